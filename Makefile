@@ -1,0 +1,72 @@
+# Thin wrapper over CMake: the commands README.md documents.
+#
+#   make test         build; run every test: normal build, ASan+UBSan build,
+#                     and the threaded tests under ThreadSanitizer
+#   make bench        build (release); run the default benchmark suite;
+#                     write out/report.md, plots and raw JSON
+#   make bench-quick  the same with every scenario in --quick mode
+#   make install      cmake --install into PREFIX (default /usr/local)
+#
+# Missing Debian packages are installed when run as root (scripts/deps.sh),
+# or the exact apt-get line is printed.
+
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX  ?= /usr/local
+PYTHON  ?= /usr/bin/python3
+OUT     ?= out
+CMAKE   ?= cmake
+CTEST   ?= ctest
+
+# Sanitizer runs: any report fails the test.
+SAN_ENV := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+.PHONY: all build test test-release test-asan test-tsan bench bench-quick install clean
+
+all: build
+
+build:
+	@scripts/deps.sh bench
+	$(CMAKE) -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	$(CMAKE) --build build -j$(JOBS)
+
+test: test-release test-asan test-tsan
+	@echo "make test: all three builds passed"
+
+test-release:
+	@scripts/deps.sh test
+	$(CMAKE) -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	$(CMAKE) --build build -j$(JOBS)
+	cd build && $(CTEST) --output-on-failure -j$(JOBS)
+
+test-asan:
+	@scripts/deps.sh test
+	$(CMAKE) -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DHOTLINE_SANITIZE=address,undefined
+	$(CMAKE) --build build-asan -j$(JOBS)
+	cd build-asan && $(SAN_ENV) $(CTEST) --output-on-failure -j$(JOBS) -LE nosan
+
+test-tsan:
+	@scripts/deps.sh test
+	$(CMAKE) -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOTLINE_SANITIZE=thread \
+		-DHOTLINE_BUILD_BENCH=OFF
+	$(CMAKE) --build build-tsan -j$(JOBS)
+	cd build-tsan && $(SAN_ENV) $(CTEST) --output-on-failure -j$(JOBS) -L threaded
+
+bench: build
+	@mkdir -p $(OUT)
+	./build/bench/hotline-bench all --json $(OUT)/bench.json
+	$(PYTHON) tools/hotline-report $(OUT)/bench.json -o $(OUT)
+	@echo "report: $(OUT)/report.md"
+
+bench-quick: build
+	@mkdir -p $(OUT)
+	./build/bench/hotline-bench all --quick --json $(OUT)/bench.json
+	$(PYTHON) tools/hotline-report $(OUT)/bench.json -o $(OUT)
+	@echo "report: $(OUT)/report.md"
+
+install: build
+	$(CMAKE) --install build --prefix $(PREFIX)
+
+clean:
+	rm -rf build build-asan build-tsan $(OUT)

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hotline/compiler.h - the few compiler words every hotline header uses.
+ *
+ * Included by the other public headers; nothing here is needed by callers.
+ * Kept separate so that each primitive's header stays about the primitive.
+ */
+#ifndef HOTLINE_COMPILER_H
+#define HOTLINE_COMPILER_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define hl_likely(x)   __builtin_expect(!!(x), 1)
+#define hl_unlikely(x) __builtin_expect(!!(x), 0)
+/* Exported from libhotline.so; everything else in the library is hidden. */
+#define HL_API  __attribute__((visibility("default")))
+/* A rare path: placed out of line, in .text.unlikely, away from fast paths. */
+#define HL_COLD __attribute__((cold, noinline))
+#else
+#define hl_likely(x)   (x)
+#define hl_unlikely(x) (x)
+#define HL_API
+#define HL_COLD
+#endif
+
+#endif /* HOTLINE_COMPILER_H */

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hotline/refcount.h - a reference count that saturates instead of wrapping.
+ *
+ * hl_refcount_t has the semantics of the Linux kernel's refcount_t (v6.17):
+ * a signed 32-bit count whose valid values are 1..INT_MAX. An operation that
+ * would overflow, increment from zero, or decrement past zero is a bug in
+ * the caller; instead of letting the count wrap (which turns a refcounting
+ * bug into a use-after-free) the counter is set to HL_REFCOUNT_SATURATED and
+ * the bug is reported. A saturated object leaks, which is safe.
+ *
+ * Why INT_MIN / 2: detection happens after the atomic add, so other threads
+ * may race increments and decrements against a saturated counter before it
+ * is reset. Parking it in the middle of the negative range leaves 2^30 of
+ * such operations in either direction before it could come back to zero or
+ * to a valid count, and every operation that sees a negative value resets
+ * it to the middle again. A saturated counter stays saturated.
+ *
+ * Cost: the increments and decrements are one atomic read-modify-write
+ * (lock xadd on x86-64, ldadd on arm64 with LSE) followed by one branch that
+ * is predicted not taken; checks are done on the value returned by the
+ * atomic, never with a compare-and-swap loop. Only *_not_zero and
+ * dec_not_one need a cmpxchg loop, as in the kernel.
+ *
+ * Ordering: increments are relaxed (taking a reference orders nothing; the
+ * caller already holds one). Decrements are release, so everything done
+ * with the object happens before the count drops; the decrement that
+ * reaches zero is also acquire, so the freeing thread sees all of it.
+ *
+ * Reporting: on detection the count is set to HL_REFCOUNT_SATURATED first,
+ * then the handler is called with the kind of bug. The default handler
+ * prints one line per kind to stderr, once per process; with
+ * HOTLINE_REFCOUNT=abort in the environment it prints and calls abort().
+ */
+#ifndef HOTLINE_REFCOUNT_H
+#define HOTLINE_REFCOUNT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <hotline/compiler.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+	atomic_int refs;
+} hl_refcount_t;
+
+/* Static initialiser: hl_refcount_t r = HL_REFCOUNT_INIT(1); */
+#define HL_REFCOUNT_INIT(n) { .refs = (n) }
+
+#define HL_REFCOUNT_MAX       INT_MAX
+#define HL_REFCOUNT_SATURATED (INT_MIN / 2)
+
+/* The kinds of bug a refcount detects, as passed to the handler. */
+enum hl_refcount_saturation {
+	HL_REFCOUNT_ADD_NOT_ZERO_OVF,	/* add_not_zero/inc_not_zero overflowed */
+	HL_REFCOUNT_ADD_OVF,		/* add/inc overflowed, or saw a negative count */
+	HL_REFCOUNT_ADD_UAF,		/* add/inc on zero: use after free */
+	HL_REFCOUNT_SUB_UAF,		/* sub_and_test/dec_and_test went below zero */
+	HL_REFCOUNT_DEC_LEAK,		/* dec reached zero (the object can never be freed) */
+};
+
+typedef void (*hl_refcount_handler_t)(hl_refcount_t *r, enum hl_refcount_saturation t);
+
+/*
+ * hl_refcount_set_handler - choose what happens when a refcount bug is found.
+ *
+ * The handler runs after the counter has been set to HL_REFCOUNT_SATURATED,
+ * in the thread that found the bug, once per detection (the once-per-kind
+ * limit belongs to the default handler only). It may return (the operation
+ * then completes as documented) or not return. NULL restores the default.
+ * Returns the handler that was installed before, NULL for the default.
+ * Thread-safe: a concurrent detection runs either the old or the new one.
+ */
+HL_API hl_refcount_handler_t hl_refcount_set_handler(hl_refcount_handler_t h);
+
+/* Out of line, for the inline functions below: saturate r, then report t. */
+HL_API HL_COLD void hl__refcount_saturate(hl_refcount_t *r, enum hl_refcount_saturation t);
+/* Out of line: report t without touching r (dec_not_one's underflow case). */
+HL_API HL_COLD void hl__refcount_report(hl_refcount_t *r, enum hl_refcount_saturation t);
+
+/* Two's-complement add and subtract: the kernel relies on wrapping here. */
+static inline int hl__refcount_wrap_add(int a, int b)
+{
+	return (int)((unsigned int)a + (unsigned int)b);
+}
+
+static inline int hl__refcount_wrap_sub(int a, int b)
+{
+	return (int)((unsigned int)a - (unsigned int)b);
+}
+
+/*
+ * True unless old is a valid count (1..INT_MAX) that i >= 0 keeps valid, i.e.
+ * old <= 0 || old + i < 0 in wrapping arithmetic, or i is negative (misuse).
+ * For i >= 0 it is one unsigned compare: 1 <= old <= INT_MAX - i.
+ */
+static inline bool hl__refcount_add_bad(int old, int i)
+{
+	return (unsigned int)old - 1u >= (unsigned int)INT_MAX - (unsigned int)i || i < 0;
+}
+
+/*
+ * hl_refcount_set - set the count to n (relaxed store).
+ *
+ * For initialisation and reuse of an object nobody else references yet.
+ */
+static inline void hl_refcount_set(hl_refcount_t *r, int n)
+{
+	atomic_store_explicit(&r->refs, n, memory_order_relaxed);
+}
+
+/* hl_refcount_read - the current count (relaxed load); may be stale at once. */
+static inline int hl_refcount_read(const hl_refcount_t *r)
+{
+	return atomic_load_explicit((atomic_int *)&r->refs, memory_order_relaxed);
+}
+
+/*
+ * hl_refcount_add - add i (> 0) references.
+ *
+ * The caller must already hold a reference. Adding to zero (a use after
+ * free: HL_REFCOUNT_ADD_UAF), past INT_MAX, to a negative count, or a
+ * negative i (HL_REFCOUNT_ADD_OVF) saturates the counter. Relaxed.
+ */
+static inline void hl_refcount_add(int i, hl_refcount_t *r)
+{
+	int old = atomic_fetch_add_explicit(&r->refs, i, memory_order_relaxed);
+
+	if (hl_unlikely(hl__refcount_add_bad(old, i)))
+		hl__refcount_saturate(r, old == 0 ? HL_REFCOUNT_ADD_UAF : HL_REFCOUNT_ADD_OVF);
+}
+
+/* hl_refcount_inc - add one reference; as hl_refcount_add(1, r). */
+static inline void hl_refcount_inc(hl_refcount_t *r)
+{
+	hl_refcount_add(1, r);
+}
+
+/*
+ * hl_refcount_add_not_zero - add i references unless the count is zero.
+ *
+ * Returns false, without writing, if the count was zero (the object is
+ * being freed); true otherwise, including when the counter was or became
+ * saturated (overflow, a negative count or a negative i report
+ * HL_REFCOUNT_ADD_NOT_ZERO_OVF). A relaxed cmpxchg loop: on success it
+ * orders nothing, so a lookup must get its ordering from elsewhere (RCU,
+ * a lock).
+ */
+static inline bool hl_refcount_add_not_zero(int i, hl_refcount_t *r)
+{
+	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+
+	do {
+		if (old == 0)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &old,
+							hl__refcount_wrap_add(old, i),
+							memory_order_relaxed,
+							memory_order_relaxed));
+
+	if (hl_unlikely(hl__refcount_add_bad(old, i)))
+		hl__refcount_saturate(r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
+	return true;
+}
+
+/* hl_refcount_inc_not_zero - as hl_refcount_add_not_zero(1, r). */
+static inline bool hl_refcount_inc_not_zero(hl_refcount_t *r)
+{
+	return hl_refcount_add_not_zero(1, r);
+}
+
+/*
+ * hl_refcount_sub_and_test - drop i (> 0) references; true if none are left.
+ *
+ * Returns true only when this call brought the count to exactly zero; the
+ * caller then owns the object (and may free it). Going below zero, starting
+ * at or below zero, or a negative i saturate with HL_REFCOUNT_SUB_UAF and
+ * return false. Release; acquire as well when it returns true.
+ */
+static inline bool hl_refcount_sub_and_test(int i, hl_refcount_t *r)
+{
+	int old = atomic_fetch_sub_explicit(&r->refs, i, memory_order_release);
+
+	if (old == i && old > 0) {
+#if defined(__SANITIZE_THREAD__)
+		/*
+		 * ThreadSanitizer does not model fences; an acquire load that
+		 * reads our own RMW (the tail of every earlier release sequence
+		 * on refs) gives the same happens-before, and TSan sees it.
+		 */
+		(void)atomic_load_explicit(&r->refs, memory_order_acquire);
+#else
+		atomic_thread_fence(memory_order_acquire);
+#endif
+		return true;
+	}
+	if (hl_unlikely(old <= 0 || hl__refcount_wrap_sub(old, i) < 0 || i < 0))
+		hl__refcount_saturate(r, HL_REFCOUNT_SUB_UAF);
+	return false;
+}
+
+/* hl_refcount_dec_and_test - as hl_refcount_sub_and_test(1, r). */
+static inline bool hl_refcount_dec_and_test(hl_refcount_t *r)
+{
+	return hl_refcount_sub_and_test(1, r);
+}
+
+/*
+ * hl_refcount_dec - drop a reference that is known not to be the last.
+ *
+ * If the count was 1 or less (it reached zero here, so the object leaks, or
+ * it was already invalid) it saturates with HL_REFCOUNT_DEC_LEAK. Release.
+ */
+static inline void hl_refcount_dec(hl_refcount_t *r)
+{
+	int old = atomic_fetch_sub_explicit(&r->refs, 1, memory_order_release);
+
+	if (hl_unlikely(old <= 1))
+		hl__refcount_saturate(r, HL_REFCOUNT_DEC_LEAK);
+}
+
+/*
+ * hl_refcount_dec_if_one - drop the last reference, only if it is the last.
+ *
+ * One cmpxchg from 1 to 0 (release). Returns whether it happened; any
+ * other count is left unchanged and nothing is reported.
+ */
+static inline bool hl_refcount_dec_if_one(hl_refcount_t *r)
+{
+	int one = 1;
+
+	return atomic_compare_exchange_strong_explicit(&r->refs, &one, 0, memory_order_release,
+						       memory_order_relaxed);
+}
+
+/*
+ * hl_refcount_dec_not_one - drop a reference unless it is the last one.
+ *
+ * Returns false, unchanged, when the count is 1 (the caller must take the
+ * slow path that may free). Returns true after decrementing otherwise. A
+ * saturated counter returns true and stays saturated. A zero count is an
+ * underflow: reported as HL_REFCOUNT_SUB_UAF with the count left at zero
+ * (as the kernel does), and true is returned. Release cmpxchg loop.
+ */
+HL_API bool hl_refcount_dec_not_one(hl_refcount_t *r);
+
+/*
+ * hl_refcount_dec_and_mutex_lock - drop a reference; lock m if it was the last.
+ *
+ * Returns true with m held and the count at zero when this call dropped the
+ * last reference; false, with m not held, otherwise. m is only taken when
+ * the count may reach zero, so the common case never touches it.
+ */
+HL_API bool hl_refcount_dec_and_mutex_lock(hl_refcount_t *r, pthread_mutex_t *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HOTLINE_REFCOUNT_H */

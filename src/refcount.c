@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * refcount.c - the rare paths of hotline/refcount.h: saturation reporting,
+ * and the two operations that need a loop or a lock.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hotline/refcount.h>
+
+static _Atomic(hl_refcount_handler_t) handler;	/* NULL: the default handler */
+static atomic_uint reported;			/* default handler: bit per kind */
+
+enum report_mode { MODE_UNREAD, MODE_WARN, MODE_ABORT };
+static atomic_int report_mode;
+
+static const char *const kind_text[] = {
+	[HL_REFCOUNT_ADD_NOT_ZERO_OVF] = "increment-not-zero overflowed; saturated, object leaks",
+	[HL_REFCOUNT_ADD_OVF] = "increment overflowed or hit a negative count; saturated, object leaks",
+	[HL_REFCOUNT_ADD_UAF] = "increment of a zero count; use after free",
+	[HL_REFCOUNT_SUB_UAF] = "decrement below zero; use after free",
+	[HL_REFCOUNT_DEC_LEAK] = "decrement reached zero without a test; object leaks",
+};
+
+static const char *kind_name(enum hl_refcount_saturation t)
+{
+	if ((unsigned int)t < sizeof(kind_text) / sizeof(kind_text[0]))
+		return kind_text[t];
+	return "unknown refcount error";
+}
+
+/* HOTLINE_REFCOUNT=abort|warn, read once; anything else is said, not ignored. */
+static enum report_mode mode(void)
+{
+	int m = atomic_load_explicit(&report_mode, memory_order_relaxed);
+	const char *env;
+
+	if (m != MODE_UNREAD)
+		return m;
+	env = getenv("HOTLINE_REFCOUNT");
+	m = MODE_WARN;
+	if (env && strcmp(env, "abort") == 0)
+		m = MODE_ABORT;
+	else if (env && *env && strcmp(env, "warn") != 0)
+		fprintf(stderr, "hotline: HOTLINE_REFCOUNT='%s' not understood "
+				"(expected 'warn' or 'abort'); warning only\n", env);
+	/* Racing first calls may both print the note above; both agree on m. */
+	atomic_store_explicit(&report_mode, m, memory_order_relaxed);
+	return m;
+}
+
+static void default_handler(hl_refcount_t *r, enum hl_refcount_saturation t)
+{
+	unsigned int bit = 1u << ((unsigned int)t & 31);
+
+	if (mode() == MODE_ABORT) {
+		fprintf(stderr, "hotline: refcount %p: %s (HOTLINE_REFCOUNT=abort)\n", (void *)r,
+			kind_name(t));
+		abort();
+	}
+	if (atomic_fetch_or_explicit(&reported, bit, memory_order_relaxed) & bit)
+		return;
+	fprintf(stderr, "hotline: refcount %p: %s\n", (void *)r, kind_name(t));
+}
+
+hl_refcount_handler_t hl_refcount_set_handler(hl_refcount_handler_t h)
+{
+	return atomic_exchange_explicit(&handler, h, memory_order_acq_rel);
+}
+
+void hl__refcount_report(hl_refcount_t *r, enum hl_refcount_saturation t)
+{
+	hl_refcount_handler_t h = atomic_load_explicit(&handler, memory_order_acquire);
+
+	(h ? h : default_handler)(r, t);
+}
+
+void hl__refcount_saturate(hl_refcount_t *r, enum hl_refcount_saturation t)
+{
+	atomic_store_explicit(&r->refs, HL_REFCOUNT_SATURATED, memory_order_relaxed);
+	hl__refcount_report(r, t);
+}
+
+bool hl_refcount_dec_not_one(hl_refcount_t *r)
+{
+	int val = atomic_load_explicit(&r->refs, memory_order_relaxed);
+
+	do {
+		if (hl_unlikely(val == HL_REFCOUNT_SATURATED))
+			return true;
+		if (val == 1)
+			return false;
+		if (hl_unlikely(val == 0)) {
+			/* Underflow: say so, but leave the count alone (kernel behaviour). */
+			hl__refcount_report(r, HL_REFCOUNT_SUB_UAF);
+			return true;
+		}
+	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &val,
+							hl__refcount_wrap_sub(val, 1),
+							memory_order_release, memory_order_relaxed));
+	return true;
+}
+
+bool hl_refcount_dec_and_mutex_lock(hl_refcount_t *r, pthread_mutex_t *m)
+{
+	if (hl_refcount_dec_not_one(r))
+		return false;
+
+	pthread_mutex_lock(m);
+	if (!hl_refcount_dec_and_test(r)) {
+		pthread_mutex_unlock(m);
+		return false;
+	}
+	return true;
+}
