@@ -22,4 +22,16 @@
 #define HL_COLD
 #endif
 
+/*
+ * HL_TSAN: built with ThreadSanitizer, which does not model standalone
+ * fences; the few places that use one take an equivalent TSan can see.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define HL_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HL_TSAN 1
+#endif
+#endif
+
 #endif /* HOTLINE_COMPILER_H */

@@ -188,7 +188,7 @@ static inline bool hl_refcount_sub_and_test(int i, hl_refcount_t *r)
 	int old = atomic_fetch_sub_explicit(&r->refs, i, memory_order_release);
 
 	if (old == i && old > 0) {
-#if defined(__SANITIZE_THREAD__)
+#ifdef HL_TSAN
 		/*
 		 * ThreadSanitizer does not model fences; an acquire load that
 		 * reads our own RMW (the tail of every earlier release sequence
