@@ -1,0 +1,483 @@
+#!/usr/bin/python3
+"""Tests of tools/hotline-report (CTest, label "report").
+
+    /usr/bin/python3 test_report.py TOOL [TestClass ...] [unittest options]
+
+TOOL is the path of tools/hotline-report; the fixtures are in fixtures/
+beside this file.  The tool runs as a subprocess into a temporary directory;
+the plot helpers are also imported from the hotline_report package beside
+TOOL and exercised directly.  Failures print expected vs actual.
+"""
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "fixtures")
+TOOL = None          # set from argv in __main__
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+EN = "\u2013"
+
+
+def fixture(name):
+    return os.path.join(FIXTURES, name)
+
+
+def png_info(path):
+    """(width, height) of a PNG file, or raise AssertionError."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if head[:8] != PNG_MAGIC:
+        raise AssertionError(f"{path}: not a PNG (first bytes {head[:8]!r}, expected {PNG_MAGIC!r})")
+    if head[12:16] != b"IHDR":
+        raise AssertionError(f"{path}: PNG without IHDR first (got {head[12:16]!r})")
+    return struct.unpack(">II", head[16:24])
+
+
+class ToolCase(unittest.TestCase):
+    """Runs the tool; keeps matplotlib's cache in a private directory."""
+
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="hotline-report-test-")
+        cls.env = dict(os.environ, MPLCONFIGDIR=os.path.join(cls.tmp, "mpl"),
+                       PYTHONDONTWRITEBYTECODE="1")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def run_tool(self, *args, cwd=None):
+        p = subprocess.run([TOOL, *args], capture_output=True, text=True, env=self.env,
+                           cwd=cwd, timeout=120)
+        return p.returncode, p.stdout, p.stderr
+
+    def outdir(self, name):
+        d = os.path.join(self.tmp, name)
+        shutil.rmtree(d, ignore_errors=True)
+        return d
+
+    def report(self, name, *fixtures):
+        """Run the tool on FIXTURES into a fresh directory; return (dir, report.md text)."""
+        out = self.outdir(name)
+        rc, so, se = self.run_tool(*[fixture(f) for f in fixtures], "-o", out)
+        self.assertEqual(rc, 0, f"exit status: expected 0, got {rc}\nstdout: {so}\nstderr: {se}")
+        self.assertEqual(se, "", f"stderr: expected nothing on success, got:\n{se}")
+        path = os.path.join(out, "report.md")
+        self.assertTrue(os.path.isfile(path), f"expected {path} to exist; directory has "
+                                              f"{sorted(os.listdir(out)) if os.path.isdir(out) else 'nothing'}")
+        with open(path, encoding="utf-8") as f:
+            return out, f.read()
+
+    def cached_report(self, name, *fixtures):
+        """report(), run once per test class."""
+        cache = type(self).__dict__.get("_reports")
+        if cache is None:
+            cache = {}
+            setattr(type(self), "_reports", cache)
+        if name not in cache:
+            cache[name] = self.report(name, *fixtures)
+        return cache[name]
+
+    def assertHas(self, text, needle, what="report.md"):
+        if needle not in text:
+            raise AssertionError(f"{what} lacks the expected text\n  expected: {needle!r}\n"
+                                 f"--- actual {what} ---\n{text}")
+
+    def assertLacks(self, text, needle, what="report.md"):
+        if needle in text:
+            raise AssertionError(f"{what} should not contain {needle!r}\n--- actual ---\n{text}")
+
+    def assertPngs(self, out, md, expected):
+        """Every image report.md references exists and is a real, sensible PNG;
+        EXPECTED names must be among them; no PNG is left unreferenced."""
+        refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+        for name in expected:
+            self.assertIn(name, refs, f"expected report.md to show {name}; it shows {refs}")
+        self.assertEqual(len(refs), len(set(refs)), f"an image is shown twice: {refs}")
+        for name in refs:
+            self.assertNotIn("/", name, f"image path should be relative to report.md: {name}")
+            path = os.path.join(out, name)
+            self.assertTrue(os.path.isfile(path), f"report.md shows {name}, but {path} does not exist")
+            size = os.path.getsize(path)
+            self.assertTrue(5_000 <= size <= 2_000_000,
+                            f"{name}: expected 5 kB..2 MB, got {size} bytes")
+            w, h = png_info(path)
+            self.assertTrue(500 <= w <= 3000 and 300 <= h <= 2000,
+                            f"{name}: expected about 900x550 pixels, got {w}x{h}")
+        on_disk = sorted(f for f in os.listdir(out) if f.endswith(".png"))
+        self.assertEqual(on_disk, sorted(refs), "PNG files written vs PNGs referenced")
+
+
+class CliTests(ToolCase):
+    def test_help(self):
+        rc, so, se = self.run_tool("--help")
+        self.assertEqual(rc, 0, f"--help: expected exit 0, got {rc}; stderr {se}")
+        for needle in ("usage: hotline-report FILE.json", "-o OUTDIR", "exit status", "report.md"):
+            self.assertHas(so, needle, "--help output")
+        self.assertEqual(se, "")
+
+    def test_version(self):
+        rc, so, se = self.run_tool("--version")
+        self.assertEqual(rc, 0)
+        self.assertRegex(so, r"^hotline-report \d+\.\d+")
+
+    def one_line_usage_error(self, args, needle):
+        rc, so, se = self.run_tool(*args)
+        self.assertEqual(rc, 2, f"{args}: expected exit 2, got {rc}; stderr {se!r}")
+        lines = se.splitlines()
+        self.assertEqual(len(lines), 1, f"{args}: expected exactly one stderr line, got {lines}")
+        self.assertTrue(lines[0].startswith("hotline-report: "), lines[0])
+        self.assertHas(lines[0], needle, "stderr")
+
+    def test_no_arguments(self):
+        self.one_line_usage_error([], "FILE.json")
+
+    def test_unknown_option(self):
+        self.one_line_usage_error([fixture("refcount.json"), "--frobnicate"], "--frobnicate")
+
+    def test_output_is_a_file(self):
+        path = os.path.join(self.tmp, "plain-file")
+        with open(path, "w") as f:
+            f.write("x")
+        self.one_line_usage_error([fixture("refcount.json"), "-o", path], path)
+
+    def test_output_directory_created(self):
+        out = os.path.join(self.outdir("nested"), "a", "b")
+        rc, so, se = self.run_tool(fixture("refcount.json"), "-o", out)
+        self.assertEqual((rc, se), (0, ""))
+        self.assertTrue(os.path.isfile(os.path.join(out, "report.md")))
+
+    def test_default_output_is_out(self):
+        cwd = self.outdir("cwd")
+        os.makedirs(cwd)
+        rc, so, se = self.run_tool(fixture("refcount.json"), cwd=cwd)
+        self.assertEqual((rc, se), (0, ""))
+        self.assertTrue(os.path.isfile(os.path.join(cwd, "out", "report.md")),
+                        f"expected out/report.md; cwd has {os.listdir(cwd)}")
+
+    def test_internal_error_is_one_line(self):
+        """An unexpected exception: exit 1, one line, no traceback."""
+        from hotline_report import cli, report
+
+        def boom(*a, **k):
+            raise RuntimeError("synthetic failure\nsecond line")
+        saved = report.write
+        report.write = boom
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                rc = cli.main([fixture("refcount.json"), "-o", self.outdir("boom")])
+        finally:
+            report.write = saved
+        self.assertEqual(rc, 1, f"expected exit 1, got {rc}")
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 1, f"expected one line, got {lines}")
+        self.assertHas(lines[0], "internal error: RuntimeError: synthetic failure second line", "stderr")
+
+
+class BadInputTests(ToolCase):
+    """Each bad input: exit 2, exactly one stderr line naming the file and problem."""
+
+    def check_bad(self, path, problem, extra=()):
+        out = self.outdir("bad")
+        rc, so, se = self.run_tool(*extra, path, "-o", out)
+        self.assertEqual(rc, 2, f"{path}: expected exit 2, got {rc}\nstderr: {se}")
+        lines = se.splitlines()
+        self.assertEqual(len(lines), 1, f"{path}: expected exactly one stderr line, got {len(lines)}:\n{se}")
+        self.assertLacks(se, "Traceback", "stderr")
+        expected_start = f"hotline-report: {path}: "
+        self.assertTrue(lines[0].startswith(expected_start),
+                        f"expected stderr to start with {expected_start!r}, got {lines[0]!r}")
+        self.assertHas(lines[0], problem, "stderr")
+        self.assertFalse(os.path.exists(os.path.join(out, "report.md")),
+                         "no report.md may be written when an input is bad")
+
+    def test_invalid_json(self):
+        self.check_bad(fixture("bad-invalid.json"), "not valid JSON (line 4, column 15")
+
+    def test_wrong_tool(self):
+        self.check_bad(fixture("bad-tool.json"), 'not a hotline result ("tool" is "perf-bench"')
+
+    def test_missing_results(self):
+        self.check_bad(fixture("bad-no-results.json"), 'not a hotline result (no "results" list)')
+
+    def test_missing_field(self):
+        self.check_bad(fixture("bad-missing-field.json"),
+                       'results[1] (refcount-timing refcount): missing field "runs"')
+
+    def test_missing_file(self):
+        self.check_bad(os.path.join(self.tmp, "no-such.json"), "no such file")
+
+    def test_directory(self):
+        self.check_bad(FIXTURES, "is a directory")
+
+    def test_bad_file_after_good_one(self):
+        self.check_bad(fixture("bad-tool.json"), "not a hotline result", extra=(fixture("refcount.json"),))
+
+    def write(self, name, content):
+        path = os.path.join(self.tmp, name)
+        with open(path, "wb") as f:
+            f.write(content if isinstance(content, bytes) else content.encode())
+        return path
+
+    def mutated(self, name, fn):
+        with open(fixture("refcount.json")) as f:
+            data = json.load(f)
+        fn(data)
+        return self.write(name, json.dumps(data))
+
+    def test_empty_file(self):
+        self.check_bad(self.write("empty.json", ""), "not valid JSON (the file is empty)")
+
+    def test_not_utf8(self):
+        self.check_bad(self.write("latin1.json", b'{"tool": "hotline-bench\xe9"}'), "not valid JSON (not UTF-8")
+
+    def test_top_level_list(self):
+        self.check_bad(self.write("list.json", "[1, 2]"), "top level is a list")
+
+    def test_results_not_a_list(self):
+        self.check_bad(self.write("obj.json", '{"tool": "hotline-sim", "results": {}}'),
+                       '"results" is a object, expected a list')
+
+    def test_wrong_type(self):
+        path = self.mutated("threads-str.json", lambda d: d["results"][0].update(threads="one"))
+        self.check_bad(path, 'results[0] (refcount-timing atomic): field "threads" must be a positive integer, got "one"')
+
+    def test_headline_names_missing_figure(self):
+        def f(d):
+            d["results"][2]["headline"] = "gb_per_sec"
+            d["results"][2]["gb_per_sec"] = None
+        self.check_bad(self.mutated("headline.json", f),
+                       'field "gb_per_sec" (the headline) must be a number, got null')
+
+    def test_non_number_in_runs(self):
+        path = self.mutated("runs.json", lambda d: d["results"][0]["runs"].append("fast"))
+        self.check_bad(path, 'field "runs" must be a list of numbers')
+
+
+class RefcountReportTests(ToolCase):
+    def setUp(self):
+        self.out, self.md = self.cached_report("refcount", "refcount.json")
+
+    def test_table_rows(self):
+        self.assertHas(self.md, f"| subject | ns/op (median) | min{EN}max | cycles/op | ratio to atomic | runs |")
+        self.assertHas(self.md, f"| atomic | 5.31 | 5.29{EN}5.36 | 11.2 | 1.00x | 5 |")
+        self.assertHas(self.md, f"| refcount | 5.36 | 5.33{EN}5.41 | 11.3 | 1.01x | 5 |")
+        self.assertHas(self.md, f"| refcount_full | 9.55 | 9.48{EN}9.70 | 20.1 | 1.80x | 5 |")
+
+    def test_kernel_ratios_beside(self):
+        self.assertHas(self.md, "| **this run** | x86_64 | 1.01x | 1.80x |")
+        self.assertHas(self.md, "| Kees Cook, 2017 | x86 | 1.00x | 1.76x |")
+        self.assertHas(self.md, "| Will Deacon, 2019 (consolidation) | x86 | 1.004x | 1.68x |")
+        self.assertHas(self.md, "| Will Deacon, 2019 (consolidation) | arm64 | 1.048x | 1.67x |")
+
+    def test_summary(self):
+        self.assertHas(self.md, "On this machine, refcount costs 1.01x a plain atomic (kernel saw "
+                                "1.00x on x86); refcount_full costs 1.80x (kernel: 1.76x).")
+        self.assertLacks(self.md, "Quick mode")
+        self.assertLacks(self.md, "Large spread")
+
+    def test_environment(self):
+        for needle in ("#### Environment", "| CPU | INTEL(R) XEON(R) PLATINUM 8581C CPU @ 2.10GHz (x86_64, GenuineIntel) |",
+                       "| CPU flags | `erms fsrm fsrs avx2 avx512f constant_tsc` |",
+                       "| kernel | Linux 6.1.0-40-cloud-amd64 |", "| libc | glibc 2.36 |",
+                       "| compiler | gcc 12.2.0 |", "| CPUs | 2 |", "| placement | one thread, on CPU 0 |",
+                       "| date | 2026-11-21T15:30:00Z |", "| mode | full, 5 repetitions, pinning auto |"):
+            self.assertHas(self.md, needle)
+        self.assertTrue(self.md.startswith("# hotline report\n"), self.md[:80])
+
+    def test_plot(self):
+        self.assertPngs(self.out, self.md, ["refcount-refcount-timing.png"])
+
+
+class QuickReportTests(ToolCase):
+    def setUp(self):
+        self.out, self.md = self.cached_report("quick", "refcount-quick.json")
+
+    def test_rows_without_cycles(self):
+        self.assertHas(self.md, f"| atomic | 8.00 | 7.90{EN}8.10 | \u2014 | 1.00x | 3 |")
+        self.assertHas(self.md, f"| refcount_full | 13.4 | 13.2{EN}15.6 | \u2014 | 1.66x | 3 |")
+
+    def test_flags(self):
+        self.assertHas(self.md, "**Quick mode: indicative only.**")
+        self.assertHas(self.md, "**Large spread**")
+        self.assertHas(self.md, "refcount_full (17.9%)")
+        self.assertHas(self.md, "| mode | quick (indicative only), 3 repetitions, 0.2 s per run, pinning none |")
+        self.assertHas(self.md, "| placement | not pinned |")
+
+    def test_arm64_comparison(self):
+        self.assertHas(self.md, "refcount costs 1.05x a plain atomic (kernel saw 1.048x on arm64); "
+                                "refcount_full costs 1.66x (kernel: 1.67x).")
+
+    def test_plot(self):
+        self.assertPngs(self.out, self.md, ["refcount-quick-refcount-timing.png"])
+
+
+class UnknownScenarioTests(ToolCase):
+    def test_generic_table(self):
+        out, md = self.report("unknown", "unknown-scenario.json")
+        self.assertHas(md, "### futex-storm")
+        self.assertHas(md, "Scenario `futex-storm` is not known")
+        self.assertHas(md, f"| subject | threads | size | headline (median) | min{EN}max | spread | runs |")
+        self.assertHas(md, f"| futex_wake | 2 | \u2014 | 12.3 Mops/s | 12.1{EN}12.5 | 3.2% | 3 |")
+        self.assertHas(md, f"| eventfd | 2 | 64 B | 870 latency_p99_ns | 850{EN}910 | 6.9% | 3 |")
+        self.assertPngs(out, md, [])
+
+
+class DerivedInputTests(ToolCase):
+    """Inputs derived from the fixtures: other shapes of the same schema."""
+
+    def derive(self, name, fn, source="threads.json"):
+        with open(fixture(source)) as f:
+            data = json.load(f)
+        data["results"] = [r for r in data["results"] if fn(r)]
+        os.makedirs(os.path.join(self.tmp, "in"), exist_ok=True)
+        path = os.path.join(self.tmp, "in", name)
+        with open(path, "w") as f:
+            json.dump(data, f)
+        out = self.outdir("derived-" + name)
+        rc, so, se = self.run_tool(path, "-o", out)
+        self.assertEqual((rc, se), (0, ""), f"{name}: expected exit 0 and no stderr")
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+            return out, f.read()
+
+    def test_one_thread_count_gives_bar_chart(self):
+        out, md = self.derive("two.json", lambda r: r["scenario"] == "contend" and r["threads"] == 2)
+        self.assertHas(md, f"| atomic_faa | 2 | 62.7 | 31.9 | 61.4{EN}64.6 | \u2014 | \u2014 | 0.980 | 3 |")
+        self.assertPngs(out, md, ["two-contend-ops_per_sec.png"])
+
+    def test_one_size_gives_table_only(self):
+        out, md = self.derive("one-size.json", lambda r: r["scenario"] == "zero" and r["size"] == 4096)
+        self.assertHas(md, "Fastest at each size: 4 KiB: glibc_memset (190 GB/s).")
+        self.assertPngs(out, md, [])
+
+    def test_empty_results(self):
+        out, md = self.derive("empty.json", lambda r: False)
+        self.assertHas(md, "No results in this file.")
+        self.assertPngs(out, md, [])
+
+
+class ThreadsReportTests(ToolCase):
+    """The threads and size dimensions, several inputs, a simulated one."""
+
+    def setUp(self):
+        self.out, self.md = self.cached_report("threads", "threads.json", "sim.json")
+
+    def test_contend(self):
+        self.assertHas(self.md, "### contend: one contended cache line, N threads\n")
+        self.assertHas(self.md, f"| cas_loop | 2 | 28.6 | 70.0 | 28.0{EN}29.4 | 1.17 | 4 | 0.980 | 3 |")
+        self.assertHas(self.md, "At 8 threads, atomic_faa leads with 53.2 Mops/s; cas_loop is last with 15.3 Mops/s")
+
+    def test_lockref_sweep(self):
+        self.assertHas(self.md, f"| lockref | 100 | 8 | 18.0 | 446 | 17.8{EN}18.3 | 2.60 | 11 | 2.0% | 0.910 | 3 |")
+        self.assertHas(self.md, "| lockref_unbounded | \u2014 | 8 | 17.1 |")
+
+    def test_zero(self):
+        self.assertHas(self.md, f"| hl_zero | 2 GiB | 1 | 24.0 | 89,478,485 | 23.3{EN}24.5 | 3 |")
+        self.assertHas(self.md, "Fastest at each size: 256 B: glibc_memset (200 GB/s);")
+
+    def test_simulated_marked(self):
+        self.assertHas(self.md, "## 2. ")
+        self.assertHas(self.md, "sim.json: simulated by hotline-sim 0.1.0")
+        self.assertHas(self.md, "### contend: one contended cache line, N threads (simulated)")
+        self.assertHas(self.md, "| **simulated** |")
+        self.assertHas(self.md, "At 224 threads, atomic_faa leads")
+
+    def test_plots(self):
+        self.assertPngs(self.out, self.md, [
+            "threads-contend-ops_per_sec.png", "threads-contend-attempts.png",
+            "threads-lockref-sweep-ops_per_sec.png", "threads-zero-gb_per_sec.png",
+            "sim-contend-ops_per_sec.png", "overlay-contend.png"])
+
+
+class PlotHelperTests(unittest.TestCase):
+    """The general helpers, called directly on fixture data."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="hotline-report-helpers-")
+        os.environ["MPLCONFIGDIR"] = os.path.join(cls.tmp, "mpl")
+        from hotline_report import load, plots
+        cls.plots = plots
+        cls.doc = load.load(fixture("threads.json"))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def results(self, scenario):
+        return [r for r in self.doc.results if r["scenario"] == scenario]
+
+    def check_png(self, path):
+        self.assertIsNotNone(path, "helper drew nothing")
+        w, h = png_info(path)
+        self.assertTrue(w >= 500 and h >= 300, f"{path}: {w}x{h}")
+        self.assertGreater(os.path.getsize(path), 5_000)
+
+    def test_series_vs_threads(self):
+        s = self.plots.series_vs(self.results("contend"), "threads", "ops_per_sec")
+        self.assertEqual([x["label"] for x in s], ["atomic_faa", "cas_loop", "lockref"])
+        self.assertEqual(s[1]["x"], [1, 2, 4, 8])
+        self.assertEqual([round(y, 1) for y in s[1]["y"]], [102.0, 28.6, 20.4, 15.3])
+        self.assertEqual([round(v, 1) for v in (s[1]["lo"][1], s[1]["hi"][1])], [28.0, 29.4])
+
+    def test_series_vs_threads_retry_limit(self):
+        s = self.plots.series_vs(self.results("lockref-sweep"), "threads", "attempts_per_success")
+        self.assertEqual([x["label"] for x in s],
+                         ["lockref, retry limit 15", "lockref, retry limit 100", "lockref_unbounded"])
+        self.assertEqual(s[1]["y"], [1.0, 1.2, 1.7, 2.6])
+        self.assertEqual(s[1]["lo"], s[1]["y"], "no error bars on a figure that is not the headline")
+
+    def test_series_vs_size(self):
+        s = self.plots.series_vs(self.results("zero"), "size", "gb_per_sec")
+        self.assertEqual(s[1]["label"], "hl_zero")
+        self.assertEqual(s[1]["x"], [256, 4096, 262144, 16777216, 2147483648])
+        self.assertEqual(s[1]["y"], [60, 180, 50, 12.5, 24])
+
+    def test_plot_vs_threads(self):
+        path = os.path.join(self.tmp, "vs-threads.png")
+        self.check_png(self.plots.plot_vs_threads(path, self.results("contend"), "ops_per_sec",
+                                                  title="contend vs threads", subtitle="test"))
+
+    def test_plot_vs_size(self):
+        path = os.path.join(self.tmp, "vs-size.png")
+        self.check_png(self.plots.plot_vs_size(path, self.results("zero"), "gb_per_sec",
+                                               title="zero vs size"))
+
+    def test_nothing_to_draw(self):
+        path = os.path.join(self.tmp, "none.png")
+        self.assertIsNone(self.plots.plot_vs_threads(path, [], "ops_per_sec", title="empty"))
+        self.assertIsNone(self.plots.plot_vs_size(path, self.results("contend"), "gb_per_sec",
+                                                  title="no sizes"))
+        self.assertFalse(os.path.exists(path))
+
+    def test_bar_chart(self):
+        path = os.path.join(self.tmp, "bars.png")
+        bars = [{"label": "a", "value": 2.0, "lo": 1.9, "hi": 2.2, "text": "2.0"},
+                {"label": "b", "value": 3.0}]
+        self.check_png(self.plots.bar_chart(path, bars, title="t", ylabel="y",
+                                            refs=[{"index": 1, "value": 3.5, "label": "ref"}]))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_report.py TOOL [TestClass ...] [unittest options]")
+    TOOL = os.path.abspath(sys.argv[1])
+    if not os.access(TOOL, os.X_OK):
+        sys.exit(f"test_report.py: {TOOL}: not an executable file")
+    sys.path.insert(0, os.path.dirname(TOOL))
+    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)

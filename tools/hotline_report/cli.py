@@ -1,0 +1,126 @@
+"""Command line of hotline-report: arguments, the run, and error handling.
+
+Exit status: 0 report written; 2 bad input or bad option (one line on
+stderr naming the file or option); 1 anything else (one line: matplotlib
+missing, output not writable, internal error).  No traceback reaches the
+user; set HOTLINE_REPORT_DEBUG=1 to see one for an internal error.
+"""
+
+import argparse
+import os
+import sys
+
+from . import PROG, VERSION
+
+USAGE = f"{PROG} FILE.json [FILE.json ...] [-o OUTDIR]"
+
+DESCRIPTION = """\
+Turn hotline-bench / hotline-sim JSON into a Markdown report with PNG plots.
+
+Writes OUTDIR/report.md and the plots it shows (OUTDIR/*.png), replacing
+earlier ones of the same name. Each input file gets its own section: its
+environment (CPU, flags, kernel, libc, compiler, placement, mode), then one
+subsection per scenario. refcount-timing gets a bar chart, a table and the
+kernel's published ratios; scenarios with a threads dimension get a plot
+against thread count; zero a log-log plot against buffer size; scenarios
+this version does not know get a plain table. Results from hotline-sim are
+marked as simulated."""
+
+EPILOG = """\
+examples:
+  hotline-bench all --json out/bench.json && hotline-report out/bench.json -o out
+  hotline-report out/bench.json out/sim-224.json -o out    # measured and simulated
+  make bench          # runs the suite, then this, into out/
+
+exit status:
+  0  report written
+  2  bad input file or option (one line on stderr naming it)
+  1  other failure (matplotlib missing, output not writable, internal error)
+
+Needs Debian's python3-matplotlib; run with /usr/bin/python3."""
+
+
+class UsageError(Exception):
+    """A bad option: one line, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line instead of usage + message
+        raise UsageError(message)
+
+
+def parse(argv):
+    p = Parser(prog=PROG, usage=USAGE, description=DESCRIPTION, epilog=EPILOG,
+               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("files", nargs="+", metavar="FILE.json",
+                   help="result file written by hotline-bench --json or hotline-sim --json")
+    p.add_argument("-o", "--output", metavar="OUTDIR", default="out",
+                   help="directory for report.md and the PNG plots (default: out; created "
+                        "if missing)")
+    p.add_argument("--version", action="version", version=f"{PROG} {VERSION}")
+    return p.parse_args(argv)
+
+
+def say(msg):
+    line = " ".join(str(msg).split())  # exactly one line
+    try:
+        print(f"{PROG}: {line}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def run(argv):
+    from .load import InputError, load
+    from .plots import PlotError
+    try:
+        args = parse(argv)
+    except UsageError as e:
+        say(f"{e} (see --help)")
+        return 2
+    try:
+        docs = [load(path) for path in args.files]
+    except InputError as e:
+        say(f"{e.path}: {e.problem}")
+        return 2
+    out = args.output
+    if os.path.exists(out) and not os.path.isdir(out):
+        say(f"-o {out}: exists and is not a directory")
+        return 2
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        say(f"-o {out}: cannot create the directory ({e.strerror or e})")
+        return 1
+    from . import report
+    try:
+        path, pngs = report.write(docs, out)
+    except PlotError as e:
+        say(str(e))
+        return 1
+    except OSError as e:
+        where = e.filename or out
+        say(f"cannot write {where} ({e.strerror or e})")
+        return 1
+    print(f"{PROG}: wrote {path} and {len(pngs)} plot{'s' if len(pngs) != 1 else ''}")
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        import warnings
+        warnings.simplefilter("ignore")  # matplotlib's chatter is not for the user
+        return run(argv)
+    except KeyboardInterrupt:
+        say("interrupted")
+        return 130
+    except SystemExit as e:  # --help / --version
+        return e.code if isinstance(e.code, int) else 0
+    except BrokenPipeError:
+        return 1
+    except Exception as e:  # noqa: BLE001 - the one place that catches everything
+        if os.environ.get("HOTLINE_REPORT_DEBUG"):
+            import traceback
+            traceback.print_exc()
+        say(f"internal error: {type(e).__name__}: {e}")
+        return 1
