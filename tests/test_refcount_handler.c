@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_refcount_handler.c - who hears about a refcount bug, and how.
+ *
+ * hl_refcount_set_handler(): return values, NULL restoring the default, and
+ * a custom handler being called once per detection. The default handler
+ * (one stderr line per kind, once per process; HOTLINE_REFCOUNT=abort) keeps
+ * process-wide state, so each of its tests re-executes this program as a
+ * fresh child ("--child SCENARIO") with stderr on a pipe and the environment
+ * it needs, and judges the child's exit and output.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <hotline/refcount.h>
+
+#define SAT HL_REFCOUNT_SATURATED
+
+static int calls_a, calls_b;
+static hl_refcount_t *last_r;
+static int last_type = -1;
+
+static void handler_a(hl_refcount_t *r, enum hl_refcount_saturation t)
+{
+	calls_a++;
+	last_r = r;
+	last_type = (int)t;
+}
+
+static void handler_b(hl_refcount_t *r, enum hl_refcount_saturation t)
+{
+	(void)r;
+	(void)t;
+	calls_b++;
+}
+
+/* Make one detection of kind t on r; the count is then SATURATED. */
+static void trigger(hl_refcount_t *r, enum hl_refcount_saturation t)
+{
+	switch (t) {
+	case HL_REFCOUNT_ADD_NOT_ZERO_OVF:
+		hl_refcount_set(r, INT_MAX);
+		(void)hl_refcount_inc_not_zero(r);
+		break;
+	case HL_REFCOUNT_ADD_OVF:
+		hl_refcount_set(r, INT_MAX);
+		hl_refcount_inc(r);
+		break;
+	case HL_REFCOUNT_ADD_UAF:
+		hl_refcount_set(r, 0);
+		hl_refcount_inc(r);
+		break;
+	case HL_REFCOUNT_SUB_UAF:
+		hl_refcount_set(r, 0);
+		(void)hl_refcount_dec_and_test(r);
+		break;
+	case HL_REFCOUNT_DEC_LEAK:
+		hl_refcount_set(r, 1);
+		hl_refcount_dec(r);
+		break;
+	}
+}
+
+/* ---- The child side: one scenario, result in the exit status ---- */
+
+enum child_exit {
+	CHILD_OK = 0,
+	CHILD_NOT_SATURATED = 3,	/* the default handler returned, but r was not saturated */
+	CHILD_WRONG_CALLS = 4,		/* a custom handler saw the wrong number of calls */
+	CHILD_BAD_SCENARIO = 5,
+};
+
+static int child_main(const char *scenario)
+{
+	hl_refcount_t r[10];
+	int n = 0;
+
+	alarm(20);
+	if (strcmp(scenario, "same_kind_twice_other_once") == 0) {
+		trigger(&r[n++], HL_REFCOUNT_ADD_UAF);
+		trigger(&r[n++], HL_REFCOUNT_ADD_UAF);
+		trigger(&r[n++], HL_REFCOUNT_DEC_LEAK);
+	} else if (strcmp(scenario, "every_kind_twice") == 0) {
+		for (int t = HL_REFCOUNT_ADD_NOT_ZERO_OVF; t <= HL_REFCOUNT_DEC_LEAK; t++) {
+			trigger(&r[n++], (enum hl_refcount_saturation)t);
+			trigger(&r[n++], (enum hl_refcount_saturation)t);
+		}
+	} else if (strcmp(scenario, "one") == 0) {
+		trigger(&r[n++], HL_REFCOUNT_ADD_UAF);
+	} else if (strcmp(scenario, "custom_then_null") == 0) {
+		hl_refcount_set_handler(handler_a);
+		hl_refcount_set_handler(NULL);
+		trigger(&r[n++], HL_REFCOUNT_ADD_UAF);
+		if (calls_a != 0)
+			return CHILD_WRONG_CALLS;
+	} else if (strcmp(scenario, "custom") == 0) {
+		hl_refcount_set_handler(handler_a);
+		trigger(&r[n++], HL_REFCOUNT_ADD_UAF);
+		trigger(&r[n++], HL_REFCOUNT_DEC_LEAK);
+		if (calls_a != 2)
+			return CHILD_WRONG_CALLS;
+	} else {
+		return CHILD_BAD_SCENARIO;
+	}
+	for (int i = 0; i < n; i++)
+		if (hl_refcount_read(&r[i]) != SAT)
+			return CHILD_NOT_SATURATED;
+	return CHILD_OK;
+}
+
+/* ---- The parent side ---- */
+
+struct child_result {
+	int status;		/* from waitpid */
+	char err[8192];		/* what the child wrote to stderr */
+	int nlines;
+	const char *line[16];	/* pointers into err, each line NUL-terminated */
+};
+
+/*
+ * Run this program as "--child scenario" with HOTLINE_REFCOUNT set to env
+ * (unset if NULL), capturing its stderr. Fresh process, fresh library state.
+ */
+static void run_child(const char *scenario, const char *env, struct child_result *res)
+{
+	int fds[2];
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit no_core = { 0, 0 };
+		char *argv[] = { "test_refcount_handler", "--child", (char *)scenario, NULL };
+
+		setrlimit(RLIMIT_CORE, &no_core);	/* the abort test need not dump core */
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		if (env)
+			setenv("HOTLINE_REFCOUNT", env, 1);
+		else
+			unsetenv("HOTLINE_REFCOUNT");
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (len < sizeof(res->err) - 1) {
+		n = read(fds[0], res->err + len, sizeof(res->err) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	res->err[len] = '\0';
+	while (waitpid(pid, &res->status, 0) < 0)
+		assert_int_equal(errno, EINTR);
+
+	print_message("child '%s' (HOTLINE_REFCOUNT=%s) wrote to stderr:\n%s", scenario,
+		      env ? env : "(unset)", res->err);
+	for (char *p = res->err, *nl; *p && res->nlines < 16; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			res->line[res->nlines++] = p;
+			break;
+		}
+		*nl = '\0';
+		res->line[res->nlines++] = p;
+	}
+}
+
+static void assert_exited_ok(const struct child_result *res)
+{
+	if (WIFSIGNALED(res->status))
+		fail_msg("child was killed by signal %d, expected a normal exit 0",
+			 WTERMSIG(res->status));
+	if (!WIFEXITED(res->status) || WEXITSTATUS(res->status) != CHILD_OK)
+		fail_msg("child exited with %d, expected 0 (3: a counter was not saturated; "
+			 "4: wrong handler call count; 127: exec failed)",
+			 WEXITSTATUS(res->status));
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int count_report_lines(const struct child_result *res)
+{
+	int n = 0;
+
+	for (int i = 0; i < res->nlines; i++)
+		n += starts_with(res->line[i], "hotline: refcount");
+	return n;
+}
+
+static void assert_lines_distinct(const struct child_result *res)
+{
+	for (int i = 0; i < res->nlines; i++)
+		for (int j = i + 1; j < res->nlines; j++)
+			if (strcmp(res->line[i], res->line[j]) == 0)
+				fail_msg("lines %d and %d are the same: '%s'", i, j, res->line[i]);
+}
+
+/* Must run first: nothing has set a handler in this process yet. */
+static void set_handler_returns_previous_and_null_for_default(void **state)
+{
+	(void)state;
+	assert_null(hl_refcount_set_handler(handler_a));
+	assert_ptr_equal(hl_refcount_set_handler(handler_b), handler_a);
+	assert_ptr_equal(hl_refcount_set_handler(handler_b), handler_b);
+	assert_ptr_equal(hl_refcount_set_handler(NULL), handler_b);
+	assert_null(hl_refcount_set_handler(NULL));
+}
+
+static void custom_handler_runs_once_per_detection_not_once_per_kind(void **state)
+{
+	hl_refcount_t r = HL_REFCOUNT_INIT(0);
+
+	(void)state;
+	calls_a = 0;
+	hl_refcount_set_handler(handler_a);
+	for (int i = 0; i < 5; i++) {
+		trigger(&r, HL_REFCOUNT_ADD_UAF);
+		assert_int_equal(calls_a, i + 1);
+	}
+	assert_ptr_equal(last_r, &r);
+	assert_int_equal(last_type, HL_REFCOUNT_ADD_UAF);
+	assert_ptr_equal(hl_refcount_set_handler(NULL), handler_a);
+}
+
+static void swapping_handlers_sends_each_detection_to_the_current_one(void **state)
+{
+	hl_refcount_t r;
+
+	(void)state;
+	calls_a = calls_b = 0;
+	hl_refcount_set_handler(handler_a);
+	trigger(&r, HL_REFCOUNT_SUB_UAF);
+	assert_int_equal(last_type, HL_REFCOUNT_SUB_UAF);
+	hl_refcount_set_handler(handler_b);
+	trigger(&r, HL_REFCOUNT_DEC_LEAK);
+	trigger(&r, HL_REFCOUNT_ADD_OVF);
+	hl_refcount_set_handler(handler_a);
+	trigger(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
+	assert_int_equal(last_type, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
+	assert_int_equal(calls_a, 2);
+	assert_int_equal(calls_b, 2);
+	hl_refcount_set_handler(NULL);
+}
+
+static void null_handler_restores_the_default(void **state)
+{
+	struct child_result res;
+
+	(void)state;
+	run_child("custom_then_null", NULL, &res);
+	assert_exited_ok(&res);
+	assert_int_equal(res.nlines, 1);
+	assert_int_equal(count_report_lines(&res), 1);
+}
+
+static void default_handler_prints_one_line_per_kind_once_per_process(void **state)
+{
+	struct child_result res;
+
+	(void)state;
+	run_child("same_kind_twice_other_once", NULL, &res);
+	assert_exited_ok(&res);
+	if (res.nlines != 2 || count_report_lines(&res) != 2)
+		fail_msg("expected exactly 2 lines starting 'hotline: refcount' (ADD_UAF once, "
+			 "DEC_LEAK once), got %d lines, %d of them reports", res.nlines,
+			 count_report_lines(&res));
+	assert_lines_distinct(&res);
+}
+
+static void default_handler_prints_each_of_the_five_kinds_once(void **state)
+{
+	struct child_result res;
+
+	(void)state;
+	run_child("every_kind_twice", NULL, &res);
+	assert_exited_ok(&res);
+	if (res.nlines != 5 || count_report_lines(&res) != 5)
+		fail_msg("expected 5 report lines for 5 kinds triggered twice each, got %d lines, "
+			 "%d of them reports", res.nlines, count_report_lines(&res));
+	assert_lines_distinct(&res);
+}
+
+static void abort_env_prints_then_dies_of_sigabrt(void **state)
+{
+	struct child_result res;
+
+	(void)state;
+	run_child("one", "abort", &res);
+	if (!WIFSIGNALED(res.status) || WTERMSIG(res.status) != SIGABRT)
+		fail_msg("HOTLINE_REFCOUNT=abort: expected the child to die of SIGABRT (%d); "
+			 "it %s %d", SIGABRT,
+			 WIFSIGNALED(res.status) ? "died of signal" : "exited with",
+			 WIFSIGNALED(res.status) ? WTERMSIG(res.status) : WEXITSTATUS(res.status));
+	if (count_report_lines(&res) != 1)
+		fail_msg("expected the report line before abort(), got %d report lines",
+			 count_report_lines(&res));
+}
+
+static void abort_env_does_not_abort_with_a_custom_handler(void **state)
+{
+	struct child_result res;
+
+	(void)state;
+	run_child("custom", "abort", &res);
+	assert_exited_ok(&res);
+	assert_int_equal(res.nlines, 0);
+}
+
+static void bogus_env_prints_one_note_and_only_warns(void **state)
+{
+	struct child_result res;
+	int notes = 0;
+
+	(void)state;
+	run_child("same_kind_twice_other_once", "bogus", &res);
+	assert_exited_ok(&res);
+	for (int i = 0; i < res.nlines; i++)
+		if (strstr(res.line[i], "HOTLINE_REFCOUNT") && strstr(res.line[i], "bogus"))
+			notes++;
+	if (notes != 1)
+		fail_msg("expected one line noting HOTLINE_REFCOUNT='bogus', got %d", notes);
+	assert_int_equal(count_report_lines(&res), 2);
+	assert_int_equal(res.nlines, 3);
+}
+
+static void warn_or_empty_env_prints_reports_without_a_note(void **state)
+{
+	static const char *const envs[] = { "warn", "" };
+	struct child_result res;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
+		run_child("same_kind_twice_other_once", envs[i], &res);
+		assert_exited_ok(&res);
+		if (res.nlines != 2 || count_report_lines(&res) != 2)
+			fail_msg("HOTLINE_REFCOUNT='%s': expected the 2 report lines only, got %d "
+				 "lines, %d of them reports", envs[i], res.nlines,
+				 count_report_lines(&res));
+	}
+}
+
+static void watchdog(int sig)
+{
+	static const char msg[] = "test_refcount_handler: watchdog: still running after 60 s "
+				  "(a child hung?)\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(set_handler_returns_previous_and_null_for_default),
+		cmocka_unit_test(custom_handler_runs_once_per_detection_not_once_per_kind),
+		cmocka_unit_test(swapping_handlers_sends_each_detection_to_the_current_one),
+		cmocka_unit_test(null_handler_restores_the_default),
+		cmocka_unit_test(default_handler_prints_one_line_per_kind_once_per_process),
+		cmocka_unit_test(default_handler_prints_each_of_the_five_kinds_once),
+		cmocka_unit_test(abort_env_prints_then_dies_of_sigabrt),
+		cmocka_unit_test(abort_env_does_not_abort_with_a_custom_handler),
+		cmocka_unit_test(bogus_env_prints_one_note_and_only_warns),
+		cmocka_unit_test(warn_or_empty_env_prints_reports_without_a_note),
+	};
+
+	if (argc == 3 && strcmp(argv[1], "--child") == 0)
+		return child_main(argv[2]);
+	signal(SIGALRM, watchdog);
+	alarm(60);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
