@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/*
+ * env.c - the "env" object of hotline-bench's JSON: where the numbers came
+ * from (CPU, kernel, libc, compiler, placement, date, command line).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
+
+#include <hotline/cpu.h>
+
+#include "harness.h"
+
+#if defined(__clang__)
+#define BENCH_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define BENCH_COMPILER "gcc " __VERSION__
+#else
+#define BENCH_COMPILER "unknown"
+#endif
+
+/* A string, or "unknown" when there is none or it is not valid UTF-8. */
+static json_t *string_json(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+
+	return j ? j : json_string("unknown");
+}
+
+static json_t *flags_json(void)
+{
+	json_t *a = json_array();
+	int len = hl_cpu_flags(NULL, 0);
+	char *buf, *save = NULL;
+
+	if (len <= 0)
+		return a;
+	buf = malloc((size_t)len + 1);
+	if (!buf)
+		return a;
+	hl_cpu_flags(buf, (size_t)len + 1);
+	for (char *f = strtok_r(buf, " ", &save); f; f = strtok_r(NULL, " ", &save))
+		json_array_append_new(a, json_string(f));
+	free(buf);
+	return a;
+}
+
+static json_t *kernel_json(void)
+{
+	struct utsname u;
+	char text[sizeof(u.release) + sizeof(u.version) + 2];
+
+	if (uname(&u) != 0)
+		return json_string("unknown");
+	snprintf(text, sizeof(text), "%s %s", u.release, u.version);
+	return string_json(text);
+}
+
+static json_t *libc_json(void)
+{
+#ifdef __GLIBC__
+	char text[64];
+
+	snprintf(text, sizeof(text), "glibc %s", gnu_get_libc_version());
+	return string_json(text);
+#else
+	return json_string("unknown");
+#endif
+}
+
+static json_t *compiler_json(void)
+{
+	char text[128];
+	size_t n;
+
+	snprintf(text, sizeof(text), "%s", BENCH_COMPILER);
+	n = strlen(text);
+	while (n && text[n - 1] == ' ')
+		text[--n] = '\0';
+	return json_string(text);
+}
+
+static json_t *date_json(long long start_time)
+{
+	time_t t = (time_t)start_time;
+	struct tm tm;
+	char text[32];
+
+	if (!gmtime_r(&t, &tm) || !strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return json_null();
+	return json_string(text);
+}
+
+/* True if s needs quoting to be read back by a POSIX shell as one word. */
+static bool needs_quotes(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++) {
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789-_./=,:+@%", *s))
+			return true;
+	}
+	return false;
+}
+
+/* argv as one shell command line. */
+static json_t *command_json(int argc, char *const argv[])
+{
+	size_t cap = 1;
+	char *line, *p;
+	json_t *j;
+
+	for (int i = 0; i < argc; i++)
+		cap += 4 * strlen(argv[i]) + 3;
+	line = malloc(cap);
+	if (!line)
+		return json_null();
+	p = line;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (i)
+			*p++ = ' ';
+		if (!needs_quotes(a)) {
+			p = stpcpy(p, a);
+			continue;
+		}
+		*p++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'')
+				p = stpcpy(p, "'\\''");
+			else
+				*p++ = *a;
+		}
+		*p++ = '\'';
+	}
+	*p = '\0';
+	/* Not valid UTF-8 (an odd byte in an argument): json_string refuses it. */
+	j = json_string(line);
+	if (!j)
+		j = json_string("(command line not valid UTF-8)");
+	free(line);
+	return j;
+}
+
+json_t *bench_env_json(long long start_time, int argc, char *const argv[])
+{
+	const struct hl_cpu *cpu = hl_cpu();
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	json_t *env = json_object();
+
+	json_object_set_new(env, "cpu", string_json(cpu->model));
+	json_object_set_new(env, "flags", flags_json());
+	json_object_set_new(env, "arch", string_json(cpu->arch));
+	json_object_set_new(env, "vendor", string_json(cpu->vendor));
+	json_object_set_new(env, "kernel", kernel_json());
+	json_object_set_new(env, "libc", libc_json());
+	json_object_set_new(env, "compiler", compiler_json());
+	json_object_set_new(env, "cpus", json_integer(online > 0 ? online : 1));
+	json_object_set_new(env, "placement", bench_placement_json());
+	json_object_set_new(env, "date", date_json(start_time));
+	json_object_set_new(env, "command", command_json(argc, argv));
+	return env;
+}

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * harness.h - what every hotline-bench scenario is built from.
+ *
+ * A scenario (scenarios/<name>.c) is a table of subjects plus one run
+ * function. A subject is data: a name, a line of description, and three
+ * functions: setup (allocate the shared object under test), run (the
+ * scenario's one measurement loop, instantiated for this subject's inline
+ * operations) and teardown. The harness does everything around them:
+ * placing and pinning threads from the machine's topology, starting them
+ * together, stopping them after a duration, timing, repetitions
+ * interleaved across subjects, statistics, fairness, progress, and the
+ * JSON that carries the results and the environment.
+ *
+ * Adding a scenario: a new file in scenarios/, its struct bench_scenario in
+ * scenarios/scenarios.h and in the table of main.c. Adding a subject: a new
+ * line in the scenario's subject table (and its ops, if new).
+ */
+#ifndef HOTLINE_BENCH_HARNESS_H
+#define HOTLINE_BENCH_HARNESS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define BENCH_NAME "hotline-bench"
+
+/* Forces a measurement loop's operations into the loop that calls them. */
+#define bench_always_inline inline __attribute__((always_inline))
+
+/* ---- configuration: what the command line asked for, validated ---------- */
+
+enum bench_pin_mode {
+	BENCH_PIN_AUTO,		/* one thread per core first, then SMT siblings */
+	BENCH_PIN_NONE,		/* leave placement to the scheduler */
+	BENCH_PIN_LIST,		/* the given CPUs, in order, wrapping around */
+};
+
+struct bench_pin {
+	enum bench_pin_mode mode;
+	const int *cpus;	/* BENCH_PIN_LIST only */
+	size_t nr_cpus;
+	const char *text;	/* as given: "auto", "none" or the list */
+};
+
+struct bench_config {
+	bool quick;			/* --quick: smaller sizes and durations */
+	unsigned int repeat;		/* repetitions of every subject (>= 1) */
+	bool repeat_set;
+	double duration;		/* --duration in seconds; 0 = scenario default */
+	const unsigned int *threads;	/* --threads; NULL = scenario default */
+	size_t nr_threads;
+	struct bench_pin pin;
+	const char *const *subjects;	/* --subjects; NULL = every subject */
+	size_t nr_subjects;
+	unsigned long long count;	/* --count; 0 = scenario default */
+};
+
+/* Options a scenario uses (struct bench_scenario.uses); others get a note. */
+#define BENCH_USES_THREADS  0x1u
+#define BENCH_USES_DURATION 0x2u
+#define BENCH_USES_COUNT    0x4u
+
+/* ---- subjects and scenarios --------------------------------------------- */
+
+/* What setup gets: the shape of one measurement. Unused fields are 0. */
+struct bench_params {
+	unsigned int threads;
+	unsigned long long count;	/* count-defined scenarios */
+	size_t size;			/* bytes, for size sweeps */
+	unsigned int retry_limit;
+};
+
+/* One thread of one measurement, as the subject's run function sees it. */
+struct bench_worker {
+	unsigned int index;		/* 0 .. threads-1 */
+	int cpu;			/* CPU it is pinned to, -1 if not pinned */
+	void *state;			/* what the subject's setup returned */
+	const atomic_bool *stop;	/* duration runs: set when time is up */
+	bool timed;			/* true: run until *stop; false: run to completion */
+
+	/* Set by run. */
+	uint64_t ops;			/* operations completed */
+	bool failed;			/* a correctness check failed ... */
+	char why[200];			/* ... and why, one line */
+
+	/* Harness private. */
+	uint64_t t0_ns, t1_ns, c0, c1;
+	struct bench_gate *gate;
+};
+
+struct bench_subject {
+	const char *name;
+	const char *description;
+	/* Allocate and initialise the shared object; NULL on failure (errno). */
+	void *(*setup)(const struct bench_params *p);
+	/* The measurement loop; every thread calls it once, between the clocks. */
+	void (*run)(struct bench_worker *w);
+	void (*teardown)(void *state);
+};
+
+struct bench_scenario {
+	const char *name;
+	const char *description;
+	unsigned int uses;		/* BENCH_USES_* */
+	const char *ignores_why;	/* note text for the options it does not use */
+	const struct bench_subject *subjects;
+	size_t nr_subjects;
+	/*
+	 * Measure the selected subjects, print a table on stdout, append one
+	 * object per result to results. Returns 0, or 1 after printing a
+	 * one-line reason (bench_error).
+	 */
+	int (*run)(const struct bench_scenario *sc, const struct bench_config *cfg,
+		   json_t *results);
+};
+
+/*
+ * The subjects of sc that --subjects selects, in table order, into out
+ * (room for sc->nr_subjects). Returns how many.
+ */
+size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench_config *cfg,
+			     const struct bench_subject **out);
+
+/* ---- topology and placement ----------------------------------------------- */
+
+/* Load the machine's topology (hwloc). 0, or -1 after bench_error. */
+int bench_topology_init(void);
+void bench_topology_fini(void);
+
+/* Whether CPU cpu (OS number) is online and available to this process. */
+bool bench_cpu_available(int cpu);
+
+/* The available CPUs as a list string ("0-3,6"); static buffer. */
+const char *bench_cpus_text(void);
+
+/* CPUs for threads 0..n-1 under pin (-1 each for BENCH_PIN_NONE). */
+void bench_place(const struct bench_pin *pin, unsigned int n, int *cpus);
+
+/* ---- running threads ---------------------------------------------------- */
+
+/* One measurement: n threads of one subject, from setup to teardown. */
+struct bench_run {
+	unsigned int threads;
+	int *cpus;			/* [threads]: placement used, -1 = not pinned */
+	uint64_t *ops;			/* [threads]: operations of each thread */
+	uint64_t total_ops;
+	double elapsed_ns;		/* first thread's start to last thread's end */
+	uint64_t cycles;		/* bench_cycles() over the same interval */
+	bool failed;			/* a worker's check failed (why says which) */
+	char why[200];
+};
+
+/*
+ * bench_measure - set up subject s, run it on threads threads placed by
+ * pin, tear it down.
+ *
+ * duration > 0: the threads run until duration seconds after they were
+ * released together; 0: each runs to completion. All threads are pinned
+ * and waiting at a barrier before any starts. On return *out holds the
+ * counts and times (free with bench_run_free). Returns 0 (out->failed may
+ * still report a failed correctness check), or -1 after bench_error when
+ * the run could not be done at all (setup, threads, pinning).
+ */
+int bench_measure(const struct bench_subject *s, const struct bench_params *p,
+		  unsigned int threads, const struct bench_pin *pin, double duration,
+		  struct bench_run *out);
+void bench_run_free(struct bench_run *r);
+
+/* ---- repetitions and statistics ----------------------------------------- */
+
+struct bench_stats {
+	double min, max, median;
+	double rel_spread;		/* (max - min) / median; 0 when median is 0 */
+};
+
+void bench_stats(const double *v, size_t n, struct bench_stats *st);
+double bench_median(const double *v, size_t n);
+
+/* Jain's fairness index of n counts: 1.0 when all equal (and for n == 1). */
+double bench_jain(const uint64_t *v, size_t n);
+
+/*
+ * One subject's repetitions, in the order they ran: the standard figures
+ * of every repetition, from which bench_result_json makes a result.
+ */
+struct bench_series {
+	unsigned int cap, n;		/* repetitions expected, recorded */
+	unsigned int threads;
+	double *ns_per_op, *ops_per_sec, *gb_per_sec, *fairness;
+	bool has_gb;			/* gb_per_sec is meaningful */
+	int *cpus;			/* [threads] placement of the last repetition */
+	uint64_t *thread_ops;		/* [cap][threads] */
+};
+
+int bench_series_init(struct bench_series *s, unsigned int reps, unsigned int threads);
+/* Record one repetition; bytes_per_op > 0 also gives gb_per_sec. */
+void bench_series_add(struct bench_series *s, const struct bench_run *r, double bytes_per_op);
+void bench_series_free(struct bench_series *s);
+
+/*
+ * Call measure(ctx, subject, rep) for rep 0..reps-1 and, within each
+ * repetition, every subject in order: drift over time hits all subjects
+ * alike. Shows progress. Stops at the first non-zero return and returns it.
+ */
+int bench_interleave(const char *scenario, const struct bench_subject *const *subjects,
+		     size_t nr_subjects, unsigned int reps,
+		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx);
+
+/* ---- results ------------------------------------------------------------ */
+
+enum bench_headline { BENCH_HEADLINE_NS_PER_OP, BENCH_HEADLINE_OPS_PER_SEC,
+		      BENCH_HEADLINE_GB_PER_SEC };
+
+/*
+ * A result object with every field the JSON contract requires:
+ * scenario, subject, threads, size, retry_limit (null when 0), the median
+ * ops_per_sec / ns_per_op / gb_per_sec, headline, runs and spread of the
+ * headline figure, per_thread (median ops of each thread and its CPU) and
+ * fairness (median over repetitions). Scenarios add their own fields.
+ */
+json_t *bench_result_json(const char *scenario, const char *subject,
+			  const struct bench_series *s, enum bench_headline headline, size_t size,
+			  unsigned int retry_limit);
+
+/* A JSON array of n reals. */
+json_t *bench_json_reals(const double *v, size_t n);
+
+/*
+ * The "env" object: CPU, flags, arch, vendor, kernel, libc, compiler,
+ * online CPUs, placement (see bench_placement_json), date (start_time,
+ * UTC), command line.
+ */
+json_t *bench_env_json(long long start_time, int argc, char *const argv[]);
+
+/*
+ * The placement to report in env: that of the last run with more than one
+ * thread, or else of the last single-thread run; null when not pinned or
+ * nothing ran.
+ */
+json_t *bench_placement_json(void);
+
+/* ---- messages ----------------------------------------------------------- */
+
+/* "hotline-bench: <msg>" on stderr, one line (control characters masked). */
+void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "hotline-bench: note: <msg>" on stderr, one line. */
+void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Progress on stderr, one updating line, only when stderr is a terminal. */
+void bench_progress(const char *scenario, const char *subject, unsigned int rep,
+		    unsigned int reps);
+void bench_progress_done(void);
+
+/* Monotonic time in nanoseconds. */
+uint64_t bench_now_ns(void);
+
+#endif /* HOTLINE_BENCH_HARNESS_H */

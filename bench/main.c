@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - hotline-bench's command line: parse and check every option,
+ * run the chosen scenarios, print their tables, write the JSON.
+ *
+ * Exit status: 0 done; 1 a run failed (one line says why); 2 bad command
+ * line (one line names the option and the value).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "scenarios/scenarios.h"
+
+#ifndef HOTLINE_VERSION
+#define HOTLINE_VERSION "unknown"
+#endif
+
+/* Every scenario built in, in the order `all` runs them. */
+static const struct bench_scenario *const scenarios[] = {
+	&bench_refcount_timing,
+};
+
+#define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
+
+/* Named by the design, not built yet: said so rather than "unknown". */
+static const char *const planned[] = { "contend", "lockref-sweep", "zero", "openclose" };
+
+#define DEFAULT_REPEAT 3
+#define MAX_REPEAT     100000
+#define MAX_THREADS    1024
+#define MAX_CPU	       65535
+#define MAX_DURATION   86400.0
+#define MIN_COUNT      2
+
+enum {
+	OPT_HELP = 'h',
+	OPT_THREADS = 256,
+	OPT_PIN,
+	OPT_DURATION,
+	OPT_REPEAT,
+	OPT_QUICK,
+	OPT_JSON,
+	OPT_SUBJECTS,
+	OPT_COUNT,
+	OPT_LIST,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "pin", required_argument, NULL, OPT_PIN },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "subjects", required_argument, NULL, OPT_SUBJECTS },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * Everything parsed from the command line. Static, so that what it points
+ * to stays reachable whichever way the program exits.
+ */
+static struct {
+	struct bench_config cfg;
+	unsigned int *threads;
+	int *pin_cpus;
+	char *subjects_buf;
+	const char **subjects;
+	const char *json_path;
+	const char *scenario;
+	char **argv;			/* the command line as given (getopt permutes argv) */
+	bool threads_set, duration_set, count_set, list;
+} opts;
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: %s SCENARIO [options]\n"
+		   "       %s --list | --help | --version\n\n"
+		   "Scenarios:\n",
+		BENCH_NAME, BENCH_NAME);
+	for (size_t i = 0; i < NR_SCENARIOS; i++)
+		fprintf(f, "  %-16s %s\n", scenarios[i]->name, scenarios[i]->description);
+	fprintf(f, "  %-16s %s\n", "all", "every scenario above, in this order");
+	for (size_t i = 0; i < sizeof(planned) / sizeof(planned[0]); i++)
+		fprintf(f, "  %-16s %s\n", planned[i], "(not implemented in this version)");
+	fprintf(f,
+		"\nOptions:\n"
+		"  --threads LIST     thread counts to run, e.g. 1,2,4,8\n"
+		"  --pin MODE         auto (default: one thread per core, then SMT siblings),\n"
+		"                     none (no pinning) or a CPU list such as 0-3,6\n"
+		"  --duration SECS    how long each timed run lasts (decimals allowed)\n"
+		"  --repeat N         repetitions of every subject (default %d), interleaved\n"
+		"  --quick            smaller counts and shorter runs\n"
+		"  --count N          refcount-timing: count up to N (default INT_MAX;\n"
+		"                     --quick: 16777216)\n"
+		"  --subjects LIST    only these subjects (see --list)\n"
+		"  --json FILE        also write the results as JSON to FILE\n"
+		"  --list             list scenarios and their subjects\n"
+		"  --help             this text\n"
+		"  --version          print the version\n\n"
+		"A table is printed on stdout; progress goes to stderr when it is a terminal.\n"
+		"Exit status: 0 ok, 1 a run failed, 2 bad command line.\n",
+		DEFAULT_REPEAT);
+}
+
+static void list_scenarios(void)
+{
+	for (size_t i = 0; i < NR_SCENARIOS; i++) {
+		const struct bench_scenario *sc = scenarios[i];
+
+		printf("%s: %s\n", sc->name, sc->description);
+		for (size_t j = 0; j < sc->nr_subjects; j++)
+			printf("  %-16s %s\n", sc->subjects[j].name, sc->subjects[j].description);
+	}
+}
+
+/* One line on stderr, then exit 2: the command line is wrong. */
+static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	bench_error("%s", line);
+	exit(2);
+}
+
+/*
+ * A decimal integer in [min, max] (min >= 1). item is the text to parse;
+ * whole is the option's whole value, to show where item came from in a list.
+ */
+static unsigned long long parse_uint(const char *opt, const char *item, const char *whole,
+				     unsigned long long min, unsigned long long max)
+{
+	char where[300] = "";
+	unsigned long long v = 0;
+	bool overflow = false;
+
+	if (strcmp(whole, item) != 0)
+		snprintf(where, sizeof(where), " in '%s'", whole);
+	if (!*item)
+		bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
+	for (const char *p = item; *p; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (*p < '0' || *p > '9')
+			bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
+		if (v > (ULLONG_MAX - d) / 10)
+			overflow = true;
+		else
+			v = v * 10 + d;
+	}
+	if (!overflow && v == 0)
+		bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
+	if (overflow || v < min || v > max)
+		bad_usage("%s: '%s'%s is out of range (%llu..%llu)", opt, item, where, min, max);
+	return v;
+}
+
+/* Seconds: digits with at most one decimal point, > 0. No signs, exponents, "inf". */
+static double parse_duration(const char *s)
+{
+	unsigned int digits = 0, points = 0;
+	double v;
+
+	for (const char *p = s; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (*p == '.')
+			points++;
+		else
+			digits = 0, points = 2;	/* anything else: reject below */
+		if (points > 1)
+			break;
+	}
+	if (!digits || points > 1)
+		bad_usage("--duration: '%s' is not a number of seconds", s);
+	v = strtod(s, NULL);
+	if (!(v > 0))
+		bad_usage("--duration: '%s' is not a positive number of seconds", s);
+	if (v > MAX_DURATION)
+		bad_usage("--duration: '%s' is out of range (at most %.0f seconds)", s,
+			  MAX_DURATION);
+	return v;
+}
+
+/*
+ * Split a comma-separated value into a NULL-terminated array of items in a
+ * copy of the text (*buf). Empty items are kept, so that they are reported.
+ */
+static char **split_list(const char *value, char **buf, size_t *n)
+{
+	size_t cap = 2;
+	char **items;
+	char *p;
+
+	for (const char *c = value; *c; c++)
+		cap += *c == ',';
+	*buf = strdup(value);
+	items = calloc(cap, sizeof(*items));
+	if (!*buf || !items) {
+		bench_error("out of memory");
+		exit(1);
+	}
+	*n = 0;
+	p = *buf;
+	for (;;) {
+		char *comma = strchr(p, ',');
+
+		items[(*n)++] = p;
+		if (!comma)
+			break;
+		*comma = '\0';
+		p = comma + 1;
+	}
+	return items;
+}
+
+static void parse_threads(const char *value)
+{
+	char *buf;
+	size_t n;
+	char **items = split_list(value, &buf, &n);
+
+	free(opts.threads);
+	opts.threads = calloc(n, sizeof(*opts.threads));
+	if (!opts.threads) {
+		bench_error("out of memory");
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++)
+		opts.threads[i] =
+			(unsigned int)parse_uint("--threads", items[i], value, 1, MAX_THREADS);
+	opts.cfg.threads = opts.threads;
+	opts.cfg.nr_threads = n;
+	opts.threads_set = true;
+	free(items);
+	free(buf);
+}
+
+static void bad_cpu_list(const char *item, const char *value)
+{
+	if (item == value)
+		bad_usage("--pin: '%s' is not auto, none or a CPU list such as 0-3,6", value);
+	bad_usage("--pin: '%s' in '%s' is not a CPU or a range of CPUs such as 0-3", item, value);
+}
+
+/* One CPU number of a CPU list, 0..MAX_CPU: the len characters at s. */
+static int parse_cpu(const char *s, size_t len, const char *item, const char *value)
+{
+	long v = 0;
+
+	if (!len)
+		bad_cpu_list(item, value);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			bad_cpu_list(item, value);
+		v = v * 10 + (s[i] - '0');
+		if (v > MAX_CPU)
+			bad_usage("--pin: CPU '%.*s' in '%s' is out of range (0..%d)", (int)len, s,
+				  value, MAX_CPU);
+	}
+	return (int)v;
+}
+
+/* auto, none, or a CPU list; whether the CPUs exist is checked later. */
+static void parse_pin(const char *value)
+{
+	size_t n, count = 0;
+	char *buf;
+	char **items;
+
+	free(opts.pin_cpus);
+	opts.pin_cpus = NULL;
+	opts.cfg.pin = (struct bench_pin){ .mode = BENCH_PIN_AUTO, .text = value };
+	if (strcmp(value, "auto") == 0)
+		return;
+	if (strcmp(value, "none") == 0) {
+		opts.cfg.pin.mode = BENCH_PIN_NONE;
+		return;
+	}
+	items = split_list(value, &buf, &n);
+	/* Pass 0 checks and counts the CPUs, pass 1 stores them. */
+	for (int pass = 0; pass < 2; pass++) {
+		count = 0;
+		for (size_t i = 0; i < n; i++) {
+			const char *item = n == 1 ? value : items[i];
+			size_t len = strlen(items[i]);
+			const char *dash = strchr(items[i], '-');
+			size_t lo_len = dash ? (size_t)(dash - items[i]) : len;
+			int lo = parse_cpu(items[i], lo_len, item, value);
+			int hi = dash ? parse_cpu(dash + 1, len - lo_len - 1, item, value) : lo;
+
+			if (hi < lo && n == 1)
+				bad_usage("--pin: '%s' is an empty range of CPUs", value);
+			if (hi < lo)
+				bad_usage("--pin: '%s' in '%s' is an empty range of CPUs", items[i],
+					  value);
+			for (int cpu = lo; cpu <= hi; cpu++, count++) {
+				if (pass)
+					opts.pin_cpus[count] = cpu;
+			}
+		}
+		if (!pass) {
+			opts.pin_cpus = calloc(count, sizeof(*opts.pin_cpus));
+			if (!opts.pin_cpus) {
+				bench_error("out of memory");
+				exit(1);
+			}
+		}
+	}
+	free(items);
+	free(buf);
+	opts.cfg.pin.mode = BENCH_PIN_LIST;
+	opts.cfg.pin.cpus = opts.pin_cpus;
+	opts.cfg.pin.nr_cpus = count;
+}
+
+static void parse_subjects(const char *value)
+{
+	size_t n;
+	char **items;
+
+	free(opts.subjects_buf);
+	free(opts.subjects);
+	items = split_list(value, &opts.subjects_buf, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!*items[i])
+			bad_usage("--subjects: '%s' has an empty subject name", value);
+	}
+	opts.subjects = (const char **)items;
+	opts.cfg.subjects = opts.subjects;
+	opts.cfg.nr_subjects = n;
+}
+
+static const char *option_name(int val)
+{
+	for (const struct option *o = long_options; o->name; o++) {
+		if (o->val == val)
+			return o->name;
+	}
+	return "?";
+}
+
+/* getopt_long reported an unknown option, or a value given to one that takes none. */
+static void __attribute__((noreturn)) unknown_option(const char *arg)
+{
+	size_t len;
+
+	if (arg && strncmp(arg, "--", 2) == 0) {
+		len = strcspn(arg, "=");
+		for (const struct option *o = long_options; o->name; o++) {
+			if (arg[len] == '=' && strlen(o->name) == len - 2 &&
+			    strncmp(o->name, arg + 2, len - 2) == 0)
+				bad_usage("--%s: takes no value ('%s')", o->name, arg);
+		}
+		bad_usage("unknown option '%.*s' (try --help)", (int)len, arg);
+	}
+	if (optopt > 0 && optopt < 256)
+		bad_usage("unknown option '-%c' (try --help)", optopt);
+	bad_usage("unknown option '%s' (try --help)", arg ? arg : "?");
+}
+
+static void parse_args(int argc, char *argv[])
+{
+	int c;
+
+	opts.cfg.repeat = DEFAULT_REPEAT;
+	opts.cfg.pin = (struct bench_pin){ .mode = BENCH_PIN_AUTO, .text = "auto" };
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_THREADS:
+			parse_threads(optarg);
+			break;
+		case OPT_PIN:
+			parse_pin(optarg);
+			break;
+		case OPT_DURATION:
+			opts.cfg.duration = parse_duration(optarg);
+			opts.duration_set = true;
+			break;
+		case OPT_REPEAT:
+			opts.cfg.repeat =
+				(unsigned int)parse_uint("--repeat", optarg, optarg, 1, MAX_REPEAT);
+			opts.cfg.repeat_set = true;
+			break;
+		case OPT_QUICK:
+			opts.cfg.quick = true;
+			break;
+		case OPT_JSON:
+			if (!*optarg)
+				bad_usage("--json: '' is not a file name");
+			opts.json_path = optarg;
+			break;
+		case OPT_SUBJECTS:
+			parse_subjects(optarg);
+			break;
+		case OPT_COUNT:
+			opts.cfg.count = parse_uint("--count", optarg, optarg, MIN_COUNT, INT_MAX);
+			opts.count_set = true;
+			break;
+		case OPT_LIST:
+			opts.list = true;
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			exit(0);
+		case OPT_VERSION:
+			printf("%s %s\n", BENCH_NAME, HOTLINE_VERSION);
+			exit(0);
+		case ':':
+			if (optopt >= OPT_THREADS)
+				bad_usage("--%s: missing value", option_name(optopt));
+			bad_usage("-%c: missing value", optopt);
+		case '?':
+		default:
+			unknown_option(optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
+		}
+	}
+	if (opts.list)
+		return;
+	if (optind >= argc)
+		bad_usage("no scenario given (try --help)");
+	opts.scenario = argv[optind];
+	if (optind + 1 < argc)
+		bad_usage("unexpected argument '%s' after scenario '%s'", argv[optind + 1],
+			  opts.scenario);
+}
+
+/* The scenarios SCENARIO names, into run[]; returns how many. */
+static size_t resolve_scenario(const char *name, const struct bench_scenario **run)
+{
+	if (strcmp(name, "all") == 0) {
+		for (size_t i = 0; i < NR_SCENARIOS; i++)
+			run[i] = scenarios[i];
+		return NR_SCENARIOS;
+	}
+	for (size_t i = 0; i < NR_SCENARIOS; i++) {
+		if (strcmp(name, scenarios[i]->name) == 0) {
+			run[0] = scenarios[i];
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < sizeof(planned) / sizeof(planned[0]); i++) {
+		if (strcmp(name, planned[i]) == 0)
+			bad_usage("scenario '%s' is not implemented in this version", name);
+	}
+	bad_usage("unknown scenario '%s' (try --help)", name);
+}
+
+/* Every --subjects name must be a subject of at least one scenario to run. */
+static void check_subjects(const struct bench_scenario *const *run, size_t nr_run)
+{
+	for (size_t i = 0; i < opts.cfg.nr_subjects; i++) {
+		bool found = false;
+
+		for (size_t s = 0; s < nr_run && !found; s++) {
+			for (size_t j = 0; j < run[s]->nr_subjects && !found; j++)
+				found = strcmp(opts.cfg.subjects[i], run[s]->subjects[j].name) == 0;
+		}
+		if (!found)
+			bad_usage("--subjects: unknown subject '%s' for %s (see --list)",
+				  opts.cfg.subjects[i], opts.scenario);
+	}
+}
+
+static void check_pin_cpus(void)
+{
+	if (opts.cfg.pin.mode != BENCH_PIN_LIST)
+		return;
+	for (size_t i = 0; i < opts.cfg.pin.nr_cpus; i++) {
+		if (!bench_cpu_available(opts.pin_cpus[i]))
+			bad_usage("--pin: CPU %d in '%s' is not online or not available "
+				  "(available: %s)",
+				  opts.pin_cpus[i], opts.cfg.pin.text, bench_cpus_text());
+	}
+}
+
+/* Options the chosen scenarios do not use are said to be ignored. */
+static void note_ignored(const struct bench_scenario *sc)
+{
+	static const struct {
+		unsigned int use;
+		const char *option;
+	} checks[] = {
+		{ BENCH_USES_THREADS, "--threads" },
+		{ BENCH_USES_DURATION, "--duration" },
+		{ BENCH_USES_COUNT, "--count" },
+	};
+	const bool given[] = { opts.threads_set, opts.duration_set, opts.count_set };
+
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		if (given[i] && !(sc->uses & checks[i].use))
+			bench_note("%s does not apply to %s (%s); ignored", checks[i].option,
+				   sc->name, sc->ignores_why);
+	}
+}
+
+/*
+ * Find out now, not after minutes of measuring, whether FILE can be
+ * written. A file created for the test is removed again.
+ */
+static void check_json_path(const char *path)
+{
+	struct stat st;
+	bool existed = stat(path, &st) == 0;
+	FILE *f = fopen(path, "a");
+
+	if (!f)
+		bad_usage("--json: cannot write '%s': %s", path, strerror(errno));
+	fclose(f);
+	if (!existed)
+		unlink(path);
+}
+
+static json_t *config_json(void)
+{
+	return json_pack("{s:b, s:i, s:o, s:s}", "quick", opts.cfg.quick, "repeat",
+			 (int)opts.cfg.repeat, "duration",
+			 opts.duration_set ? json_real(opts.cfg.duration) : json_null(), "pin",
+			 opts.cfg.pin.text);
+}
+
+static int write_json(const char *path, json_t *results, long long start, int argc,
+		      char *argv[])
+{
+	json_t *doc = json_object();
+	int ret = 0;
+
+	json_object_set_new(doc, "tool", json_string(BENCH_NAME));
+	json_object_set_new(doc, "version", json_string(HOTLINE_VERSION));
+	json_object_set_new(doc, "env", bench_env_json(start, argc, argv));
+	json_object_set_new(doc, "config", config_json());
+	json_object_set(doc, "results", results);
+	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0) {
+		bench_error("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+		ret = 1;
+	}
+	json_decref(doc);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	const struct bench_scenario *run[NR_SCENARIOS];
+	long long start = (long long)time(NULL);
+	size_t nr_run;
+	json_t *results;
+	int ret = 0;
+
+	opts.argv = calloc((size_t)argc + 1, sizeof(*opts.argv));
+	if (!opts.argv) {
+		bench_error("out of memory");
+		return 1;
+	}
+	memcpy(opts.argv, argv, (size_t)argc * sizeof(*argv));
+	parse_args(argc, argv);
+	if (opts.list) {
+		list_scenarios();
+		return 0;
+	}
+	nr_run = resolve_scenario(opts.scenario, run);
+	check_subjects(run, nr_run);
+	if (opts.json_path)
+		check_json_path(opts.json_path);
+	if (bench_topology_init())
+		return 1;
+	check_pin_cpus();
+	for (size_t i = 0; i < nr_run; i++)
+		note_ignored(run[i]);
+
+	results = json_array();
+	for (size_t i = 0; i < nr_run && !ret; i++) {
+		if (i)
+			putchar('\n');
+		ret = run[i]->run(run[i], &opts.cfg, results);
+	}
+	if (!ret && opts.json_path)
+		ret = write_json(opts.json_path, results, start, argc, opts.argv);
+	json_decref(results);
+	bench_topology_fini();
+	free(opts.argv);
+	return ret;
+}

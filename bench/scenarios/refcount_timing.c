@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scenarios/refcount_timing.c - the kernel's LKDTM REFCOUNT_TIMING test.
+ *
+ * One thread takes a counter from 1 up to COUNT (COUNT-1 increments), then
+ * drops it with decrement-and-test until that reports zero, which must be
+ * exactly the COUNT-th decrement (otherwise the subject is "out of sync",
+ * and the run fails). Nothing contends, so this is the price of the
+ * operations themselves: what a saturating refcount costs over a plain
+ * atomic (the kernel found 1.00x-1.05x for the add-based refcount_t and
+ * about 1.7x for the old compare-and-swap one; reference.md §refcount).
+ *
+ * The loop is written once (rt_loop) and inlined into one small run
+ * function per subject, with that subject's operations inlined into it:
+ * no call, direct or indirect, in the timed loop.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <hotline/refcount.h>
+
+#include "../arch_cycles.h"
+#include "../baselines/refcount_full.h"
+#include "scenarios.h"
+
+#define RT_NAME	       "refcount-timing"
+#define RT_BASELINE    "atomic"
+#define RT_QUICK_COUNT (1ull << 24)
+
+/* The counter under test, whichever kind, alone on its cache line. */
+union rt_counter {
+	atomic_int atomic;
+	hl_refcount_t refcount;
+	struct refcount_full full;
+};
+
+struct rt_state {
+	_Alignas(64) union rt_counter ctr;
+	_Alignas(64) uint64_t count;
+};
+
+/* ---- the subjects' operations ------------------------------------------- */
+
+/*
+ * atomic: what the kernel's ATOMIC_TIMING does with an atomic_t. (Named
+ * plain_*: names starting with atomic_ belong to <stdatomic.h>.)
+ */
+static inline void plain_set_one(union rt_counter *c)
+{
+	atomic_store_explicit(&c->atomic, 1, memory_order_relaxed);
+}
+
+static inline void plain_inc(union rt_counter *c)
+{
+	atomic_fetch_add_explicit(&c->atomic, 1, memory_order_relaxed);
+}
+
+static inline bool plain_dec_and_test(union rt_counter *c)
+{
+	if (atomic_fetch_sub_explicit(&c->atomic, 1, memory_order_release) != 1)
+		return false;
+	atomic_thread_fence(memory_order_acquire);
+	return true;
+}
+
+/* refcount: hotline's hl_refcount_t. */
+static inline void refcount_set_one(union rt_counter *c)
+{
+	hl_refcount_set(&c->refcount, 1);
+}
+
+static inline void refcount_inc(union rt_counter *c)
+{
+	hl_refcount_inc(&c->refcount);
+}
+
+static inline bool refcount_dec_and_test(union rt_counter *c)
+{
+	return hl_refcount_dec_and_test(&c->refcount);
+}
+
+/* refcount_full: the pre-2019 compare-and-swap refcount (baselines/). */
+static inline void full_set_one(union rt_counter *c)
+{
+	refcount_full_set(&c->full, 1);
+}
+
+static inline void full_inc(union rt_counter *c)
+{
+	refcount_full_inc(&c->full);
+}
+
+static inline bool full_dec_and_test(union rt_counter *c)
+{
+	return refcount_full_dec_and_test(&c->full);
+}
+
+/* ---- the measurement loop, once ----------------------------------------- */
+
+static bench_always_inline void rt_loop(struct bench_worker *w,
+					 void (*set_one)(union rt_counter *),
+					 void (*inc)(union rt_counter *),
+					 bool (*dec_and_test)(union rt_counter *))
+{
+	struct rt_state *st = w->state;
+	union rt_counter *c = &st->ctr;
+	const uint64_t count = st->count;
+	uint64_t i;
+
+	set_one(c);
+	for (i = 1; i < count; i++)
+		inc(c);
+	for (i = 1; i <= count; i++) {
+		if (dec_and_test(c))
+			break;
+	}
+
+	w->ops = count - 1 + (i <= count ? i : count);
+	if (i == count)
+		return;
+	w->failed = true;
+	if (i < count)
+		snprintf(w->why, sizeof(w->why),
+			 "decrement-and-test reported zero at decrement %llu of %llu",
+			 (unsigned long long)i, (unsigned long long)count);
+	else
+		snprintf(w->why, sizeof(w->why),
+			 "decrement-and-test never reported zero in %llu decrements",
+			 (unsigned long long)count);
+}
+
+/* One line per subject: the loop above with that subject's operations. */
+static void run_atomic(struct bench_worker *w)
+{
+	rt_loop(w, plain_set_one, plain_inc, plain_dec_and_test);
+}
+
+static void run_refcount(struct bench_worker *w)
+{
+	rt_loop(w, refcount_set_one, refcount_inc, refcount_dec_and_test);
+}
+
+static void run_refcount_full(struct bench_worker *w)
+{
+	rt_loop(w, full_set_one, full_inc, full_dec_and_test);
+}
+
+static void *rt_setup(const struct bench_params *p)
+{
+	struct rt_state *st = aligned_alloc(_Alignof(struct rt_state), sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->count = p->count;
+	atomic_init(&st->ctr.atomic, 0);
+	return st;
+}
+
+static void rt_teardown(void *state)
+{
+	free(state);
+}
+
+static const struct bench_subject rt_subjects[] = {
+	{ RT_BASELINE, "C11 atomic_int: relaxed fetch_add; release fetch_sub, acquire at zero",
+	  rt_setup, run_atomic, rt_teardown },
+	{ "refcount", "hotline hl_refcount_inc / hl_refcount_dec_and_test (atomic add + check)",
+	  rt_setup, run_refcount, rt_teardown },
+	{ "refcount_full", "pre-2019 REFCOUNT_FULL: unsigned, saturating, cmpxchg loop per op",
+	  rt_setup, run_refcount_full, rt_teardown },
+};
+
+/* ---- the scenario ------------------------------------------------------- */
+
+struct rt_ctx {
+	const struct bench_config *cfg;
+	const struct bench_subject **subjects;
+	size_t n;
+	unsigned int reps;
+	struct bench_params params;
+	struct bench_series *series;	/* [n] */
+	double *cycles_per_op;		/* [n][reps] */
+	double *seconds;		/* [n][reps] */
+	double *ratio;			/* [n][reps], to the baseline of the same repetition */
+	int cpu;			/* where the thread ran, -1 if not pinned */
+};
+
+static int rt_measure(void *arg, size_t i, unsigned int rep)
+{
+	struct rt_ctx *ctx = arg;
+	const struct bench_subject *s = ctx->subjects[i];
+	struct bench_run run;
+
+	if (bench_measure(s, &ctx->params, 1, &ctx->cfg->pin, 0, &run))
+		return 1;
+	if (run.failed) {
+		bench_error("%s: %s out of sync: %s", RT_NAME, s->name, run.why);
+		bench_run_free(&run);
+		return 1;
+	}
+	bench_series_add(&ctx->series[i], &run, 0);
+	ctx->cycles_per_op[i * ctx->reps + rep] = (double)run.cycles / (double)run.total_ops;
+	ctx->seconds[i * ctx->reps + rep] = run.elapsed_ns / 1e9;
+	ctx->cpu = run.cpus[0];
+	bench_run_free(&run);
+	return 0;
+}
+
+static void rt_print(const struct rt_ctx *ctx, int baseline)
+{
+	const uint64_t count = ctx->params.count;
+
+	printf("%s: 1 -> %llu -> 0 on one thread (", RT_NAME, (unsigned long long)count);
+	if (ctx->cpu >= 0)
+		printf("CPU %d", ctx->cpu);
+	else
+		printf("not pinned");
+	printf("), %llu ops per run, %u repetition%s\n", (unsigned long long)(2 * count - 1),
+	       ctx->reps, ctx->reps == 1 ? "" : "s");
+	printf("%-14s %8s %19s %9s %8s %9s %10s %7s\n", "subject", "ns/op", "min..max ns/op",
+	       "Mops/s", BENCH_CYCLES_LABEL "/op", "s/run", "vs " RT_BASELINE, "spread");
+	for (size_t i = 0; i < ctx->n; i++) {
+		const struct bench_series *s = &ctx->series[i];
+		struct bench_stats st;
+		char range[40], ratio[16];
+
+		bench_stats(s->ns_per_op, s->n, &st);
+		snprintf(range, sizeof(range), "%.3f..%.3f", st.min, st.max);
+		if (baseline >= 0)
+			snprintf(ratio, sizeof(ratio), "%.3fx",
+				 bench_median(&ctx->ratio[i * ctx->reps], ctx->reps));
+		else
+			snprintf(ratio, sizeof(ratio), "-");
+		printf("%-14s %8.3f %19s %9.1f %8.2f %9.2f %10s %6.1f%%\n", ctx->subjects[i]->name,
+		       st.median, range, bench_median(s->ops_per_sec, s->n) / 1e6,
+		       bench_median(&ctx->cycles_per_op[i * ctx->reps], ctx->reps),
+		       bench_median(&ctx->seconds[i * ctx->reps], ctx->reps), ratio,
+		       100 * st.rel_spread);
+	}
+	fflush(stdout);
+}
+
+static void rt_results(const struct rt_ctx *ctx, int baseline, json_t *results)
+{
+	const uint64_t count = ctx->params.count;
+
+	for (size_t i = 0; i < ctx->n; i++) {
+		const double *ratio = &ctx->ratio[i * ctx->reps];
+		json_t *r = bench_result_json(RT_NAME, ctx->subjects[i]->name, &ctx->series[i],
+					      BENCH_HEADLINE_NS_PER_OP, 0, 0);
+
+		json_object_set_new(r, "count", json_integer((json_int_t)count));
+		json_object_set_new(r, "ops", json_integer((json_int_t)(2 * count - 1)));
+		json_object_set_new(r, "cycles_per_op",
+				    json_real(bench_median(&ctx->cycles_per_op[i * ctx->reps],
+							   ctx->reps)));
+		json_object_set_new(r, "in_sync", json_true());
+		json_object_set_new(r, "ratio_to", json_string(RT_BASELINE));
+		json_object_set_new(r, "ratio", baseline >= 0 ?
+							json_real(bench_median(ratio, ctx->reps)) :
+							json_null());
+		json_object_set_new(r, "ratio_runs", baseline >= 0 ?
+							     bench_json_reals(ratio, ctx->reps) :
+							     json_null());
+		json_array_append_new(results, r);
+	}
+}
+
+static int rt_run(const struct bench_scenario *sc, const struct bench_config *cfg,
+		  json_t *results)
+{
+	const struct bench_subject *subjects[sizeof(rt_subjects) / sizeof(rt_subjects[0])];
+	struct rt_ctx ctx = {
+		.cfg = cfg,
+		.subjects = subjects,
+		.reps = cfg->repeat,
+		.params = { .threads = 1 },
+		.cpu = -1,
+	};
+	int baseline = -1, ret = 1;
+	size_t slots;
+
+	ctx.n = bench_select_subjects(sc, cfg, subjects);
+	if (!ctx.n)
+		return 0;
+	ctx.params.count = cfg->count ? cfg->count : cfg->quick ? RT_QUICK_COUNT : INT_MAX;
+	slots = ctx.n * ctx.reps;
+	ctx.series = calloc(ctx.n, sizeof(*ctx.series));
+	ctx.cycles_per_op = calloc(slots, sizeof(double));
+	ctx.seconds = calloc(slots, sizeof(double));
+	ctx.ratio = calloc(slots, sizeof(double));
+	if (!ctx.series || !ctx.cycles_per_op || !ctx.seconds || !ctx.ratio) {
+		bench_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < ctx.n; i++) {
+		if (bench_series_init(&ctx.series[i], ctx.reps, 1))
+			goto out;
+		if (subjects[i]->run == run_atomic)
+			baseline = (int)i;
+	}
+
+	if (bench_interleave(RT_NAME, subjects, ctx.n, ctx.reps, rt_measure, &ctx))
+		goto out;
+
+	/* Ratios within each repetition, so that drift between them cancels. */
+	for (size_t i = 0; baseline >= 0 && i < ctx.n; i++) {
+		for (unsigned int rep = 0; rep < ctx.reps; rep++)
+			ctx.ratio[i * ctx.reps + rep] = ctx.series[i].ns_per_op[rep] /
+							ctx.series[baseline].ns_per_op[rep];
+	}
+	rt_print(&ctx, baseline);
+	rt_results(&ctx, baseline, results);
+	ret = 0;
+out:
+	for (size_t i = 0; ctx.series && i < ctx.n; i++)
+		bench_series_free(&ctx.series[i]);
+	free(ctx.series);
+	free(ctx.cycles_per_op);
+	free(ctx.seconds);
+	free(ctx.ratio);
+	return ret;
+}
+
+const struct bench_scenario bench_refcount_timing = {
+	.name = RT_NAME,
+	.description = "one thread: 1 -> COUNT -> 0 by inc and dec_and_test (LKDTM "
+		       "REFCOUNT_TIMING)",
+	.uses = BENCH_USES_COUNT,
+	.ignores_why = "it runs one thread to a fixed count",
+	.subjects = rt_subjects,
+	.nr_subjects = sizeof(rt_subjects) / sizeof(rt_subjects[0]),
+	.run = rt_run,
+};

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scenarios/scenarios.h - every scenario built into hotline-bench.
+ *
+ * One line per scenario file; main.c lists them in its table, in the order
+ * `hotline-bench all` runs them.
+ */
+#ifndef HOTLINE_BENCH_SCENARIOS_H
+#define HOTLINE_BENCH_SCENARIOS_H
+
+#include "../harness.h"
+
+extern const struct bench_scenario bench_refcount_timing;	/* refcount_timing.c */
+
+#endif /* HOTLINE_BENCH_SCENARIOS_H */

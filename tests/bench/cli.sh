@@ -1,0 +1,141 @@
+#!/bin/sh
+# hotline-bench's command line: every bad option or value is refused with
+# exit status 2 and exactly one line on stderr that names the option and the
+# bad value; --help, --list and --version answer on stdout with status 0.
+#
+#   cli.sh PATH-TO-hotline-bench
+set -u
+
+bench=${1:?usage: cli.sh PATH-TO-hotline-bench}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# A run that got past the checks must not take long if it happens by mistake:
+# a small count and one repetition come first, the bad option after them.
+safe="refcount-timing --count 1000 --repeat 1"
+
+# expect_bad "WORDS THE LINE MUST CONTAIN" ARGS...: exit 2, one line, naming them.
+expect_bad() {
+	want=$1
+	shift
+	"$bench" "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	lines=$(wc -l <"$tmp/err")
+	what="hotline-bench $*"
+	if [ "$status" -ne 2 ]; then
+		fail "$what: expected exit status 2, got $status"
+	elif [ "$lines" -ne 1 ]; then
+		fail "$what: expected exactly one line on stderr, got $lines: $(cat "$tmp/err")"
+	else
+		# Every word of want must appear in the line.
+		for w in $want; do
+			if ! grep -qF -- "$w" "$tmp/err"; then
+				fail "$what: expected the error to name '$w', got: $(cat "$tmp/err")"
+			fi
+		done
+		if ! grep -q '^hotline-bench: ' "$tmp/err"; then
+			fail "$what: expected the line to start with 'hotline-bench: ', got: $(cat "$tmp/err")"
+		fi
+	fi
+	if [ -s "$tmp/out" ]; then
+		fail "$what: expected nothing on stdout, got: $(head -c 200 "$tmp/out")"
+	fi
+}
+
+# Numbers: zero, negative, junk, too big, missing.
+expect_bad "--repeat '0'" $safe --repeat 0
+expect_bad "--repeat '-1'" $safe --repeat -1
+expect_bad "--repeat '3x'" $safe --repeat 3x
+expect_bad "--repeat 'abc'" $safe --repeat abc
+expect_bad "--repeat '99999999999999999999999'" $safe --repeat 99999999999999999999999
+expect_bad "--repeat ''" $safe --repeat ''
+expect_bad "--repeat missing" $safe --repeat
+expect_bad "--count '1'" $safe --count 1
+expect_bad "--count '0'" $safe --count 0
+expect_bad "--count '4294967296'" $safe --count 4294967296
+expect_bad "--count '1e6'" $safe --count 1e6
+expect_bad "--duration '0'" $safe --duration 0
+expect_bad "--duration '-1'" $safe --duration -1
+expect_bad "--duration '1s'" $safe --duration 1s
+expect_bad "--duration 'nan'" $safe --duration nan
+expect_bad "--duration 'inf'" $safe --duration inf
+expect_bad "--duration '1.2.3'" $safe --duration 1.2.3
+expect_bad "--duration '99999999'" $safe --duration 99999999
+expect_bad "--threads '0'" $safe --threads 0
+expect_bad "--threads 'x' '1,x'" $safe --threads 1,x
+expect_bad "--threads '1,,2'" $safe --threads 1,,2
+expect_bad "--threads '2,'" $safe --threads 2,
+expect_bad "--threads '100000'" $safe --threads 100000
+# Placement: syntax, empty range, CPUs that are not there.
+expect_bad "--pin 'bogus'" $safe --pin bogus
+expect_bad "--pin '0-x'" $safe --pin 0-x
+expect_bad "--pin '3-1'" $safe --pin 3-1
+expect_bad "--pin '0,,1'" $safe --pin 0,,1
+expect_bad "--pin '99999'" $safe --pin 99999
+expect_bad "--pin 4095" $safe --pin 4095
+expect_bad "--pin 4095 '0,4095'" $safe --pin 0,4095
+# Names: subjects, scenarios, options.
+expect_bad "--subjects 'nosuch'" $safe --subjects nosuch
+expect_bad "--subjects 'nosuch'" $safe --subjects refcount,nosuch
+expect_bad "--subjects 'a,,b'" $safe --subjects a,,b
+expect_bad "--json ''" $safe --json ''
+expect_bad "--json '$tmp/no/such/dir/x.json'" $safe --json "$tmp/no/such/dir/x.json"
+expect_bad "'--bogus'" $safe --bogus
+expect_bad "'--bogus'" $safe --bogus=1
+expect_bad "'-x'" $safe -x
+expect_bad "--quick '--quick=1'" $safe --quick=1
+expect_bad "scenario 'foo' unknown" foo
+expect_bad "'refcount'" refcount
+expect_bad "scenario 'contend' not implemented" contend
+expect_bad "'lockref-sweep' not implemented" lockref-sweep
+expect_bad "'zero' not implemented" zero
+expect_bad "'openclose' not implemented" openclose
+expect_bad "no scenario" --repeat 2
+expect_bad "unexpected 'extra'" refcount-timing extra
+# A value with a newline in it still gives one line.
+expect_bad "--pin" $safe --pin "0
+1"
+
+# --help: status 0, usage on stdout naming every scenario, nothing on stderr.
+"$bench" --help >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 0 ] || fail "--help: expected exit status 0, got $status"
+[ -s "$tmp/err" ] && fail "--help: expected nothing on stderr, got: $(cat "$tmp/err")"
+for name in refcount-timing all contend lockref-sweep zero openclose; do
+	grep -qw -- "$name" "$tmp/out" || fail "--help: expected the scenario '$name' to be listed"
+done
+grep -q -- '--threads' "$tmp/out" || fail "--help: expected the options to be described"
+
+# --list: the three refcount-timing subjects.
+"$bench" --list >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 0 ] || fail "--list: expected exit status 0, got $status"
+for name in refcount-timing atomic refcount refcount_full; do
+	grep -qw -- "$name" "$tmp/out" || fail "--list: expected '$name' to be listed"
+done
+
+# --version: one line with the name.
+"$bench" --version >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 0 ] || fail "--version: expected exit status 0, got $status"
+grep -q '^hotline-bench [0-9]' "$tmp/out" ||
+	fail "--version: expected 'hotline-bench VERSION', got: $(cat "$tmp/out")"
+
+# An option that does not apply is said to be ignored (a note), and the run works.
+"$bench" $safe --threads 2 >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 0 ] || fail "--threads with refcount-timing: expected exit status 0, got $status"
+grep -q 'note: --threads' "$tmp/err" ||
+	fail "--threads with refcount-timing: expected a note that it is ignored, got: $(cat "$tmp/err")"
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures check(s) failed"
+	exit 1
+fi
+echo "all command-line checks passed"

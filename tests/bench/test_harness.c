@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_harness.c - the parts of hotline-bench's harness that refcount-timing
+ * does not exercise on its own: statistics, fairness, placement wrapping,
+ * several threads run for a duration, a failed check, interleaving order,
+ * subject selection and the common result fields.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                   \
+	do {                                                                               \
+		if (!(cond)) {                                                             \
+			printf("FAIL %s:%d: ", __func__, __LINE__);                        \
+			printf(__VA_ARGS__);                                               \
+			printf("\n");                                                      \
+			failures++;                                                        \
+		}                                                                          \
+	} while (0)
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) < 1e-12;
+}
+
+static void stats_are_median_min_max_and_relative_range(void)
+{
+	const double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 };
+	struct bench_stats st;
+
+	bench_stats(odd, 3, &st);
+	CHECK(near(st.median, 2) && near(st.min, 1) && near(st.max, 3) && near(st.rel_spread, 1),
+	      "expected median 2, min 1, max 3, rel_spread 1; got %g %g %g %g", st.median, st.min,
+	      st.max, st.rel_spread);
+	bench_stats(even, 4, &st);
+	CHECK(near(st.median, 2.5), "expected median 2.5 of 1..4, got %g", st.median);
+}
+
+static void jain_is_one_when_equal_and_one_over_n_when_one_thread_does_all(void)
+{
+	const uint64_t equal[] = { 7, 7, 7, 7 }, one[] = { 10, 0, 0, 0 }, single[] = { 5 };
+
+	CHECK(near(bench_jain(equal, 4), 1.0), "equal counts: expected 1.0, got %g",
+	      bench_jain(equal, 4));
+	CHECK(near(bench_jain(one, 4), 0.25), "one thread of 4 does all: expected 0.25, got %g",
+	      bench_jain(one, 4));
+	CHECK(near(bench_jain(single, 1), 1.0), "one thread: expected 1.0, got %g",
+	      bench_jain(single, 1));
+}
+
+static void placement_wraps_and_auto_starts_with_distinct_cpus(void)
+{
+	const int list[] = { 1, 0 };
+	struct bench_pin pin = { .mode = BENCH_PIN_AUTO };
+	int cpus[64];
+	unsigned int n = 64, period = 1;
+
+	bench_place(&pin, n, cpus);
+	/* The first CPU repeats only after every available CPU was used once. */
+	while (period < n && cpus[period] != cpus[0])
+		period++;
+	for (unsigned int i = 0; i < n; i++) {
+		CHECK(bench_cpu_available(cpus[i]), "auto: thread %u on CPU %d, not available", i,
+		      cpus[i]);
+		CHECK(cpus[i] == cpus[i % period],
+		      "auto: thread %u: expected CPU %d (wrapping), got %d", i, cpus[i % period],
+		      cpus[i]);
+		for (unsigned int j = 0; j < i && i < period; j++)
+			CHECK(cpus[i] != cpus[j], "auto: CPU %d used twice before wrapping",
+			      cpus[i]);
+	}
+
+	pin = (struct bench_pin){ .mode = BENCH_PIN_LIST, .cpus = list, .nr_cpus = 2 };
+	bench_place(&pin, 5, cpus);
+	CHECK(cpus[0] == 1 && cpus[1] == 0 && cpus[2] == 1 && cpus[4] == 1,
+	      "list 1,0: expected 1 0 1 0 1, got %d %d %d %d %d", cpus[0], cpus[1], cpus[2],
+	      cpus[3], cpus[4]);
+	pin = (struct bench_pin){ .mode = BENCH_PIN_NONE };
+	bench_place(&pin, 3, cpus);
+	CHECK(cpus[0] == -1 && cpus[2] == -1, "none: expected -1 (not pinned), got %d", cpus[0]);
+}
+
+/* A subject whose loop counts until told to stop, or fails on purpose. */
+static void *spin_setup(const struct bench_params *p)
+{
+	return calloc(1, p->threads ? 64 : 1);
+}
+
+static void spin_teardown(void *state)
+{
+	free(state);
+}
+
+static void spin_run(struct bench_worker *w)
+{
+	uint64_t n = 0;
+
+	if (!w->timed) {
+		w->ops = 1;
+		w->failed = w->index == 1;
+		if (w->failed)
+			snprintf(w->why, sizeof(w->why), "thread 1 fails on purpose");
+		return;
+	}
+	while (!atomic_load_explicit(w->stop, memory_order_relaxed))
+		n++;
+	w->ops = n;
+}
+
+static const struct bench_subject spin_subjects[] = {
+	{ "spin", "count until stopped", spin_setup, spin_run, spin_teardown },
+	{ "other", "same again", spin_setup, spin_run, spin_teardown },
+};
+
+static void threads_run_for_the_duration_and_all_count(void)
+{
+	const struct bench_params p = { .threads = 3 };
+	const struct bench_pin pin = { .mode = BENCH_PIN_AUTO };
+	struct bench_run run;
+	json_t *placement;
+
+	CHECK(bench_measure(&spin_subjects[0], &p, 3, &pin, 0.1, &run) == 0,
+	      "expected the run to work");
+	if (!run.ops)
+		return;
+	CHECK(!run.failed, "expected no failure, got '%s'", run.why);
+	CHECK(run.elapsed_ns >= 0.09e9 && run.elapsed_ns < 5e9,
+	      "expected about 0.1 s elapsed, got %g ns", run.elapsed_ns);
+	CHECK(run.ops[0] + run.ops[1] + run.ops[2] == run.total_ops,
+	      "expected total_ops to be the sum of the threads' ops");
+	for (unsigned int i = 0; i < 3; i++) {
+		CHECK(run.ops[i] > 0, "thread %u: expected some ops, got 0", i);
+		CHECK(run.cpus[i] >= 0, "thread %u: expected to be pinned, got CPU %d", i,
+		      run.cpus[i]);
+	}
+	CHECK(run.cycles > 0, "expected the cycle counter to advance");
+	bench_run_free(&run);
+
+	placement = bench_placement_json();
+
+	CHECK(json_is_array(placement) && json_array_size(placement) == 3,
+	      "env placement: expected the 3 CPUs of the last multi-thread run");
+	json_decref(placement);
+}
+
+static void a_failed_check_is_reported_with_its_reason(void)
+{
+	const struct bench_params p = { .threads = 2 };
+	const struct bench_pin pin = { .mode = BENCH_PIN_NONE };
+	struct bench_run run;
+
+	CHECK(bench_measure(&spin_subjects[0], &p, 2, &pin, 0, &run) == 0,
+	      "expected the run itself to work");
+	CHECK(run.failed && strstr(run.why, "on purpose"),
+	      "expected failed with the worker's reason, got failed=%d why='%s'", run.failed,
+	      run.why);
+	CHECK(run.cpus[0] == -1, "--pin none: expected CPU -1, got %d", run.cpus[0]);
+	bench_run_free(&run);
+}
+
+static char order[64];
+
+static int record_order(void *ctx, size_t subject, unsigned int rep)
+{
+	size_t len = strlen(order);
+
+	(void)ctx;
+	snprintf(order + len, sizeof(order) - len, "%zu%u ", subject, rep);
+	return 0;
+}
+
+static void repetitions_interleave_subjects(void)
+{
+	const struct bench_subject *s[] = { &spin_subjects[0], &spin_subjects[1] };
+
+	order[0] = '\0';
+	CHECK(bench_interleave("test", s, 2, 3, record_order, NULL) == 0, "expected 0");
+	CHECK(strcmp(order, "00 10 01 11 02 12 ") == 0,
+	      "expected subject,rep order '00 10 01 11 02 12 ', got '%s'", order);
+}
+
+static void subjects_option_selects_by_name(void)
+{
+	const struct bench_scenario sc = { .name = "test", .subjects = spin_subjects,
+					   .nr_subjects = 2 };
+	const char *only[] = { "other" };
+	struct bench_config cfg = { .repeat = 1 };
+	const struct bench_subject *out[2];
+
+	CHECK(bench_select_subjects(&sc, &cfg, out) == 2, "no --subjects: expected both");
+	cfg.subjects = only;
+	cfg.nr_subjects = 1;
+	CHECK(bench_select_subjects(&sc, &cfg, out) == 1 && out[0] == &spin_subjects[1],
+	      "--subjects other: expected only 'other'");
+}
+
+static void result_has_every_common_field(void)
+{
+	static const char *const keys[] = { "scenario", "subject", "threads", "size",
+					    "retry_limit", "ops_per_sec", "ns_per_op",
+					    "gb_per_sec", "headline", "runs", "spread",
+					    "per_thread", "fairness" };
+	uint64_t ops[2] = { 100, 300 };
+	int cpus[2] = { 0, -1 };
+	struct bench_run run = { .threads = 2, .cpus = cpus, .ops = ops, .total_ops = 400,
+				 .elapsed_ns = 1000 };
+	struct bench_series s;
+	json_t *r;
+
+	if (bench_series_init(&s, 2, 2))
+		return;
+	bench_series_add(&s, &run, 0);
+	run.elapsed_ns = 2000;
+	bench_series_add(&s, &run, 0);
+	r = bench_result_json("test", "spin", &s, BENCH_HEADLINE_OPS_PER_SEC, 4096, 100);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		CHECK(json_object_get(r, keys[i]), "expected key '%s' in the result", keys[i]);
+	CHECK(near(json_real_value(json_object_get(r, "ns_per_op")), 3.75),
+	      "ns_per_op: expected median of 2.5 and 5 = 3.75, got %g",
+	      json_real_value(json_object_get(r, "ns_per_op")));
+	CHECK(json_array_size(json_object_get(r, "runs")) == 2, "runs: expected 2");
+	CHECK(near(json_real_value(json_object_get(r, "fairness")), 0.8),
+	      "fairness of 100/300: expected 0.8, got %g",
+	      json_real_value(json_object_get(r, "fairness")));
+	CHECK(json_integer_value(json_object_get(r, "size")) == 4096, "size: expected 4096");
+	CHECK(json_is_null(json_object_get(json_array_get(json_object_get(r, "per_thread"), 1),
+					   "cpu")),
+	      "per_thread[1].cpu: expected null for an unpinned thread");
+	json_decref(r);
+	bench_series_free(&s);
+}
+
+int main(void)
+{
+	if (bench_topology_init())
+		return 1;
+	stats_are_median_min_max_and_relative_range();
+	jain_is_one_when_equal_and_one_over_n_when_one_thread_does_all();
+	placement_wraps_and_auto_starts_with_distinct_cpus();
+	threads_run_for_the_duration_and_all_count();
+	a_failed_check_is_reported_with_its_reason();
+	repetitions_interleave_subjects();
+	subjects_option_selects_by_name();
+	result_has_every_common_field();
+	bench_topology_fini();
+	if (failures) {
+		printf("%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("all harness checks passed\n");
+	return 0;
+}
