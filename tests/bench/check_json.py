@@ -18,7 +18,7 @@ import re
 import subprocess
 import sys
 
-ALL_SUBJECTS = ["atomic", "refcount", "refcount_full"]
+ALL_SUBJECTS = ["atomic", "refcount", "refcount_full", "refcount_full_inline"]
 failures = []
 
 

@@ -112,11 +112,11 @@ for name in refcount-timing all contend lockref-sweep zero openclose; do
 done
 grep -q -- '--threads' "$tmp/out" || fail "--help: expected the options to be described"
 
-# --list: the three refcount-timing subjects.
+# --list: the refcount-timing subjects.
 "$bench" --list >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--list: expected exit status 0, got $status"
-for name in refcount-timing atomic refcount refcount_full; do
+for name in refcount-timing atomic refcount refcount_full refcount_full_inline; do
 	grep -qw -- "$name" "$tmp/out" || fail "--list: expected '$name' to be listed"
 done
 
