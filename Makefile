@@ -48,8 +48,7 @@ test-asan:
 
 test-tsan:
 	@scripts/deps.sh test
-	$(CMAKE) -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOTLINE_SANITIZE=thread \
-		-DHOTLINE_BUILD_BENCH=OFF
+	$(CMAKE) -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOTLINE_SANITIZE=thread
 	$(CMAKE) --build build-tsan -j$(JOBS)
 	cd build-tsan && $(SAN_ENV) $(CTEST) --output-on-failure -j$(JOBS) -L threaded
 

@@ -25,6 +25,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <hotline/compiler.h>
+
 struct refcount_full {
 	atomic_uint refs;
 };
@@ -124,7 +126,7 @@ static inline bool refcount_full_sub_and_test(unsigned int i, struct refcount_fu
 							memory_order_relaxed));
 	if (new)
 		return false;
-	atomic_thread_fence(memory_order_acquire);
+	hl_acquire_after_rmw(&r->refs);
 	return true;
 }
 

@@ -63,7 +63,7 @@ static inline bool plain_dec_and_test(union rt_counter *c)
 {
 	if (atomic_fetch_sub_explicit(&c->atomic, 1, memory_order_release) != 1)
 		return false;
-	atomic_thread_fence(memory_order_acquire);
+	hl_acquire_after_rmw(&c->atomic);
 	return true;
 }
 

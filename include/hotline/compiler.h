@@ -34,4 +34,17 @@
 #endif
 #endif
 
+/*
+ * hl_acquire_after_rmw(obj): acquire ordering after a read-modify-write of
+ * the atomic *obj that decided we need it (a count reaching zero). A fence
+ * normally; under ThreadSanitizer an acquire load of the same object, which
+ * reads our RMW (the tail of every earlier release sequence on it) and so
+ * gives the same happens-before in a form TSan understands.
+ */
+#ifdef HL_TSAN
+#define hl_acquire_after_rmw(obj) ((void)atomic_load_explicit((obj), memory_order_acquire))
+#else
+#define hl_acquire_after_rmw(obj) atomic_thread_fence(memory_order_acquire)
+#endif
+
 #endif /* HOTLINE_COMPILER_H */

@@ -188,16 +188,7 @@ static inline bool hl_refcount_sub_and_test(int i, hl_refcount_t *r)
 	int old = atomic_fetch_sub_explicit(&r->refs, i, memory_order_release);
 
 	if (old == i && old > 0) {
-#ifdef HL_TSAN
-		/*
-		 * ThreadSanitizer does not model fences; an acquire load that
-		 * reads our own RMW (the tail of every earlier release sequence
-		 * on refs) gives the same happens-before, and TSan sees it.
-		 */
-		(void)atomic_load_explicit(&r->refs, memory_order_acquire);
-#else
-		atomic_thread_fence(memory_order_acquire);
-#endif
+		hl_acquire_after_rmw(&r->refs);
 		return true;
 	}
 	if (hl_unlikely(old <= 0 || hl__refcount_wrap_sub(old, i) < 0 || i < 0))
