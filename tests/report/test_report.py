@@ -274,7 +274,7 @@ class RefcountReportTests(ToolCase):
         self.out, self.md = self.cached_report("refcount", "refcount.json")
 
     def test_table_rows(self):
-        self.assertHas(self.md, f"| subject | ns/op (median) | min{EN}max | cycles/op | ratio to atomic | runs |")
+        self.assertHas(self.md, f"| subject | ns/op (median) | min{EN}max | ticks/op | ratio to atomic | runs |")
         self.assertHas(self.md, f"| atomic | 5.31 | 5.29{EN}5.36 | 11.2 | 1.00x | 5 |")
         self.assertHas(self.md, f"| refcount | 5.36 | 5.33{EN}5.41 | 11.3 | 1.01x | 5 |")
         self.assertHas(self.md, f"| refcount_full | 9.55 | 9.48{EN}9.70 | 20.1 | 1.80x | 5 |")
@@ -341,10 +341,12 @@ class UnknownScenarioTests(ToolCase):
 class DerivedInputTests(ToolCase):
     """Inputs derived from the fixtures: other shapes of the same schema."""
 
-    def derive(self, name, fn, source="threads.json"):
+    def derive(self, name, fn, source="threads.json", edit=None):
         with open(fixture(source)) as f:
             data = json.load(f)
         data["results"] = [r for r in data["results"] if fn(r)]
+        if edit:
+            edit(data)
         os.makedirs(os.path.join(self.tmp, "in"), exist_ok=True)
         path = os.path.join(self.tmp, "in", name)
         with open(path, "w") as f:
@@ -364,6 +366,31 @@ class DerivedInputTests(ToolCase):
         out, md = self.derive("one-size.json", lambda r: r["scenario"] == "zero" and r["size"] == 4096)
         self.assertHas(md, "Fastest at each size: 4 KiB: glibc_memset (190 GB/s).")
         self.assertPngs(out, md, [])
+
+    def with_inline(self, name, inline_ratio):
+        """refcount.json plus a refcount_full_inline result at INLINE_RATIO to atomic."""
+        def add(data):
+            full = next(r for r in data["results"] if r["subject"] == "refcount_full")
+            inline = dict(full, subject="refcount_full_inline", ratio=inline_ratio,
+                          ns_per_op=5.31 * inline_ratio)
+            data["results"].append(inline)
+        return self.derive(name, lambda r: True, source="refcount.json", edit=add)
+
+    def test_inline_cas_as_cheap_as_atomic_is_explained(self):
+        out, md = self.with_inline("inline-cheap.json", 1.02)
+        self.assertHas(md, "refcount_full_inline is the same loop without the out-of-line call: "
+                           "the compare-and-swap loop itself costs nothing measurable over a plain "
+                           "atomic here (1.02x inlined)")
+        self.assertHas(md, "the call accounts for the rest of refcount_full's 1.80x")
+
+    def test_inline_cas_dearer_than_atomic_is_stated(self):
+        out, md = self.with_inline("inline-dear.json", 1.60)
+        self.assertHas(md, "the compare-and-swap loop itself costs 1.60x inlined")
+        self.assertLacks(md, "costs nothing measurable")
+
+    def test_no_inline_subject_no_note(self):
+        out, md = self.derive("no-inline.json", lambda r: True, source="refcount.json")
+        self.assertLacks(md, "refcount_full_inline is the same loop")
 
     def test_empty_results(self):
         out, md = self.derive("empty.json", lambda r: False)

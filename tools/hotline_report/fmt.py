@@ -97,7 +97,7 @@ METRICS = {
     "ns_per_op": ("ns/op", "time per operation (ns)", 1.0),
     "ops_per_sec": ("Mops/s", "throughput, all threads (million ops/s)", 1e-6),
     "gb_per_sec": ("GB/s", "bandwidth (GB/s)", 1.0),
-    "cycles_per_op": ("cycles/op", "CPU cycles per operation", 1.0),
+    "cycles_per_op": ("ticks/op", "cycle-counter ticks per operation (TSC on x86-64, CNTVCT on arm64)", 1.0),
     "attempts_per_success": ("attempts/success", "cmpxchg attempts per success (mean)", 1.0),
     "fairness": ("fairness", "Jain's fairness index (1 = perfectly fair)", 1.0),
     "fallback_rate": ("fallback rate", "share of operations that fell back to the lock", 1.0),

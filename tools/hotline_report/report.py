@@ -300,9 +300,11 @@ class Report:
                             ylabel="time per operation (ns, median)",
                             subtitle=self._subtitle(doc, results), refs=refs,
                             bar_legend=f"median; error bar: min{EN}max over the runs")
-        L += fmt.table(["subject", "ns/op (median)", f"min{EN}max", "cycles/op",
+        L += fmt.table(["subject", "ns/op (median)", f"min{EN}max", "ticks/op",
                         f"ratio to {base_name}", "runs"], rows, "lrrrrr")
-        L += ["", f"ns/op and cycles/op are medians over the repetitions; min{EN}max is the "
+        L += ["", f"ns/op and ticks/op are medians over the repetitions (ticks of the "
+                  f"constant-rate cycle counter: TSC on x86-64, CNTVCT on arm64; not core "
+                  f"cycles); min{EN}max is the "
                   f"range of ns/op across them; the ratio is the median of the per-repetition "
                   f"ratios to {base_name}.", ""]
 
@@ -337,6 +339,24 @@ class Report:
             return r["ns_per_op"] / base["ns_per_op"]
         return None
 
+    def _full_inline_note(self, by_label, results, base_name):
+        """What refcount_full_inline (the cmpxchg loop without the call) tells."""
+        full, inline = by_label.get("refcount_full"), by_label.get("refcount_full_inline")
+        if not full or not inline:
+            return []
+        rf, ri = self._ratio(full, results), self._ratio(inline, results)
+        if rf is None or ri is None:
+            return []
+        if ri <= 1.05:
+            loop = (f"the compare-and-swap loop itself costs nothing measurable over a plain "
+                    f"{base_name} here ({fmt.ratio(ri)} inlined): an uncontended locked cmpxchg "
+                    f"costs what a locked add costs on this core")
+        else:
+            loop = f"the compare-and-swap loop itself costs {fmt.ratio(ri)} inlined"
+        return [f"refcount_full_inline is the same loop without the out-of-line call: {loop}, "
+                f"and the call accounts for the rest of refcount_full's {fmt.ratio(rf)}. "
+                f"A loop's real price is paid under contention, where failed attempts retry."]
+
     def _refcount_summary(self, doc, results, by_label, base_name, ref, mine):
         where = "In this simulation" if doc.simulated else "On this machine"
         machine = ref["machine"]
@@ -367,13 +387,14 @@ class Report:
                 verdicts.append(f"{subj} is cheaper here than {what} ({fmt.ratio(v)} vs {ref[subj][0]})")
         if verdicts:
             S.append("Against the kernel: " + "; ".join(verdicts) + ".")
+        S += self._full_inline_note(by_label, results, base_name)
         per = []
         for label, r in by_label.items():
             if r["ns_per_op"] is None:
                 continue
             s = f"{label} {fmt.num(r['ns_per_op'])} ns"
             if r.get("cycles_per_op") is not None:
-                s += f" ({fmt.num(r['cycles_per_op'])} cycles)"
+                s += f" ({fmt.num(r['cycles_per_op'])} ticks)"
             rr = r.get("ratio_runs")
             if rr and r["subject"] != base_name:
                 s += f", ratio {fmt.ratio(min(rr))}{EN}{fmt.ratio(max(rr))} across runs"
