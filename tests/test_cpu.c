@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "watchdog.h"
+
 #include <hotline/cpu.h>
 
 /* The boolean fields and the names hl_cpu_flags() uses for them. */
@@ -312,16 +314,6 @@ static void flags_truncate_like_snprintf_at_every_size(void **state)
 	}
 }
 
-static void watchdog(int sig)
-{
-	static const char msg[] = "test_cpu: watchdog: still running after 30 s\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(2);
-	_exit(1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,7 +331,6 @@ int main(void)
 		cmocka_unit_test(flags_truncate_like_snprintf_at_every_size),
 	};
 
-	signal(SIGALRM, watchdog);
-	alarm(30);
+	watchdog_start(30, "test_cpu");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "watchdog.h"
+
 #include <hotline/cpu.h>
 
 #define NTHREADS 8
@@ -76,23 +78,12 @@ static void first_calls_from_many_threads_get_one_description(void **state)
 	assert_memory_equal(&callers[0].copy, hl_cpu(), sizeof(callers[0].copy));
 }
 
-static void watchdog(int sig)
-{
-	static const char msg[] = "test_cpu_threads: watchdog: still running after 30 s\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(2);
-	_exit(1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(first_calls_from_many_threads_get_one_description),
 	};
 
-	signal(SIGALRM, watchdog);
-	alarm(30);
+	watchdog_start(30, "test_cpu_threads");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

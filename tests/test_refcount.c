@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "watchdog.h"
+
 #include <hotline/refcount.h>
 
 #define SAT HL_REFCOUNT_SATURATED
@@ -1037,17 +1039,6 @@ static void sub_and_test_negative_i_returns_false_and_saturates(void **state)
 	assert_count(&r, SAT);
 }
 
-static void watchdog(int sig)
-{
-	static const char msg[] = "test_refcount: watchdog: still running after 60 s, "
-				  "an operation is probably stuck in a loop\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(2);
-	_exit(1);
-}
-
 #define T(f) cmocka_unit_test_setup(f, reset_reports)
 
 int main(void)
@@ -1122,7 +1113,6 @@ int main(void)
 		T(sub_and_test_negative_i_returns_false_and_saturates),
 	};
 
-	signal(SIGALRM, watchdog);
-	alarm(60);
+	watchdog_start(60, "test_refcount");
 	return cmocka_run_group_tests(tests, install_recorder, restore_default);
 }

@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "watchdog.h"
+
 #include <hotline/refcount.h>
 
 #define SAT HL_REFCOUNT_SATURATED
@@ -364,17 +366,6 @@ static void warn_or_empty_env_prints_reports_without_a_note(void **state)
 	}
 }
 
-static void watchdog(int sig)
-{
-	static const char msg[] = "test_refcount_handler: watchdog: still running after 60 s "
-				  "(a child hung?)\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(2);
-	_exit(1);
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,7 +383,6 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && strcmp(argv[1], "--child") == 0)
 		return child_main(argv[2]);
-	signal(SIGALRM, watchdog);
-	alarm(60);
+	watchdog_start(60, "test_refcount_handler");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "watchdog.h"
+
 #include <hotline/refcount.h>
 
 #define SAT HL_REFCOUNT_SATURATED
@@ -858,17 +860,6 @@ static void swapping_handlers_during_detections_runs_a_handler_for_each(void **s
 			 atomic_load(&swap.calls_b));
 }
 
-static void watchdog(int sig)
-{
-	static const char msg[] = "test_refcount_threads: watchdog: still running after 200 s; "
-				  "a thread is probably stuck (deadlock or livelock)\n";
-
-	(void)sig;
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-		_exit(2);
-	_exit(1);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -882,7 +873,6 @@ int main(void)
 		cmocka_unit_test(swapping_handlers_during_detections_runs_a_handler_for_each),
 	};
 
-	signal(SIGALRM, watchdog);
-	alarm(200);
+	watchdog_start(200, "test_refcount_threads");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
