@@ -31,6 +31,12 @@
  * then the handler is called with the kind of bug. The default handler
  * prints one line per kind to stderr, once per process; with
  * HOTLINE_REFCOUNT=abort in the environment it prints and calls abort().
+ * There is always a handler: setting NULL restores the default.
+ *
+ * Misuse: a negative i is detected and saturates (see each function). A
+ * NULL counter (or mutex) is not checked, as in the kernel: the check would
+ * cost on every fast path, and the dereference faults at once, at the
+ * call, which is where the bug is.
  */
 #ifndef HOTLINE_REFCOUNT_H
 #define HOTLINE_REFCOUNT_H
