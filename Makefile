@@ -52,15 +52,10 @@ test-tsan:
 	$(CMAKE) --build build-tsan -j$(JOBS)
 	cd build-tsan && $(SAN_ENV) $(CTEST) --output-on-failure -j$(JOBS) -L threaded
 
-bench: build
+bench-quick: BENCH_FLAGS = --quick
+bench bench-quick: build
 	@mkdir -p $(OUT)
-	./build/bench/hotline-bench all --json $(OUT)/bench.json
-	$(PYTHON) tools/hotline-report $(OUT)/bench.json -o $(OUT)
-	@echo "report: $(OUT)/report.md"
-
-bench-quick: build
-	@mkdir -p $(OUT)
-	./build/bench/hotline-bench all --quick --json $(OUT)/bench.json
+	./build/bench/hotline-bench all $(BENCH_FLAGS) --json $(OUT)/bench.json
 	$(PYTHON) tools/hotline-report $(OUT)/bench.json -o $(OUT)
 	@echo "report: $(OUT)/report.md"
 

@@ -49,7 +49,6 @@ struct bench_pin {
 struct bench_config {
 	bool quick;			/* --quick: smaller sizes and durations */
 	unsigned int repeat;		/* repetitions of every subject (>= 1) */
-	bool repeat_set;
 	double duration;		/* --duration in seconds; 0 = scenario default */
 	const unsigned int *threads;	/* --threads; NULL = scenario default */
 	size_t nr_threads;

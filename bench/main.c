@@ -399,7 +399,6 @@ static void parse_args(int argc, char *argv[])
 		case OPT_REPEAT:
 			opts.cfg.repeat =
 				(unsigned int)parse_uint("--repeat", optarg, optarg, 1, MAX_REPEAT);
-			opts.cfg.repeat_set = true;
 			break;
 		case OPT_QUICK:
 			opts.cfg.quick = true;

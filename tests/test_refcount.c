@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "watchdog.h"
+#include "test_util.h"
 
 #include <hotline/refcount.h>
 
@@ -103,14 +103,6 @@ static void check_reports(const hl_refcount_t *r, int want, const char *file, in
 
 #define assert_reported(r, t) check_reports((r), (t), __FILE__, __LINE__)
 #define assert_not_reported() check_reports(NULL, NO_REPORT, __FILE__, __LINE__)
-
-/* Compare a count in decimal: cmocka would print negative ints as 64-bit hex. */
-#define assert_count(r, want)							\
-	do {									\
-		int got_ = hl_refcount_read(r), want_ = (want);			\
-		if (got_ != want_)						\
-			fail_msg("count is %d, expected %d (%s)", got_, want_, #want);	\
-	} while (0)
 
 static int reset_reports(void **state)
 {

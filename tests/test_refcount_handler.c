@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "watchdog.h"
+#include "test_util.h"
 
 #include <hotline/refcount.h>
 

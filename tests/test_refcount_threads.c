@@ -30,19 +30,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "watchdog.h"
+#include "test_util.h"
 
 #include <hotline/refcount.h>
 
 #define SAT HL_REFCOUNT_SATURATED
 #define NTHREADS 4
-
-#define assert_count(r, want)							\
-	do {									\
-		int got_ = hl_refcount_read(r), want_ = (want);			\
-		if (got_ != want_)						\
-			fail_msg("count is %d, expected %d (%s)", got_, want_, #want);	\
-	} while (0)
 
 static void start_threads(pthread_t *tids, int n, void *(*fn)(void *), void *args,
 			  size_t arg_size)

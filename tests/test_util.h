@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/watchdog.h - turn a hung test program into a failed one.
+ * tests/test_util.h - what several test programs share. Include after
+ * <cmocka.h>.
  *
  * watchdog_start(seconds, what) arms SIGALRM; if the program is still
  * running when it fires, it writes "<what>: watchdog: still running after
  * N s" to stderr and exits 1, so CTest reports a failure with a reason
  * instead of a timeout.
+ *
+ * assert_count(r, want) fails unless the refcount r reads exactly want,
+ * printing both in decimal (cmocka would print negative ints as 64-bit hex).
  */
-#ifndef HOTLINE_TESTS_WATCHDOG_H
-#define HOTLINE_TESTS_WATCHDOG_H
+#ifndef HOTLINE_TESTS_TEST_UTIL_H
+#define HOTLINE_TESTS_TEST_UTIL_H
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <hotline/refcount.h>
 
 static char watchdog_msg[256];
 static size_t watchdog_len;
@@ -37,4 +43,11 @@ static inline void watchdog_start(unsigned int seconds, const char *what)
 	alarm(seconds);
 }
 
-#endif /* HOTLINE_TESTS_WATCHDOG_H */
+#define assert_count(r, want)								\
+	do {										\
+		int got_ = hl_refcount_read(r), want_ = (want);				\
+		if (got_ != want_)							\
+			fail_msg("count is %d, expected %d (%s)", got_, want_, #want);	\
+	} while (0)
+
+#endif /* HOTLINE_TESTS_TEST_UTIL_H */
