@@ -114,3 +114,16 @@ bool hl_refcount_dec_and_mutex_lock(hl_refcount_t *r, pthread_mutex_t *m)
 	}
 	return true;
 }
+
+bool hl_refcount_dec_and_lock(hl_refcount_t *r, hl_qspinlock_t *lock)
+{
+	if (hl_refcount_dec_not_one(r))
+		return false;
+
+	hl_qspin_lock(lock);
+	if (!hl_refcount_dec_and_test(r)) {
+		hl_qspin_unlock(lock);
+		return false;
+	}
+	return true;
+}

@@ -47,6 +47,7 @@
 #include <stdbool.h>
 
 #include <hotline/compiler.h>
+#include <hotline/qspinlock.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -255,6 +256,15 @@ HL_API bool hl_refcount_dec_not_one(hl_refcount_t *r);
  * the count may reach zero, so the common case never touches it.
  */
 HL_API bool hl_refcount_dec_and_mutex_lock(hl_refcount_t *r, pthread_mutex_t *m);
+
+/*
+ * hl_refcount_dec_and_lock - drop a reference; take lock if it was the last.
+ *
+ * As hl_refcount_dec_and_mutex_lock(), with an hl_qspinlock_t: returns true
+ * with lock held and the count at zero when this call dropped the last
+ * reference; false, with lock not held, otherwise.
+ */
+HL_API bool hl_refcount_dec_and_lock(hl_refcount_t *r, hl_qspinlock_t *lock);
 
 #ifdef __cplusplus
 }

@@ -15,4 +15,10 @@
  */
 void hl_arch_cpu_probe(struct hl_cpu *cpu);
 
+/*
+ * static inline void hl_arch_relax(void): the spin-wait hint (cpu_relax),
+ * from arch/<arch>/relax.h; the build puts that directory on the path.
+ */
+#include "relax.h"
+
 #endif
