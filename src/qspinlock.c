@@ -55,8 +55,12 @@
  * word yields the CPU every SPIN_WORD iterations. Chosen by measurement
  * with the bench's contend scenario (see docs/qspinlock.md).
  */
+#ifndef SPIN_QUEUED
 #define SPIN_QUEUED	(1u << 12)
+#endif
+#ifndef SPIN_WORD
 #define SPIN_WORD	(1u << 9)
+#endif
 
 /* A queue node's state: also its futex word. */
 enum { NODE_WAITING, NODE_GRANTED, NODE_SLEEPING };
