@@ -16,4 +16,8 @@ grep -q '^last reference dropped: freeing conn 3$' "$tmp/out" ||
 	{ echo "FAIL: expected the example to free its object exactly at the last put"; exit 1; }
 [ "$(grep -c 'last reference dropped' "$tmp/out")" -eq 1 ] ||
 	{ echo "FAIL: the object was freed more than once"; exit 1; }
+grep -q '^last lookup done: freeing name hotline$' "$tmp/out" ||
+	{ echo "FAIL: expected the lockref example to free its name at the last put"; exit 1; }
+[ "$(grep -c 'last lookup done' "$tmp/out")" -eq 1 ] ||
+	{ echo "FAIL: the name was freed more than once"; exit 1; }
 echo "ok: the README's example builds and behaves as it says"
