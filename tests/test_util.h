@@ -10,6 +10,14 @@
  *
  * assert_count(r, want) fails unless the refcount r reads exactly want,
  * printing both in decimal (cmocka would print negative ints as 64-bit hex).
+ *
+ * assert_lockref_count(l, want) does the same for a struct hl_lockref, and
+ * assert_qspin_word(l, want) compares a whole hl_qspinlock_t word, printed
+ * in hex (locked byte, pending bit and tail are easier to read that way).
+ *
+ * thread_state(tid) is the state letter of a thread of this process from
+ * /proc/self/task/TID/stat ('R' running, 'S' sleeping, ...), '?' if it
+ * cannot be read; gettid_() is the calling thread's kernel id.
  */
 #ifndef HOTLINE_TESTS_TEST_UTIL_H
 #define HOTLINE_TESTS_TEST_UTIL_H
@@ -19,6 +27,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/syscall.h>
+
+#include <hotline/lockref.h>
+#include <hotline/qspinlock.h>
 #include <hotline/refcount.h>
 
 static char watchdog_msg[256];
@@ -49,5 +61,44 @@ static inline void watchdog_start(unsigned int seconds, const char *what)
 		if (got_ != want_)							\
 			fail_msg("count is %d, expected %d (%s)", got_, want_, #want);	\
 	} while (0)
+
+#define assert_lockref_count(l, want)							\
+	do {										\
+		int got_ = hl_lockref_count(l), want_ = (want);				\
+		if (got_ != want_)							\
+			fail_msg("lockref count is %d, expected %d (%s)", got_, want_,	\
+				 #want);						\
+	} while (0)
+
+#define assert_qspin_word(l, want)							\
+	do {										\
+		unsigned int got_ = atomic_load(&(l)->val), want_ = (want);		\
+		if (got_ != want_)							\
+			fail_msg("lock word is 0x%08x, expected 0x%08x (%s)", got_, want_,	\
+				 #want);						\
+	} while (0)
+
+static inline int gettid_(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+static inline char thread_state(int tid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "tid (comm) S ...": comm may hold spaces and parentheses; the last ')' ends it. */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] ? p[2] : '?';
+}
 
 #endif /* HOTLINE_TESTS_TEST_UTIL_H */
