@@ -234,8 +234,8 @@ class BadInputTests(ToolCase):
             f.write(content if isinstance(content, bytes) else content.encode())
         return path
 
-    def mutated(self, name, fn):
-        with open(fixture("refcount.json")) as f:
+    def mutated(self, name, fn, source="refcount.json"):
+        with open(fixture(source)) as f:
             data = json.load(f)
         fn(data)
         return self.write(name, json.dumps(data))
@@ -263,6 +263,40 @@ class BadInputTests(ToolCase):
             d["results"][2]["gb_per_sec"] = None
         self.check_bad(self.mutated("headline.json", f),
                        'field "gb_per_sec" (the headline) must be a number, got null')
+
+    def bad_extra(self, name, index, field, value, problem):
+        path = self.mutated(name, lambda d: d["results"][index].update({field: value}), "contend.json")
+        self.check_bad(path, problem)
+
+    def test_attempts_figure_not_a_number(self):
+        with open(fixture("contend.json")) as f:
+            i = next(i for i, r in enumerate(json.load(f)["results"])
+                     if (r["subject"], r["threads"]) == ("cas_loop", 2))
+        self.bad_extra("attempts.json", i, "attempts_per_success",
+                       {"mean": 1.2, "p50": 1, "p99": "many", "max": 9},
+                       'results[%d] (contend cas_loop): field "attempts_per_success.p99" must be a '
+                       'number or null, got "many"' % i)
+
+    def test_latency_not_an_object(self):
+        self.bad_extra("latency-list.json", 0, "latency_ns", [10, 13, 38],
+                       'results[0] (contend atomic_faa): field "latency_ns" must be an object or '
+                       'null, got [10, 13, 38]')
+
+    def test_latency_percentile_not_a_number(self):
+        self.bad_extra("latency-str.json", 1, "latency_ns", {"p50": 62, "p99": 118, "p999": "slow"},
+                       'results[1] (contend atomic_faa): field "latency_ns.p999" must be a number '
+                       'or null, got "slow"')
+
+    def test_fallback_rate_out_of_range(self):
+        self.bad_extra("fallback.json", 2, "fallback_rate", 1.5,
+                       'results[2] (contend atomic_faa): field "fallback_rate" must be a number '
+                       'from 0 to 1 or null, got 1.5')
+
+    def test_measures_not_text(self):
+        path = self.mutated("measures.json", lambda d: d["results"][0].update(measures=42),
+                            "openclose.json")
+        self.check_bad(path, 'results[0] (openclose threads): field "measures" must be a string '
+                             'or null, got 42')
 
     def test_non_number_in_runs(self):
         path = self.mutated("runs.json", lambda d: d["results"][0]["runs"].append("fast"))

@@ -151,6 +151,22 @@ def _list_or_null(v):
     return v is None or isinstance(v, list)
 
 
+def _fraction_or_null(v):
+    return v is None or (is_number(v) and 0 <= v <= 1)
+
+
+def _str_or_null(v):
+    return v is None or isinstance(v, str)
+
+
+# Extras that are objects of figures: the keys the report reads.  Each must
+# be a number or null when present; other keys are ignored (a newer bench).
+FIGURE_OBJECTS = {
+    "attempts_per_success": ("mean", "p50", "p99", "max"),
+    "latency_ns": ("p50", "p99", "p999", "max"),
+}
+
+
 REQUIRED = [
     ("scenario", _nonempty_str, "a non-empty string"),
     ("subject", _nonempty_str, "a non-empty string"),
@@ -171,10 +187,12 @@ OPTIONAL = [
     ("ratio_runs", lambda v: v is None or _number_list(v), "a list of numbers or null"),
     ("spread", _obj_or_null, "an object or null"),
     ("fairness", _num_or_null, "a number or null"),
-    ("fallback_rate", _num_or_null, "a number or null"),
+    ("fallback_rate", _fraction_or_null, "a number from 0 to 1 or null"),
     ("attempts_per_success", lambda v: v is None or is_number(v) or isinstance(v, dict),
      "an object, a number or null"),
+    ("latency_ns", _obj_or_null, "an object or null"),
     ("per_thread", _list_or_null, "a list or null"),
+    ("measures", _str_or_null, "a string or null"),
 ]
 
 
@@ -199,6 +217,14 @@ def check_result(path, i, r):
     if not is_number(r[head]):
         raise InputError(path, f"{where}: field \"{head}\" (the headline) must be a number, "
                                f"got {_show(r[head])}")
+    for name, keys in FIGURE_OBJECTS.items():
+        obj = r.get(name)
+        if not isinstance(obj, dict):
+            continue
+        for k in keys:
+            if k in obj and not _num_or_null(obj[k]):
+                raise InputError(path, f"{where}: field \"{name}.{k}\" must be a number or null, "
+                                       f"got {_show(obj[k])}")
     spread = r.get("spread")
     if spread:
         for k in ("min", "max", "median", "rel_spread"):
