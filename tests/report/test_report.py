@@ -526,6 +526,43 @@ class PlotHelperTests(unittest.TestCase):
                                                   title="no sizes"))
         self.assertFalse(os.path.exists(path))
 
+    def test_plot_vs_threads_shaded_log_panels(self):
+        rs = self.results("contend")
+        s = self.plots.series_vs(rs, "threads", "ops_per_sec")
+        path = os.path.join(self.tmp, "panels.png")
+        self.check_png(self.plots.plot_vs_threads(
+            path, [], "ops_per_sec", title="panels", oversub=2, logy="auto", dodge=0.04,
+            panels=[("left", s, "Mops/s"), ("right", s[:1], "Mops/s")]))
+        w, h = png_info(path)
+        self.assertGreater(w, 1200, "two panels side by side should be wide")
+
+    def test_shade_oversubscribed(self):
+        plt = self.plots.pyplot()
+        fig, ax = plt.subplots()
+        ax.plot([1, 2, 4, 8], [1, 2, 3, 4])
+        entry = self.plots.shade_oversubscribed(ax, [1, 2, 4, 8], 2, logx=False)
+        self.assertIsNotNone(entry, "counts above the CPUs should be shaded")
+        self.assertEqual(entry[1], "oversubscribed: more runnable threads than the 2 CPUs")
+        self.assertIsNone(self.plots.shade_oversubscribed(ax, [1, 2], 2, logx=False))
+        self.assertIsNone(self.plots.shade_oversubscribed(ax, [1, 2, 4], None, logx=False))
+        plt.close(fig)
+
+    def test_wide_range(self):
+        self.assertTrue(self.plots.wide_range([0.09, 94.0]))
+        self.assertFalse(self.plots.wide_range([9.0, 94.0]))
+        self.assertFalse(self.plots.wide_range([0, None]))
+
+    def test_plot_vs_limit(self):
+        path = os.path.join(self.tmp, "limit.png")
+        series = [{"key": "2 threads", "label": "2 threads", "x": [1, 15, 100, None],
+                   "y": [9.8, 12.8, 12.9, 12.7], "lo": [9.7, 12.7, 12.8, 12.6],
+                   "hi": [9.9, 12.9, 13.0, 12.8]},
+                  {"key": "8 threads", "label": "8 threads", "x": [None], "y": [11.6],
+                   "lo": [11.6], "hi": [11.6], "linestyle": "--"}]
+        self.check_png(self.plots.plot_vs_limit(path, series, title="limits", ylabel="Mops/s"))
+        self.assertIsNone(self.plots.plot_vs_limit(os.path.join(self.tmp, "none-limit.png"), [],
+                                                   title="empty", ylabel="Mops/s"))
+
     def test_bar_chart(self):
         path = os.path.join(self.tmp, "bars.png")
         bars = [{"label": "a", "value": 2.0, "lo": 1.9, "hi": 2.2, "text": "2.0"},

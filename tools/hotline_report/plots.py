@@ -5,8 +5,11 @@ General helpers, usable by any scenario:
   bar_chart(path, bars, ...)             one bar per subject, min-max error bars
   series_vs(results, xkey, metric)       results -> one line per subject
   line_plot(path, series, ...)           lines with error bars, linear or log axes
-  plot_vs_threads(path, results, metric) a metric vs thread count, one line per subject
+  plot_vs_threads(path, results, metric) a metric vs thread count, one line per subject,
+                                         optionally with the oversubscribed range shaded
   plot_vs_size(path, results, metric)    a metric vs buffer size, log-log
+  plot_vs_limit(path, series, ...)       a metric vs retry limit (log), the unbounded
+                                         case as a separate point labelled "inf"
 
 matplotlib is imported on first use, after the inputs have been checked, so
 a bad input is reported without paying for (or hearing from) matplotlib.
@@ -19,9 +22,18 @@ from . import fmt
 _plt = None
 _colors = {}
 
-# Colour-blind-friendly cycle (Okabe-Ito, then tab10's remainder).
+# Colour-blind-friendly cycle (Okabe-Ito, then tab10's remainder, then Tol's).
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
-           "#000000", "#8c564b", "#7f7f7f", "#bcbd22", "#17becf", "#9467bd"]
+           "#000000", "#8c564b", "#7f7f7f", "#bcbd22", "#17becf", "#9467bd",
+           "#882255", "#44AA99", "#332288", "#999933"]
+
+# Markers cycle with a length prime to the palette's, so that no two of the
+# first 130 series look alike.
+MARKERS = ["o", "s", "D", "^", "v", "P", "X", "<", ">", "p", "h"]
+
+# A metric whose largest and smallest positive values differ by more than
+# this gets a logarithmic y axis when logy="auto".
+LOG_RANGE = 20
 
 DPI = 110
 
@@ -59,8 +71,46 @@ def pyplot():
 def color_for(key):
     """A stable colour per series name, in order of first use."""
     if key not in _colors:
-        _colors[key] = PALETTE[len(_colors) % len(PALETTE)]
-    return _colors[key]
+        _colors[key] = (PALETTE[len(_colors) % len(PALETTE)], MARKERS[len(_colors) % len(MARKERS)])
+    return _colors[key][0]
+
+
+def marker_for(key):
+    """A stable marker per series name (with color_for, tells 13+ lines apart)."""
+    color_for(key)
+    return _colors[key][1]
+
+
+def wide_range(values, limit=LOG_RANGE):
+    """True when the positive VALUES span more than LIMIT times."""
+    pos = [v for v in values if v is not None and v > 0]
+    return bool(pos) and max(pos) / min(pos) > limit
+
+
+def _plain_log_ticks(ax, axis="y"):
+    """Label a log axis 0.1, 1, 10 instead of 10^-1, 10^0, 10^1."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+    a = ax.yaxis if axis == "y" else ax.xaxis
+    a.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    a.set_minor_formatter(NullFormatter())
+
+
+def shade_oversubscribed(ax, xs, cpus, logx):
+    """Shade the thread counts above CPUS (more threads than CPUs) to the right edge.
+
+    Returns the legend entry (handle, text), or None when nothing is shaded.
+    """
+    if not cpus:
+        return None
+    over = sorted(x for x in set(xs) if x > cpus)
+    if not over:
+        return None
+    below = max([x for x in xs if x <= cpus], default=cpus)
+    start = math.sqrt(below * over[0]) if logx else (below + over[0]) / 2
+    left, right = ax.get_xlim()
+    span = ax.axvspan(start, right, color="#999999", alpha=0.18, zorder=0, linewidth=0)
+    ax.set_xlim(left, right)
+    return span, f"oversubscribed: more runnable threads than the {cpus} CPUs"
 
 
 def _titles(fig, ax, title, subtitle):
@@ -142,13 +192,14 @@ def series_vs(results, xkey, metric, suffix="", linestyle="-"):
     One line per subject (and per retry limit, and per value of the other
     dimension when it varies).  Error bars (min-max of "runs") are drawn
     only where METRIC is the result's headline figure.  Returns a list of
-    dicts {key, label, x, y, lo, hi, linestyle}; KEY (the label without
-    SUFFIX) picks the colour, so one subject keeps its colour across files.
+    dicts {key, label, subject, x, y, lo, hi, linestyle}; KEY (the label
+    without SUFFIX) picks the colour, so one subject keeps its colour across
+    files.
     """
     other = "size" if xkey == "threads" else "threads"
     others = {r.get(other) for r in results}
     limits = {r.get("retry_limit") for r in results}
-    groups = {}
+    groups, subject = {}, {}
     for r in results:
         x = r.get(xkey)
         y = fmt.metric_value(r, metric)
@@ -164,37 +215,57 @@ def series_vs(results, xkey, metric, suffix="", linestyle="-"):
             scale = fmt.metric_scale(metric)
             lo, hi = min(r["runs"]) * scale, max(r["runs"]) * scale
         groups.setdefault(key, []).append((x, y, lo, hi))
+        subject.setdefault(key, r["subject"])
     series = []
     for key, pts in groups.items():
         pts.sort()
         series.append({"key": key, "label": key + suffix, "linestyle": linestyle,
+                       "subject": subject[key],
                        "x": [p[0] for p in pts], "y": [p[1] for p in pts],
                        "lo": [p[2] for p in pts], "hi": [p[3] for p in pts]})
     return series
 
 
-def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, logy=False,
-              xticks=None, xticklabel=None, ymin0=False):
-    """Draw SERIES (from series_vs) as lines with markers and error bars.
-
-    logx: False, True (base 10) or an integer base.  XTICKS: explicit tick
-    positions; XTICKLABEL: function tick value -> text.  Returns PATH.
-    """
-    plt = pyplot()
-    many = len(series) > 6
-    fig, ax = plt.subplots(figsize=(9.5, 4.8) if many else None)
+def _positive(series):
+    """SERIES with the points a log axis cannot show (y <= 0) left out."""
+    out = []
     for s in series:
+        s = dict(s)
+        keep = [i for i, y in enumerate(s["y"]) if y > 0]
+        for k in ("x", "y", "lo", "hi"):
+            s[k] = [s[k][i] for i in keep]
+        s["lo"] = [lo if lo > 0 else y for lo, y in zip(s["lo"], s["y"])]
+        if s["x"]:
+            out.append(s)
+    return out
+
+
+def _draw_lines(ax, series, ylabel, logx, logy, xticks, xticklabel, ymin0, dodge):
+    """One axes' worth of line_plot; returns the y label actually used."""
+    if logy == "auto":
+        logy = wide_range([y for s in series for y in s["y"]])
+    if logy:
+        series = _positive(series)
+    keys = list(dict.fromkeys(s["key"] for s in series))
+    for s in series:
+        xs = s["x"]
+        if dodge and len(keys) > 1:  # side by side, so that equal values stay visible
+            off = (keys.index(s["key"]) - (len(keys) - 1) / 2) * dodge
+            xs = [x * 2 ** off if logx else x + off for x in xs]
         y = s["y"]
         yerr = [[max(0.0, a - b) for a, b in zip(y, s["lo"])],
                 [max(0.0, b - a) for a, b in zip(y, s["hi"])]]
         has_err = any(yerr[0]) or any(yerr[1])
-        ax.errorbar(s["x"], y, yerr=yerr if has_err else None, label=s["label"],
-                    color=color_for(s["key"]), marker="o", markersize=4,
+        ax.errorbar(xs, y, yerr=yerr if has_err else None, label=s["label"],
+                    color=color_for(s["key"]), marker=marker_for(s["key"]), markersize=4.5,
+                    markerfacecolor="white" if s.get("hollow") else None,
                     linestyle=s.get("linestyle", "-"), linewidth=1.6, capsize=3)
     if logx:
         ax.set_xscale("log", base=2 if logx is True else logx)
     if logy:
         ax.set_yscale("log")
+        _plain_log_ticks(ax)
+        ylabel += ", log scale"
     elif ymin0:
         ax.set_ylim(bottom=0)
     if xticks:
@@ -203,14 +274,69 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
             ax.minorticks_off()
         if xticklabel:
             ax.set_xticklabels([xticklabel(t) for t in xticks])
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    _titles(fig, ax, title, subtitle)
-    if len(series) > 1:
-        if many:
-            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    return ylabel
+
+
+def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, logy=False,
+              xticks=None, xticklabel=None, ymin0=False, oversub=None, styles=None,
+              panels=None, dodge=0):
+    """Draw SERIES (from series_vs) as lines with markers and error bars.
+
+    logx: False, True (base 10) or an integer base.  logy: False, True or
+    "auto" (log when the values span more than LOG_RANGE times).  XTICKS:
+    explicit tick positions; XTICKLABEL: function tick value -> text.
+    OVERSUB: a CPU count; thread counts above it are shaded.  STYLES: extra
+    legend entries [(linestyle, text)] explaining line styles.  A series
+    whose label starts with "_" stays out of the legend.  PANELS: a list of
+    (name, series, ylabel) drawn side by side, each on its own y scale,
+    instead of SERIES and YLABEL.  DODGE: shift each series sideways by
+    this much (in octaves on a log axis) so that equal values do not hide
+    one another.  Returns PATH.
+    """
+    plt = pyplot()
+    panels = panels or [(None, series, ylabel)]
+    everything = [s for _, ser, _ in panels for s in ser]
+    labels_all = {s["label"] for s in everything if not s["label"].startswith("_")}
+    many = len(labels_all) + len(styles or []) > 6
+    width = (9.5 if many else 8.0) + 4.5 * (len(panels) - 1)
+    height = 5.6 if len(labels_all) > 10 and len(panels) == 1 else 4.8  # room for dense lines
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, height), squeeze=False)
+    axes = axes[0]
+    shade = None
+    for ax, (name, ser, ylab) in zip(axes, panels):
+        ylab = _draw_lines(ax, ser, ylab, logx, logy, xticks, xticklabel, ymin0, dodge)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylab)
+        shade = shade_oversubscribed(ax, [x for s in ser for x in s["x"]], oversub, logx) or shade
+        if name:
+            ax.set_title(name, fontsize=10)
+    if len(panels) == 1:
+        _titles(fig, axes[0], title, subtitle)
+    else:
+        fig.suptitle(title, fontsize=12, fontweight="bold")
+        if subtitle:
+            fig.text(0.5, -0.01, subtitle, ha="center", va="top", fontsize=9, color="dimgray")
+        fig.tight_layout()
+    handles, labels = [], []
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    if styles:
+        from matplotlib.lines import Line2D
+        for ls, text in styles:
+            handles.append(Line2D([], [], color="#444444", linestyle=ls, linewidth=1.6))
+            labels.append(text)
+    if shade:
+        handles.append(shade[0])
+        labels.append(shade[1])
+    if len(labels) > 1 or shade:
+        if many or len(panels) > 1:
+            axes[-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                            borderaxespad=0)
         else:
-            ax.legend(loc="best")
+            axes[-1].legend(handles, labels, loc="best")
     return _save(fig, path)
 
 
@@ -225,21 +351,27 @@ def _pick_ticks(values, limit=12):
     return picked
 
 
-def plot_vs_threads(path, results, metric, title, subtitle=None, series=None):
+def plot_vs_threads(path, results, metric, title, subtitle=None, series=None, oversub=None,
+                    logy=False, xlabel="threads", ylabel=None, styles=None, panels=None,
+                    dodge=0, ymin0=True):
     """METRIC (display units) against thread count, one line per subject.
 
     The thread axis is logarithmic (base 2) when the counts span 8x or more.
-    SERIES, if given, replaces the lines built from RESULTS (overlays).
-    Returns PATH, or None when there is nothing to draw.
+    SERIES, if given, replaces the lines built from RESULTS (overlays);
+    PANELS [(name, series, ylabel)] draws several side by side.  OVERSUB (a
+    CPU count) shades the counts above it; logy, styles and dodge as for
+    line_plot.  Returns PATH, or None when there is nothing to draw.
     """
-    series = series if series is not None else series_vs(results, "threads", metric)
-    xs = [x for s in series for x in s["x"]]
+    if panels is None:
+        series = series if series is not None else series_vs(results, "threads", metric)
+        panels = [(None, series, ylabel or fmt.metric_axis(metric))]
+    xs = [x for _, ser, _ in panels for s in ser for x in s["x"]]
     if not xs:
         return None
     logx = 2 if max(xs) / max(1, min(xs)) >= 8 else False
-    return line_plot(path, series, title, "threads", fmt.metric_axis(metric),
-                     subtitle=subtitle, logx=logx, xticks=_pick_ticks(xs),
-                     xticklabel=lambda t: f"{t:g}", ymin0=True)
+    return line_plot(path, None, title, xlabel, None, subtitle=subtitle, logx=logx, logy=logy,
+                     xticks=_pick_ticks(xs), xticklabel=lambda t: f"{t:g}", ymin0=ymin0,
+                     oversub=oversub, styles=styles, panels=panels, dodge=dodge)
 
 
 def plot_vs_size(path, results, metric, title, subtitle=None, series=None):
@@ -260,3 +392,63 @@ def plot_vs_size(path, results, metric, title, subtitle=None, series=None):
     return line_plot(path, series, title, "buffer size (bytes, log scale)",
                      fmt.metric_axis(metric) + ", log scale", subtitle=subtitle,
                      logx=2, logy=True, xticks=_pick_ticks(xs, 10), xticklabel=fmt.size)
+
+
+INF = "\u221e"
+
+
+def plot_vs_limit(path, series, title, ylabel, subtitle=None, logy=False):
+    """A figure against retry limit: one line per entry of SERIES.
+
+    SERIES: dicts {key, label, x, y, lo, hi, linestyle}; an x of None is
+    the unbounded case, drawn as a separate point (not joined to the line)
+    at the right of the log axis, under a tick labelled "inf" (the symbol),
+    past a dotted divider.  logy as for line_plot.  Returns PATH, or None
+    when there is nothing to draw.
+    """
+    finite = sorted({x for s in series for x in s["x"] if x is not None})
+    has_inf = any(x is None for s in series for x in s["x"])
+    if not finite and not has_inf:
+        return None
+    plt = pyplot()
+    top = max(finite) if finite else 1
+    inf_x = top * 4
+    if logy == "auto":
+        logy = wide_range([y for s in series for y in s["y"]])
+    fig, ax = plt.subplots(figsize=(9.5, 4.8) if len(series) > 6 else None)
+    for s in series:
+        pts = [p for p in zip(s["x"], s["y"], s["lo"], s["hi"]) if not logy or p[1] > 0]
+        color, marker = color_for(s["key"]), marker_for(s["key"])
+        style = dict(color=color, marker=marker, markersize=5, linewidth=1.6, capsize=3)
+        bounded = [p for p in pts if p[0] is not None]
+        if bounded:
+            ys = [p[1] for p in bounded]
+            err = [[max(0.0, p[1] - p[2]) for p in bounded],
+                   [max(0.0, p[3] - p[1]) for p in bounded]]
+            ax.errorbar([p[0] for p in bounded], ys, yerr=err if any(err[0] + err[1]) else None,
+                        label=s["label"], linestyle=s.get("linestyle", "-"), **style)
+        for p in pts:
+            if p[0] is None:
+                err = [[max(0.0, p[1] - p[2])], [max(0.0, p[3] - p[1])]]
+                ax.errorbar([inf_x], [p[1]], yerr=err, linestyle="none",
+                            label=None if bounded else s["label"], **style)
+    ax.set_xscale("log")
+    ticks = finite + ([inf_x] if has_inf else [])
+    ax.set_xticks(ticks)
+    ax.minorticks_off()
+    ax.set_xticklabels([f"{t:g}" for t in finite] + ([INF + "\n(unbounded)"] if has_inf else []))
+    if has_inf and finite:
+        ax.axvline(math.sqrt(top * inf_x), color="#888888", linestyle=":", linewidth=1.2)
+    ax.set_xlim(min(ticks) / 1.5, max(ticks) * 1.5)
+    if logy:
+        ax.set_yscale("log")
+        _plain_log_ticks(ax)
+        ylabel += ", log scale"
+    else:
+        ax.set_ylim(bottom=0)
+    ax.set_xlabel("retry limit (cmpxchg attempts before taking the lock; log scale)")
+    ax.set_ylabel(ylabel)
+    _titles(fig, ax, title, subtitle)
+    if len(series) > 1:
+        ax.legend(loc="lower right")
+    return _save(fig, path)
