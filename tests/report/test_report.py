@@ -45,6 +45,28 @@ def png_info(path):
     return struct.unpack(">II", head[16:24])
 
 
+def result(data, scenario, subject, threads):
+    """The result of SUBJECT at THREADS in DATA (a decoded fixture)."""
+    for r in data["results"]:
+        if (r["scenario"], r["subject"], r["threads"]) == (scenario, subject, threads):
+            return r
+    raise KeyError(f"{scenario} {subject} {threads}")
+
+
+def set_mops(data, subject, threads, mops, scenario="contend", retry_limit=False):
+    """Set a result's throughput to MOPS million ops/s (median, runs and spread alike)."""
+    for r in data["results"]:
+        if (r["scenario"], r["subject"], r["threads"]) != (scenario, subject, threads):
+            continue
+        if retry_limit is not False and r.get("retry_limit") != retry_limit:
+            continue
+        v = mops * 1e6
+        r.update(ops_per_sec=v, ns_per_op=threads * 1e9 / v, runs=[v, v, v],
+                 spread={"min": v, "max": v, "median": v, "rel_spread": 0.0})
+        return
+    raise KeyError(f"{scenario} {subject} {threads} {retry_limit}")
+
+
 class ToolCase(unittest.TestCase):
     """Runs the tool; keeps matplotlib's cache in a private directory."""
 
@@ -91,6 +113,31 @@ class ToolCase(unittest.TestCase):
         if name not in cache:
             cache[name] = self.report(name, *fixtures)
         return cache[name]
+
+    def edited(self, name, source, edit):
+        """Run the tool on a copy of fixture SOURCE changed by EDIT(data); return (dir, text)."""
+        with open(fixture(source)) as f:
+            data = json.load(f)
+        edit(data)
+        os.makedirs(os.path.join(self.tmp, "in"), exist_ok=True)
+        path = os.path.join(self.tmp, "in", name)
+        with open(path, "w") as f:
+            json.dump(data, f)
+        out = self.outdir("edited-" + name)
+        rc, so, se = self.run_tool(path, "-o", out)
+        self.assertEqual((rc, se), (0, ""), f"{name}: expected exit 0 and no stderr")
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+            return out, f.read()
+
+    def section(self, md, heading):
+        """The text of report.md from HEADING (a line start) to the next heading of its level."""
+        start = md.find(heading)
+        if start < 0:
+            raise AssertionError(f"report.md lacks the heading {heading!r}\n--- actual ---\n{md}")
+        level = heading.split(" ")[0]
+        rest = md[start + len(heading):]
+        m = re.search(r"^#{1,%d} " % len(level), rest, re.M)
+        return heading + (rest[:m.start()] if m else rest)
 
     def assertHas(self, text, needle, what="report.md"):
         if needle not in text:
@@ -461,8 +508,390 @@ class ThreadsReportTests(ToolCase):
     def test_plots(self):
         self.assertPngs(self.out, self.md, [
             "threads-contend-ops_per_sec.png", "threads-contend-attempts.png",
-            "threads-lockref-sweep-ops_per_sec.png", "threads-zero-gb_per_sec.png",
+            "threads-lockref-sweep-limit.png", "threads-zero-gb_per_sec.png",
             "sim-contend-ops_per_sec.png", "overlay-contend.png"])
+
+
+DASH = "\u2014"
+DAGGER = "\u2020"
+
+
+class ContendReportTests(ToolCase):
+    """contend.json: 13 subjects at 1, 2, 4, 8 threads on 2 CPUs; ticket collapses."""
+
+    def setUp(self):
+        self.out, self.md = self.cached_report("contend", "contend.json")
+
+    def test_sections(self):
+        for heading in ("### contend: one contended cache line, N threads\n",
+                        "#### cmpxchg attempts per success\n", "#### Fallback to the lock\n",
+                        "#### Fairness\n", "#### Latency\n", "### What this machine says\n",
+                        "#### Done criteria\n"):
+            self.assertHas(self.md, heading)
+        self.assertLacks(self.md, "simulated")
+
+    def test_throughput_table(self):
+        self.assertHas(self.md, f"| subject | 1 thread | 2 threads | 4 threads {DAGGER} | "
+                                f"8 threads {DAGGER} | 8 vs 2 threads |")
+        self.assertHas(self.md, "| atomic_faa | 94.0 | 30.5 | 29.8 | 29.1 | 0.95x |")
+        self.assertHas(self.md, "| ticket | 64.0 | 12.4 | 0.410 | 0.0900 | 0.0073x |")
+        self.assertHas(self.md, "| pthread_mutex | 45.0 | 9.20 | 9.60 | 9.80 | 1.07x |")
+        self.assertHas(self.md, f"{DAGGER} more threads than this machine's 2 CPUs: oversubscribed")
+
+    def test_subjects_explained(self):
+        self.assertHas(self.md, "| `lockref_relax_alt` | lockref loop unrolled twice")
+        self.assertHas(self.md, "| `lockref_lib` | the library's lockref as shipped")
+
+    def test_attempts_table(self):
+        sec = self.section(self.md, "#### cmpxchg attempts per success")
+        self.assertHas(sec, "| cas_loop | 1.00 / 1 / 1 / 3 | 1.18 / 1 / 3 / 9 | 1.22 / 1 / 4 / 14 | "
+                            "1.25 / 1 / 4 / 17 |", "attempts section")
+        self.assertHas(sec, "| lockref_unbounded | 1.00 / 1 / 1 / 2 | 1.23 / 1 / 3 / 13 | "
+                            "1.29 / 1 / 4 / 37 | 1.33 / 1 / 5 / 212 |", "attempts section")
+        for subject in ("atomic_faa", "refcount", "qspinlock", "lockref_lib"):
+            self.assertLacks(sec, f"| {subject} |", "attempts section")
+
+    def test_fallback_table(self):
+        sec = self.section(self.md, "#### Fallback to the lock")
+        self.assertHas(sec, "| lockref | 0% | 0.01% | 0.04% | 0.09% |", "fallback section")
+        self.assertHas(sec, "| lockref_spinlock_only | 100.0% | 100.0% | 100.0% | 100.0% |",
+                       "fallback section")
+        self.assertLacks(sec, "| cas_loop |", "fallback section")
+
+    def test_missing_extras_are_dashes(self):
+        """lockref_lib carries no extras at all: a dash in every cell, nothing crashes."""
+        row = f"| lockref_lib | {DASH} | {DASH} | {DASH} | {DASH} |"
+        self.assertHas(self.section(self.md, "#### Fallback to the lock"), row, "fallback section")
+        self.assertHas(self.section(self.md, "#### Latency"), row, "latency section")
+        self.assertHas(self.md, f"| lockref_lib | 100 | 2 | 13.3 | 150 | 13.2{EN}13.4 | {DASH} | "
+                                f"{DASH} | {DASH} | 0.995 | 3 |")
+
+    def test_fairness_table(self):
+        sec = self.section(self.md, "#### Fairness")
+        self.assertHas(sec, "| pthread_mutex | 1.00 | 0.930 | 0.710 | 0.550 |", "fairness section")
+        self.assertHas(sec, "Least fair: pthread_mutex at 8 threads (0.550).", "fairness section")
+
+    def test_latency_table(self):
+        sec = self.section(self.md, "#### Latency")
+        self.assertHas(sec, "p50 / p99 / p99.9", "latency section")
+        self.assertHas(sec, "| atomic_faa | 10 / 13 / 38 | 62 / 118 / 390 | 63 / 160 / 1.45 \u00b5s | "
+                            "64 / 210 / 2.10 \u00b5s |", "latency section")
+        self.assertHas(sec, "| ticket | 15 / 18 / 50 | 150 / 380 / 1.10 \u00b5s | "
+                            "4.10 \u00b5s / 3.90 ms / 4.00 ms | 3.95 ms / 8.00 ms / 12.0 ms |",
+                       "latency section")
+
+    def test_paragraph(self):
+        sec = self.section(self.md, "### What this machine says")
+        for needle in (
+                "On this machine, at 2 threads atomic_faa is fastest with 30.5 Mops/s, ahead of "
+                "refcount (29.9); pthread_mutex is slowest (9.20).",
+                "At 2 threads, refcount reaches 0.98x atomic_faa's throughput and lockref reaches "
+                "0.91x cas_loop's throughput.",
+                "Oversubscribed (8 threads on 2 CPUs), ticket collapses to 0.0073x its 2-thread "
+                "throughput (below 0.5x).",
+                "qspinlock at 8 threads runs at 8.70 Mops/s, 0.74x its 2-thread figure and 0.89x "
+                "pthread_mutex (9.80).",
+                "The ticket lock is the expected casualty",
+                "lock xadd at about 62 Mops/s and a cmpxchg loop at about 29 (0.47x), 1.17 attempts",
+                "atomic_faa makes 61.0 M atomics/s and cas_loop 28.4 M/s (0.47x) with 1.18 attempts",
+                "about 25 attempts per success on ThunderX2 and 3-4 attempts per success on "
+                "high-core x86; here the mean peaks at 1.33 (lockref_unbounded, 8 threads)."):
+            self.assertHas(sec, needle, "What this machine says")
+        self.assertLacks(sec, "no subject collapses", "What this machine says")
+
+    def test_criteria_met(self):
+        sec = self.section(self.md, "#### Done criteria")
+        for row in (
+                "| refcount \u2265 0.95x atomic_faa at 2 threads | refcount 29.9 vs atomic_faa 30.5 "
+                "Mops/s = 0.98x (needs \u2265 0.95x) | **met** |",
+                "| lockref \u2265 0.85x cas_loop at 2 threads | lockref 12.9 vs cas_loop 14.2 Mops/s "
+                "= 0.91x (needs \u2265 0.85x) | **met** |",
+                "| qspinlock at 8 threads \u2265 0.5x its own 2-thread figure | qspinlock 8.70 vs its "
+                "2-thread 11.8 Mops/s = 0.74x (needs \u2265 0.5x) | **met** |",
+                "| qspinlock \u2265 0.5x pthread_mutex at 8 threads | qspinlock 8.70 vs pthread_mutex "
+                "9.80 Mops/s = 0.89x (needs \u2265 0.5x) | **met** |"):
+            self.assertHas(sec, row, "Done criteria")
+        self.assertLacks(sec, "not met", "Done criteria")
+
+    def test_plots(self):
+        self.assertPngs(self.out, self.md, ["contend-contend-ops_per_sec.png",
+                                            "contend-contend-attempts.png"])
+
+
+class ContendVariantsTests(ToolCase):
+    """Copies of contend.json changed in one respect each."""
+
+    def says(self, md):
+        return self.section(md, "### What this machine says")
+
+    def criteria_rows(self, md):
+        sec = self.section(md, "#### Done criteria")
+        return {line.split(" | ")[0][2:]: line for line in sec.splitlines()
+                if line.startswith("| ") and "criterion" not in line}
+
+    def test_no_collapse_without_the_ticket_collapse(self):
+        def edit(d):
+            set_mops(d, "ticket", 4, 11.5)
+            set_mops(d, "ticket", 8, 10.9)
+        out, md = self.edited("no-collapse.json", "contend.json", edit)
+        says = self.says(md)
+        self.assertHas(says, "Oversubscribed (8 threads on 2 CPUs), no subject collapses: each keeps "
+                             "at least 0.5x its 2-thread throughput (lowest: qspinlock, 0.74x).")
+        self.assertHas(says, "The ticket lock holds at 0.88x its 2-thread figure")
+        self.assertLacks(says, "collapses to")
+        self.assertLacks(says, "casualty")
+
+    def test_two_collapses_named(self):
+        out, md = self.edited("two-collapse.json", "contend.json",
+                              lambda d: set_mops(d, "qspinlock", 8, 3.0))
+        self.assertHas(self.says(md), "Oversubscribed (8 threads on 2 CPUs), qspinlock (0.25x) and "
+                                      "ticket (0.0073x) collapse to below 0.5x their 2-thread throughput.")
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["qspinlock at 8 threads \u2265 0.5x its own 2-thread figure"],
+                       "qspinlock 3.00 vs its 2-thread 11.8 Mops/s = 0.25x (needs \u2265 0.5x) | **not met** |")
+        self.assertHas(rows["qspinlock \u2265 0.5x pthread_mutex at 8 threads"],
+                       "qspinlock 3.00 vs pthread_mutex 9.80 Mops/s = 0.31x (needs \u2265 0.5x) | **not met** |")
+
+    def test_criteria_not_met(self):
+        def edit(d):
+            set_mops(d, "refcount", 2, 27.0)
+            set_mops(d, "lockref", 2, 11.9, retry_limit=100)
+        out, md = self.edited("not-met.json", "contend.json", edit)
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["refcount \u2265 0.95x atomic_faa at 2 threads"],
+                       "refcount 27.0 vs atomic_faa 30.5 Mops/s = 0.89x (needs \u2265 0.95x) | **not met** |")
+        self.assertHas(rows["lockref \u2265 0.85x cas_loop at 2 threads"],
+                       "lockref 11.9 vs cas_loop 14.2 Mops/s = 0.84x (needs \u2265 0.85x) | **not met** |")
+        self.assertHas(rows["qspinlock at 8 threads \u2265 0.5x its own 2-thread figure"], "| **met** |")
+
+    def test_criteria_at_the_threshold(self):
+        """Exactly 0.95x is met; just below is not, with digits enough to show why."""
+        def edit(d):
+            set_mops(d, "refcount", 2, 28.975)     # 0.95 x 30.5
+            set_mops(d, "lockref", 2, 12.068, retry_limit=100)  # 0.84986 x 14.2
+        out, md = self.edited("threshold.json", "contend.json", edit)
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["refcount \u2265 0.95x atomic_faa at 2 threads"], "= 0.95x (needs \u2265 0.95x) | **met** |")
+        self.assertHas(rows["lockref \u2265 0.85x cas_loop at 2 threads"],
+                       "= 0.8499x (needs \u2265 0.85x) | **not met** |")
+
+    def test_missing_subject_not_checked(self):
+        def edit(d):
+            d["results"] = [r for r in d["results"] if r["subject"] not in ("qspinlock", "refcount")]
+        out, md = self.edited("no-qspinlock.json", "contend.json", edit)
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["refcount \u2265 0.95x atomic_faa at 2 threads"],
+                       "| no 2-thread refcount result in this file | not checked |")
+        self.assertHas(rows["qspinlock \u2265 0.5x pthread_mutex at 8 threads"],
+                       "| no 8-thread qspinlock result in this file | not checked |")
+        self.assertLacks(self.says(md), "qspinlock at 8 threads runs at")
+
+    def test_winner_follows_the_numbers(self):
+        out, md = self.edited("refcount-wins.json", "contend.json",
+                              lambda d: set_mops(d, "refcount", 2, 31.0))
+        self.assertHas(self.says(md), "at 2 threads refcount is fastest with 31.0 Mops/s, ahead of "
+                                      "atomic_faa (30.5)")
+        self.assertHas(self.says(md), "refcount reaches 1.02x atomic_faa's throughput")
+
+    def test_no_oversubscription_on_a_big_machine(self):
+        out, md = self.edited("big.json", "contend.json", lambda d: d["env"].update(cpus=64))
+        self.assertHas(self.says(md), "At 8 threads, ticket collapses to 0.0073x")
+        self.assertLacks(md, "Oversubscribed")
+        self.assertLacks(md, DAGGER)
+
+    def test_extras_absent_entirely(self):
+        """Results without the extras' fields (not even null): dashes and notes, no plot."""
+        def edit(d):
+            for r in d["results"]:
+                for k in ("attempts_per_success", "fallback_rate", "latency_ns"):
+                    r.pop(k, None)
+        out, md = self.edited("no-extras.json", "contend.json", edit)
+        att = self.section(md, "#### cmpxchg attempts per success")
+        self.assertHas(att, f"| cas_loop | {DASH} | {DASH} | {DASH} | {DASH} |", "attempts section")
+        self.assertHas(self.section(md, "#### Latency"), "No latency figures in this file.",
+                       "latency section")
+        self.assertHas(self.section(md, "#### Fallback to the lock"),
+                       f"| lockref | {DASH} | {DASH} | {DASH} | {DASH} |", "fallback section")
+        self.assertPngs(out, md, ["no-extras-contend-ops_per_sec.png"])
+        self.assertLacks(md, "attempts.png")
+
+    def test_unknown_fields_ignored(self):
+        def edit(d):
+            for r in d["results"]:
+                r["numa_node"] = {"id": 0}
+                if isinstance(r.get("attempts_per_success"), dict):
+                    r["attempts_per_success"]["p999"] = "not read"
+                if isinstance(r.get("latency_ns"), dict):
+                    r["latency_ns"]["histogram"] = [1, 2, 3]
+        out, md = self.edited("unknown-fields.json", "contend.json", edit)
+        self.assertHas(md, "| cas_loop | 1.00 / 1 / 1 / 3 | 1.18 / 1 / 3 / 9 |")
+
+    def test_simulated_contend_is_marked(self):
+        out, md = self.edited("sim-contend.json", "contend.json",
+                              lambda d: d.update(tool="hotline-sim"))
+        self.assertHas(md, "### contend: one contended cache line, N threads (simulated)")
+        self.assertHas(md, "### What this simulation says (simulated)")
+        self.assertHas(md, "In this simulation, at 2 threads atomic_faa is fastest")
+        self.assertHas(md, "not checked against a simulation")
+        self.assertLacks(md, "#### Done criteria")
+        self.assertLacks(md, "What this machine says")
+        self.assertLacks(md, "reference.md has")
+
+    def test_one_thread_count(self):
+        out, md = self.edited("two-only.json", "contend.json",
+                              lambda d: d.update(results=[r for r in d["results"] if r["threads"] == 2]))
+        self.assertPngs(out, md, ["two-only-contend-ops_per_sec.png"])
+        self.assertHas(md, "| subject | 2 threads |")
+        self.assertHas(md, "at 2 threads atomic_faa is fastest")
+        self.assertLacks(md, "collapse")
+
+
+class SweepReportTests(ToolCase):
+    """lockref_sweep.json: retry limits 1..500 and unbounded at 2, 4, 8 threads on 2 CPUs."""
+
+    def setUp(self):
+        self.out, self.md = self.cached_report("sweep", "lockref_sweep.json")
+
+    def test_throughput_by_limit(self):
+        self.assertHas(self.md, "### lockref-sweep: lockref variants and retry limits under contention\n")
+        self.assertHas(self.md, f"| retry limit | 2 threads | 4 threads {DAGGER} | 8 threads {DAGGER} |")
+        self.assertHas(self.md, "| 1 | 9.80 | 9.10 | 8.10 |")
+        self.assertHas(self.md, "| 50 | **12.9** | **12.5** | **12.0** |")
+        self.assertHas(self.md, "| 500 | **12.9** | 12.4 | 11.8 |")
+        self.assertHas(self.md, "| \u221e (unbounded) | 12.7 | 12.3 | 11.6 |")
+
+    def test_attempts_and_fallback_by_limit(self):
+        self.assertHas(self.md, "| 15 | 1.18 / 4 | 1.20 / 4 | 1.22 / 4 |")
+        self.assertHas(self.md, "| 1 | 16.0% | 18.0% | 20.0% |")
+        self.assertHas(self.md, "| 50 | 0.02% | 0.05% | 0.1% |")
+        self.assertHas(self.md, "| \u221e (unbounded) | 0% | 0% | 0% |")
+
+    def test_verdict_table(self):
+        self.assertHas(self.md, f"| 8 {DAGGER} | limits 50 and 100 at 12.0 Mops/s | every limit from 4 to "
+                                "500 and \u221e | 1 and 2 | 3.3% below limit 50, within 10% |")
+        self.assertHas(self.md, '"largely identical up to 100" on ThunderX2')
+
+    def test_paragraph(self):
+        sec = self.section(self.md, "### What this machine says")
+        self.assertHas(sec, "In lockref-sweep, at 8 threads every limit from 4 to 500 and \u221e is "
+                            "within 10% of the best (limits 50 and 100 at 12.0 Mops/s); 1 and 2 are "
+                            "slower; the unbounded loop is 3.3% below limit 50, within 10%.")
+        self.assertHas(sec, "on this machine, at 8 threads, 15, 50 and 100 are all within 10% of the "
+                            "best too.")
+        self.assertHas(sec, "Not checked: no contend results in this file.")
+
+    def test_plot(self):
+        self.assertPngs(self.out, self.md, ["lockref_sweep-lockref-sweep-limit.png"])
+
+    def test_unbounded_losing_is_said(self):
+        out, md = self.edited("unbounded-loses.json", "lockref_sweep.json",
+                              lambda d: set_mops(d, "lockref_unbounded", 8, 9.0, "lockref-sweep"))
+        self.assertHas(self.section(md, "### What this machine says"),
+                       "the unbounded loop loses: 25.0% below limit 50")
+
+    def test_short_limit_outside_the_band(self):
+        out, md = self.edited("limit15-slow.json", "lockref_sweep.json",
+                              lambda d: set_mops(d, "lockref", 8, 10.0, "lockref-sweep", 15))
+        sec = self.section(md, "### What this machine says")
+        self.assertHas(sec, "at 8 threads, 15 is not within 10% of the best, unlike there.")
+        self.assertHas(sec, "1, 2 and 15 are slower")
+
+
+class OpencloseReportTests(ToolCase):
+    """openclose.json: threads and processes, N = 1, 2, 4, 8, on 2 CPUs."""
+
+    def setUp(self):
+        self.out, self.md = self.cached_report("openclose", "openclose.json")
+
+    def test_says_it_measures_the_kernel(self):
+        self.assertHas(self.md, "**This measures this machine's kernel (Linux 6.1.0-40-cloud-amd64), "
+                                "not hotline.**")
+        self.assertHas(self.md, "The bench says it measures: host kernel: path walk (dentry lockref "
+                                "get/put), struct file refcount, open + read + close system calls "
+                                "on this machine's kernel; not hotline code.")
+
+    def test_two_measures_texts_listed(self):
+        def edit(d):
+            for r in d["results"]:
+                if r["subject"] == "processes":
+                    r["measures"] = "N processes, each with its own file table"
+        out, md = self.edited("two-measures.json", "openclose.json", edit)
+        self.assertHas(md, "The bench says it measures:\n\n- threads: host kernel: path walk")
+        self.assertHas(md, "- processes: N processes, each with its own file table\n")
+
+    def test_table(self):
+        self.assertHas(self.md, "| N | threads (ops/s) | processes (ops/s) | processes / threads |")
+        self.assertHas(self.md, "| 2 | 1,020,000 | 2,050,000 | 2.01x |")
+        self.assertHas(self.md, f"| 8 {DAGGER} | 950,000 | 1,930,000 | 2.03x |")
+
+    def test_paragraph(self):
+        self.assertHas(self.section(self.md, "### What this machine says"),
+                       "open/close (the host kernel's own lockref and refcount paths, Linux "
+                       "6.1.0-40-cloud-amd64), from N=1 to N=8: threads 1.15 \u2192 0.950 Mops/s; "
+                       "processes 1.16 \u2192 1.93 Mops/s.")
+
+    def test_plot(self):
+        self.assertPngs(self.out, self.md, ["openclose-openclose-ops_per_sec.png"])
+
+    def test_kernel_not_recorded(self):
+        out, md = self.edited("no-kernel.json", "openclose.json", lambda d: d["env"].pop("kernel"))
+        self.assertHas(md, "**This measures this machine's kernel (version not recorded), not hotline.**")
+
+    def test_simulated(self):
+        out, md = self.edited("sim-openclose.json", "openclose.json",
+                              lambda d: d.update(tool="hotline-sim"))
+        self.assertHas(md, "*Simulated: hotline-sim's model of open/close, not a kernel.*")
+        self.assertLacks(md, "This measures this machine's kernel")
+
+
+class UnitTests(unittest.TestCase):
+    """Formatting and criteria, called directly."""
+
+    @classmethod
+    def setUpClass(cls):
+        from hotline_report import criteria, fmt
+        cls.fmt, cls.criteria = fmt, criteria
+
+    def test_rate(self):
+        f = self.fmt.rate
+        self.assertEqual([f(0), f(0.00004), f(0.0009), f(0.012), f(1.0), f(None)],
+                         ["0%", "0.004%", "0.09%", "1.2%", "100.0%", DASH])
+
+    def test_ns(self):
+        f = self.fmt.ns
+        self.assertEqual([f(64), f(5.3), f(1450), f(3910000), f(2.5e9), f(None)],
+                         ["64", "5.30", "1.45 \u00b5s", "3.91 ms", "2.50 s", DASH])
+
+    def test_small_ratio_keeps_digits(self):
+        self.assertEqual([self.fmt.ratio(0.0073), self.fmt.ratio(0.25), self.fmt.ratio(1.798)],
+                         ["0.0073x", "0.25x", "1.80x"])
+
+    @staticmethod
+    def results(**mops):
+        """contend results from keyword SUBJECT_THREADS=Mops/s, e.g. refcount_2=29.0."""
+        out = []
+        for key, v in mops.items():
+            subject, threads = key.rsplit("_", 1)
+            out.append({"scenario": "contend", "subject": subject, "threads": int(threads),
+                        "ops_per_sec": v * 1e6})
+        return out
+
+    def verdicts(self, **mops):
+        return [c.met for c in self.criteria.evaluate(self.results(**mops))]
+
+    def test_criteria_both_ways(self):
+        self.assertEqual(self.verdicts(atomic_faa_2=30, refcount_2=29, cas_loop_2=14, lockref_2=12,
+                                       qspinlock_2=12, qspinlock_8=6.1, pthread_mutex_8=12),
+                         [True, True, True, True])
+        self.assertEqual(self.verdicts(atomic_faa_2=30, refcount_2=28, cas_loop_2=14, lockref_2=11.8,
+                                       qspinlock_2=12, qspinlock_8=5.9, pthread_mutex_8=12.1),
+                         [False, False, False, False])
+        self.assertEqual(self.verdicts(atomic_faa_2=30, refcount_2=29), [True, None, None, None])
+
+    def test_not_checked_names_the_missing_figure(self):
+        checks = self.criteria.evaluate(self.results(qspinlock_8=5, atomic_faa_2=30))
+        self.assertEqual(checks[0].figures(), "no 2-thread refcount result in this file")
+        self.assertEqual(checks[3].figures(), "no 8-thread pthread_mutex result in this file")
 
 
 class PlotHelperTests(unittest.TestCase):

@@ -4,9 +4,14 @@ package holds its parts:
 
   load     read and check input files (InputError: one line, exit 2)
   fmt      number, size and Markdown table formatting
-  kernel   the kernel's published refcount timing ratios (reference.md)
-  plots    matplotlib (Agg) helpers: bar chart, metric vs threads, metric vs size
+  kernel   published figures from reference.md, as data: refcount timing
+           ratios, this machine kind's contention numbers, lockref history
+  criteria the project's done criteria for contend, as data, and their check
+  plots    matplotlib (Agg) helpers: bar chart, metric vs threads (oversubscribed
+           range shaded, side-by-side panels), metric vs size, vs retry limit
   report   the Markdown document, scenario by scenario
+  contention  the contend, lockref-sweep and openclose sections and
+           "What this machine says" (a mixin of report.Report)
   cli      argument parsing and top-level error handling
 """
 

@@ -21,10 +21,14 @@ Writes OUTDIR/report.md and the plots it shows (OUTDIR/*.png), replacing
 earlier ones of the same name. Each input file gets its own section: its
 environment (CPU, flags, kernel, libc, compiler, placement, mode), then one
 subsection per scenario. refcount-timing gets a bar chart, a table and the
-kernel's published ratios; scenarios with a threads dimension get a plot
-against thread count; zero a log-log plot against buffer size; scenarios
-this version does not know get a plain table. Results from hotline-sim are
-marked as simulated."""
+kernel's published ratios; contend plots and tables of throughput, cmpxchg
+attempts, fallback, fairness and latency against thread count; lockref-sweep
+throughput against retry limit; openclose (the host kernel's open/close)
+threads against processes; zero a log-log plot against buffer size;
+scenarios this version does not know get a plain table. Each file with
+contention results ends with "What this machine says" and the project's
+done criteria, met or not. Results from hotline-sim are marked as
+simulated."""
 
 EPILOG = """\
 examples:

@@ -9,6 +9,8 @@ The formats are part of what the tests check, so they are fixed here:
   count(3)       -> "3"         (integer-valued fields: p99 attempts, ...)
   ratio(1.0123)  -> "1.01x"
   pct(0.142)     -> "14.2%"
+  rate(0.00004)  -> "0.004%"   (shares that may be tiny: fallback rates)
+  ns(3910000)    -> "3.91 ms"  (times in ns, scaled; bare numbers are ns)
   size(4096)     -> "4 KiB"
 """
 
@@ -52,11 +54,41 @@ def count(v):
 
 
 def ratio(v):
-    return DASH if v is None else f"{v:.2f}x"
+    """1.01x; below 0.1 two significant digits (0.0073x), so a collapse is not "0.01x"."""
+    if v is None:
+        return DASH
+    if 0 < abs(v) < 0.095:
+        return f"{v:.2g}x"
+    return f"{v:.2f}x"
 
 
 def pct(v):
     return DASH if v is None else f"{v * 100:.1f}%"
+
+
+def rate(v):
+    """A share that may be tiny: 0%, 0.004%, 0.09%, 1.2%, 100%."""
+    if v is None or not is_number(v):
+        return DASH
+    if v == 0:
+        return "0%"
+    if abs(v) < 0.001:
+        return f"{v * 100:.2g}%"
+    return pct(v)
+
+
+def ns(v):
+    """A time in ns, scaled: 64, 1.2 µs, 3.91 ms, 1.5 s (bare numbers are ns)."""
+    if v is None or not is_number(v):
+        return DASH
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("\u00b5s", 1e3)):
+        if abs(v) >= scale:
+            return f"{num(v / scale)} {unit}"
+    return f"{v:.0f}" if abs(v) >= 10 else num(v)
+
+
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def size(n):

@@ -1,4 +1,7 @@
-"""The kernel's published refcount timing figures (from reference.md, §refcount).
+"""Published figures the report compares against (from reference.md), as data.
+
+Refcount timing (§refcount) first, then contention: this project's machine
+kind, the lockref threads' attempts and retry limit, ticket locks.
 
 LKDTM REFCOUNT_TIMING vs ATOMIC_TIMING: INT_MAX-1 increments, then
 decrement-and-test down to zero, one thread.  Ratios are to the plain
@@ -38,3 +41,51 @@ def reference_for(arch):
     if is_arm(arch):
         return REFCOUNT_RATIOS[2]     # Deacon 2019, arm64
     return REFCOUNT_RATIOS[0]         # Cook 2017, x86
+
+
+# -- contention: reference.md, "Numbers measured on this project's machine kind"
+# and §lockref.  Published text is kept as published; values are for arithmetic.
+
+# One contended cache line, 2 threads, on the machine kind this project runs
+# on.  Figures are per atomic read-modify-write; hotline-bench's contend op is
+# a get AND a put (two of them), so its ops/s are about half these.
+MACHINE_KIND = {
+    "what": "x86-64 VM, Emerald Rapids class, 2 cores",
+    "threads": 2,
+    "xadd_mops": 62, "xadd_ns": 16,             # lock xadd, both threads together
+    "cas_mops": 29, "cas_ns": 34,               # relaxed cmpxchg loop
+    "cas_attempts": 1.17,                       # attempts per success, cmpxchg loop
+    "xadd_ns_1t": 5.3, "cas_ns_1t": 9.8,        # single thread
+    "rmw_per_op": 2,                            # contend: one op = get + put
+}
+
+# cmpxchg attempts per successful lockref update, from the kernel threads.
+LOCKREF_ATTEMPTS = [
+    {"machine": "ThunderX2", "load": "28 threads on one file", "text": "about 25", "value": 25,
+     "detail": None},
+    {"machine": "high-core x86", "load": "many threads on one file", "text": "3-4", "value": 3.5,
+     "detail": "about double with SMT, worst case above 15"},
+]
+
+# The 2019 retry limit: tested limits and what the thread concluded.
+RETRY_LIMIT = {
+    "default": 100,
+    "tested": [15, 50, 100, 200, 500],
+    "verdict": "largely identical up to 100",
+    "gain": "+60..70% on an open/close test",
+    "machine": "ThunderX2",
+}
+
+# Other published contention figures the report quotes.
+SPINLOCK_ONLY_THUNDERX2 = "2x throughput with lockref disabled (spinlock only) on ThunderX2"
+QUEUED_VS_UNBOUNDED_224 = ("at 224 CPUs the queued spinlock path was about 2.5x faster than "
+                           "the unbounded cmpxchg loop")
+TICKET_GRAVITON2 = {
+    "machine": "Graviton 2", "threads": [2, 4, 8, 16], "ns": [133, 170, 249, 428],
+    "text": "133/170/249/428 ns per acquisition at 2/4/8/16 threads (about 21 ns per extra waiter)",
+}
+OPEN3_CPU_RELAX = {
+    "machine": "Cascade Lake 2x24x2", "test": "will-it-scale open3 at 96 processes",
+    "before": 609481, "after": 1427170, "text": "+134%",
+    "what": "removing cpu_relax from the lockref loop (2023)",
+}

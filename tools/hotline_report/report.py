@@ -1,8 +1,9 @@
 """The Markdown report: one section per input file, one subsection per scenario.
 
   refcount-timing          bar chart, table, kernel's published ratios, summary
-  contend, lockref-sweep,  metric vs threads (line per subject), table, summary
-  openclose
+  contend, lockref-sweep,  see contention.py (plots vs threads or retry limit,
+  openclose                tables of every extra), then "What this machine
+                           says" and the done criteria for the file
   zero                     GB/s vs size (log-log), table, fastest per size
   anything else            a generic table (a newer bench still yields a report)
 
@@ -16,6 +17,7 @@ import os
 import re
 
 from . import VERSION, fmt, kernel, plots
+from .contention import ContentionSections
 from .fmt import DASH, EN
 
 THREAD_SCENARIOS = ("contend", "lockref-sweep", "openclose")
@@ -25,7 +27,7 @@ TITLES = {
     "contend": "one contended cache line, N threads",
     "lockref-sweep": "lockref variants and retry limits under contention",
     "zero": "clearing memory",
-    "openclose": "get and put on one shared object (the open/close pattern)",
+    "openclose": "open, read and close of one file by N threads or processes (the host kernel)",
 }
 
 # CPU flags worth naming first (the ones hotline's variants depend on).
@@ -43,8 +45,7 @@ def _text(v):
     return str(v)
 
 
-def _plural(n, word):
-    return f"{n} {word}" + ("" if n == 1 else "s")
+_plural = fmt.plural
 
 
 def _flags_text(flags):
@@ -108,7 +109,7 @@ def _common_headline(results):
     return max(set(heads), key=heads.count) if heads else "ns_per_op"
 
 
-class Report:
+class Report(ContentionSections):
     def __init__(self, docs, outdir):
         self.docs = docs
         self.outdir = outdir
@@ -187,12 +188,17 @@ class Report:
             L += [f"### {scen}" + (f": {title}" if title else "") + mark, ""]
             if scen == "refcount-timing":
                 L += self.refcount_timing(doc, rs)
-            elif scen in THREAD_SCENARIOS:
-                L += self.threads_scenario(doc, scen, rs)
+            elif scen == "contend":
+                L += self.contend(doc, rs)
+            elif scen == "lockref-sweep":
+                L += self.lockref_sweep(doc, rs)
+            elif scen == "openclose":
+                L += self.openclose(doc, rs)
             elif scen == "zero":
                 L += self.zero(doc, rs)
             else:
                 L += self.generic(doc, scen, rs)
+        L += self.machine_says(doc)
         return L
 
     def env_section(self, doc):
@@ -438,7 +444,7 @@ class Report:
                     (r.get("attempts_per_success") or {}).get("p99")
                     if isinstance(r.get("attempts_per_success"), dict) else None)))
         if any(r.get("fallback_rate") is not None for r in results):
-            cols.append(("fallback rate", "r", lambda r: fmt.pct(r.get("fallback_rate"))))
+            cols.append(("fallback rate", "r", lambda r: fmt.rate(r.get("fallback_rate"))))
         if any(r.get("fairness") is not None for r in results):
             cols.append(("fairness", "r", lambda r: fmt.num(r.get("fairness"))))
         cols.append(("runs", "r", lambda r: str(len(r["runs"])) if r["runs"] else DASH))
@@ -448,51 +454,6 @@ class Report:
         cols = self._columns(results, xdims)
         rows = [[fn(r) for _, _, fn in cols] for r in sorted(results, key=sort_key)]
         return fmt.table([c[0] for c in cols], rows, "".join(c[1] for c in cols)) + [""]
-
-    def threads_scenario(self, doc, scen, results):
-        L = []
-        stem = self._stem(doc)
-        sub = self._subtitle(doc, results)
-        mark = " (simulated)" if doc.simulated else ""
-        threads = sorted({r["threads"] for r in results})
-        has_ops = any(r.get("ops_per_sec") is not None for r in results)
-        metric = "ops_per_sec" if has_ops else "ns_per_op"
-        if len(threads) > 1:
-            L += self._plot(plots.plot_vs_threads, self._png(stem, scen, metric), results, metric,
-                            title=f"{scen}: {fmt.metric_label(metric)} vs threads{mark}",
-                            subtitle=sub)
-            if any(fmt.metric_value(r, "attempts_per_success") is not None for r in results):
-                L += self._plot(plots.plot_vs_threads, self._png(stem, scen, "attempts"), results,
-                                "attempts_per_success",
-                                title=f"{scen}: cmpxchg attempts per success vs threads{mark}",
-                                subtitle=sub)
-        else:
-            bars = []
-            for r in results:
-                v = fmt.metric_value(r, metric)
-                if v is None:
-                    continue
-                label = r["subject"] + (f" (limit {r['retry_limit']})"
-                                        if r.get("retry_limit") is not None else "")
-                b = {"label": label, "value": v, "text": fmt.num(v)}
-                st = fmt.Stats(r)
-                if st.metric == metric and st.lo is not None:
-                    b["lo"] = st.lo * fmt.metric_scale(metric)
-                    b["hi"] = st.hi * fmt.metric_scale(metric)
-                bars.append(b)
-            if bars:
-                L += self._plot(plots.bar_chart, self._png(stem, scen, metric), bars,
-                                title=f"{scen}: {fmt.metric_label(metric)} at {threads[0]} "
-                                      f"thread{'s' if threads[0] > 1 else ''}{mark}",
-                                ylabel=fmt.metric_axis(metric), subtitle=sub,
-                                bar_legend=f"median; error bar: min{EN}max over the runs")
-        order = _order(results)
-        L += self._table(results, ["threads", "size"],
-                         lambda r: (order.index(r["subject"]), r.get("retry_limit") or 0,
-                                    r["threads"], r.get("size") or 0))
-        L += self._threads_summary(results, metric)
-        L += self._flags(doc, results)
-        return L
 
     def _threads_summary(self, results, metric):
         top = max(r["threads"] for r in results)
@@ -512,7 +473,7 @@ class Report:
              f"{name(worst)} is last with {fmt.num(wv)} {unit}")
         if bv and wv:
             factor = bv / wv if higher_better else wv / bv
-            s += f" ({factor:.2f}x {'slower' if higher_better else 'dearer'})"
+            s += f" ({fmt.num(factor)}x {'slower' if higher_better else 'dearer'})"
         return [s + ".", ""]
 
     # -- zero ----------------------------------------------------------------
@@ -591,7 +552,7 @@ class Report:
                 for i, d in enumerate(have))
             L += self._plot(plots.plot_vs_threads, name, [], "ops_per_sec",
                             title=f"{scen}: Mops/s vs threads, files compared",
-                            subtitle=legend, series=series)
+                            subtitle=legend, series=series, logy="auto")
         return L
 
 

@@ -1,0 +1,83 @@
+"""The project's done criteria for contention, as data, and their check.
+
+Each criterion compares two throughputs from the contend scenario:
+
+    SUBJECT's ops/s at THREADS  >=  FACTOR x  BASE's ops/s at BASE_THREADS
+
+and is met, not met, or not checked (a figure is missing from the file).
+Ratios are of the medians over the repetitions.
+"""
+
+from . import fmt
+from .load import is_number
+
+SCENARIO = "contend"
+
+CRITERIA = [
+    {"subject": "refcount", "threads": 2, "base": "atomic_faa", "base_threads": 2, "factor": 0.95,
+     "text": "refcount \u2265 0.95x atomic_faa at 2 threads"},
+    {"subject": "lockref", "threads": 2, "base": "cas_loop", "base_threads": 2, "factor": 0.85,
+     "text": "lockref \u2265 0.85x cas_loop at 2 threads"},
+    {"subject": "qspinlock", "threads": 8, "base": "qspinlock", "base_threads": 2, "factor": 0.5,
+     "text": "qspinlock at 8 threads \u2265 0.5x its own 2-thread figure"},
+    {"subject": "qspinlock", "threads": 8, "base": "pthread_mutex", "base_threads": 8,
+     "factor": 0.5, "text": "qspinlock \u2265 0.5x pthread_mutex at 8 threads"},
+]
+
+
+class Check:
+    """One criterion against one file: met is True, False or None (not checked)."""
+
+    def __init__(self, crit, value=None, base=None, missing=None):
+        self.crit = crit
+        self.value = value          # Mops/s of the subject
+        self.base = base            # Mops/s of the base
+        self.missing = missing      # what is missing when not checked
+        self.ratio = value / base if value is not None and base else None
+        self.met = None if self.ratio is None else self.ratio >= crit["factor"]
+
+    @property
+    def verdict(self):
+        return {True: "**met**", False: "**not met**", None: "not checked"}[self.met]
+
+    def ratio_text(self):
+        """The ratio with enough digits that its rounding cannot hide the verdict."""
+        f = self.crit["factor"]
+        digits = 2
+        while digits < 6 and (round(self.ratio, digits) >= f) != self.met:
+            digits += 1
+        return f"{self.ratio:.{digits}f}x"
+
+    def figures(self):
+        c = self.crit
+        if self.met is None:
+            return f"no {self.missing} result in this file"
+        if c["base"] == c["subject"]:
+            base = f"its {c['base_threads']}-thread {fmt.num(self.base)}"
+        else:
+            base = f"{c['base']} {fmt.num(self.base)}"
+        return (f"{c['subject']} {fmt.num(self.value)} vs {base} Mops/s = {self.ratio_text()} "
+                f"(needs \u2265 {c['factor']:g}x)")
+
+
+def _mops(results, subject, threads):
+    for r in results:
+        if r["scenario"] == SCENARIO and r["subject"] == subject and r["threads"] == threads:
+            v = r.get("ops_per_sec")
+            return v * 1e-6 if is_number(v) else None
+    return None
+
+
+def evaluate(results):
+    """Check every criterion against RESULTS; a list of Check, in CRITERIA order."""
+    out = []
+    for c in CRITERIA:
+        v = _mops(results, c["subject"], c["threads"])
+        b = _mops(results, c["base"], c["base_threads"])
+        missing = None
+        if v is None:
+            missing = f"{c['threads']}-thread {c['subject']}"
+        elif not b:
+            missing = f"{c['base_threads']}-thread {c['base']}"
+        out.append(Check(c, v, b, missing) if missing is None else Check(c, missing=missing))
+    return out
