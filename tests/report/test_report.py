@@ -789,6 +789,13 @@ class SweepReportTests(ToolCase):
         self.assertHas(self.section(md, "### What this machine says"),
                        "the unbounded loop loses: 25.0% below limit 50")
 
+    def test_unbounded_best_is_named_so(self):
+        out, md = self.edited("unbounded-best.json", "lockref_sweep.json",
+                              lambda d: set_mops(d, "lockref_unbounded", 8, 12.5, "lockref-sweep"))
+        sec = self.section(md, "### What this machine says")
+        self.assertHas(sec, "within 10% of the best (the unbounded loop at 12.5 Mops/s)")
+        self.assertHas(sec, "the unbounded loop is 4.2% above limit 50")
+
     def test_short_limit_outside_the_band(self):
         out, md = self.edited("limit15-slow.json", "lockref_sweep.json",
                               lambda d: set_mops(d, "lockref", 8, 10.0, "lockref-sweep", 15))

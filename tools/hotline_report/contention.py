@@ -365,8 +365,11 @@ class ContentionSections:
     @staticmethod
     def _best_text(v):
         names = [INF if k is None else str(k) for k in v["best"]]
-        word = "limit" if len(names) == 1 else "limits"
-        return f"{word} {_names(names)} at {fmt.num(v['best_mops'])} Mops/s"
+        if names == [INF]:
+            who = "the unbounded loop"
+        else:
+            who = ("limit " if len(names) == 1 else "limits ") + _names(names)
+        return f"{who} at {fmt.num(v['best_mops'])} Mops/s"
 
     @staticmethod
     def _unbounded_text(v):

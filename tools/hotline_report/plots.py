@@ -266,8 +266,9 @@ def _draw_lines(ax, series, ylabel, logx, logy, xticks, xticklabel, ymin0, dodge
         ax.set_yscale("log")
         _plain_log_ticks(ax)
         ylabel += ", log scale"
-    elif ymin0:
-        ax.set_ylim(bottom=0)
+    elif ymin0:  # from 0, with room above a line that would touch the top
+        top = max([y for s in series for y in s["hi"] + s["y"]], default=0)
+        ax.set_ylim(bottom=0, top=max(ax.get_ylim()[1], top * 1.1))
     if xticks:
         ax.set_xticks(xticks)
         if logx:
