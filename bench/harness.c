@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -427,6 +430,162 @@ void bench_run_free(struct bench_run *r)
 	r->ops = NULL;
 }
 
+/* ---- running processes ------------------------------------------------- */
+
+/*
+ * What the parent shares with its worker processes: one anonymous MAP_SHARED
+ * mapping, at the same address in every process after fork(), so that the
+ * workers' stop pointer and the parent's view of their counts just work.
+ */
+struct proc_shared {
+	pthread_barrier_t start;	/* process-shared: workers + parent */
+	atomic_bool stop;
+	struct bench_worker w[];
+};
+
+static void __attribute__((noreturn)) process_main(const struct bench_subject *s,
+						    struct bench_worker *w,
+						    pthread_barrier_t *start)
+{
+	if (w->cpu >= 0 && pin_self(w->cpu) != 0) {
+		w->failed = true;
+		snprintf(w->why, sizeof(w->why), "cannot pin worker process %u to CPU %d: %s",
+			 w->index, w->cpu, strerror(errno));
+	}
+	pthread_barrier_wait(start);
+	if (!w->failed) {
+		w->t0_ns = bench_now_ns();
+		w->c0 = bench_cycles();
+		s->run(w);
+		w->c1 = bench_cycles();
+		w->t1_ns = bench_now_ns();
+	}
+	_exit(0);	/* no atexit handlers, no stdio flush: the parent owns those */
+}
+
+/* A worker process ended: anything but exit status 0 fails the run. */
+static void check_exit(struct bench_worker *w, pid_t pid, int status)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	w->failed = true;
+	if (WIFSIGNALED(status))
+		snprintf(w->why, sizeof(w->why), "worker process %u (pid %d) was killed by signal %d",
+			 w->index, (int)pid, WTERMSIG(status));
+	else
+		snprintf(w->why, sizeof(w->why), "worker process %u (pid %d) exited with status %d",
+			 w->index, (int)pid, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static pid_t wait_for(pid_t pid, int *status)
+{
+	pid_t r;
+
+	while ((r = waitpid(pid, status, 0)) < 0 && errno == EINTR)
+		;
+	return r;
+}
+
+int bench_measure_processes(const struct bench_subject *s, const struct bench_params *p,
+			    unsigned int threads, const struct bench_pin *pin, double duration,
+			    struct bench_run *out)
+{
+	size_t size = sizeof(struct proc_shared) + threads * sizeof(struct bench_worker);
+	pthread_barrierattr_t attr;
+	struct proc_shared *sh;
+	unsigned int created = 0;
+	void *state = NULL;
+	pid_t *pid;
+	int status, err = 0, ret = -1;
+
+	*out = (struct bench_run){ .threads = threads };
+	out->cpus = calloc(threads, sizeof(*out->cpus));
+	out->ops = calloc(threads, sizeof(*out->ops));
+	pid = calloc(threads, sizeof(*pid));
+	if (!out->cpus || !out->ops || !pid) {
+		bench_run_free(out);
+		free(pid);
+		bench_error("out of memory");
+		return -1;
+	}
+	bench_place(pin, threads, out->cpus);
+
+	sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		bench_error("cannot map memory to share with worker processes: %s", strerror(errno));
+		bench_run_free(out);
+		free(pid);
+		return -1;
+	}
+	pthread_barrierattr_init(&attr);
+	pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	pthread_barrier_init(&sh->start, &attr, threads + 1);
+	pthread_barrierattr_destroy(&attr);
+	atomic_init(&sh->stop, false);
+
+	errno = 0;
+	state = s->setup(p);
+	if (!state) {
+		bench_error("%s: setup failed: %s", s->name, strerror(errno ? errno : ENOMEM));
+		goto out;
+	}
+	fflush(NULL);		/* nothing buffered gets written by a child too */
+	for (; created < threads; created++) {
+		struct bench_worker *w = &sh->w[created];
+
+		*w = (struct bench_worker){
+			.index = created,
+			.cpu = out->cpus[created],
+			.state = state,
+			.stop = &sh->stop,
+			.timed = duration > 0,
+		};
+		pid[created] = fork();
+		if (pid[created] < 0) {
+			err = errno;
+			break;
+		}
+		if (pid[created] == 0)
+			process_main(s, w, &sh->start);
+	}
+	if (err) {
+		/* The others wait at a barrier that will never fill: end them. */
+		for (unsigned int i = 0; i < created; i++) {
+			kill(pid[i], SIGKILL);
+			wait_for(pid[i], &status);
+		}
+		bench_error("cannot start worker process %u of %u: %s", created + 1, threads,
+			    strerror(err));
+		goto out;
+	}
+	pthread_barrier_wait(&sh->start);
+	if (duration > 0) {
+		sleep_until(bench_now_ns() + (uint64_t)(duration * 1e9));
+		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	}
+	for (unsigned int i = 0; i < threads; i++) {
+		if (wait_for(pid[i], &status) < 0) {
+			sh->w[i].failed = true;
+			snprintf(sh->w[i].why, sizeof(sh->w[i].why),
+				 "cannot wait for worker process %u: %s", i, strerror(errno));
+			continue;
+		}
+		check_exit(&sh->w[i], pid[i], status);
+	}
+	collect(out, sh->w, threads);
+	record_placement(out);
+	ret = 0;
+out:
+	if (state)
+		s->teardown(state);
+	pthread_barrier_destroy(&sh->start);
+	munmap(sh, size);
+	free(pid);
+	if (ret)
+		bench_run_free(out);
+	return ret;
+}
+
 /* ---- subjects ----------------------------------------------------------- */
 
 size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench_config *cfg,
@@ -434,13 +593,16 @@ size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < sc->nr_subjects; i++) {
-		bool want = !cfg->subjects;
+	for (size_t i = 0; i < sc->nr_subjects + sc->nr_selftests; i++) {
+		const struct bench_subject *s = i < sc->nr_subjects ?
+							&sc->subjects[i] :
+							&sc->selftests[i - sc->nr_subjects];
+		bool want = !cfg->subjects && i < sc->nr_subjects;
 
 		for (size_t j = 0; cfg->subjects && j < cfg->nr_subjects; j++)
-			want |= strcmp(cfg->subjects[j], sc->subjects[i].name) == 0;
+			want |= strcmp(cfg->subjects[j], s->name) == 0;
 		if (want)
-			out[n++] = &sc->subjects[i];
+			out[n++] = s;
 	}
 	return n;
 }

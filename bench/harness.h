@@ -71,6 +71,11 @@ struct bench_params {
 	unsigned long long count;	/* count-defined scenarios */
 	size_t size;			/* bytes, for size sweeps */
 	unsigned int retry_limit;
+	/*
+	 * Scenario-private: where the subject leaves figures beyond the op
+	 * counts (e.g. attempt histograms, gathered at teardown). NULL if none.
+	 */
+	void *sink;
 };
 
 /* One thread of one measurement, as the subject's run function sees it. */
@@ -109,6 +114,13 @@ struct bench_scenario {
 	const struct bench_subject *subjects;
 	size_t nr_subjects;
 	/*
+	 * Self-tests of the scenario itself (e.g. a lock that does not lock, to
+	 * prove that its correctness check can fail): run only when --subjects
+	 * names them, and not shown by --list.
+	 */
+	const struct bench_subject *selftests;
+	size_t nr_selftests;
+	/*
 	 * Measure the selected subjects, print a table on stdout, append one
 	 * object per result to results. Returns 0, or 1 after printing a
 	 * one-line reason (bench_error).
@@ -119,7 +131,8 @@ struct bench_scenario {
 
 /*
  * The subjects of sc that --subjects selects, in table order, into out
- * (room for sc->nr_subjects). Returns how many.
+ * (room for sc->nr_subjects + sc->nr_selftests): every subject, or those
+ * named; then the self-tests named. Returns how many.
  */
 size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench_config *cfg,
 			     const struct bench_subject **out);
@@ -168,6 +181,22 @@ int bench_measure(const struct bench_subject *s, const struct bench_params *p,
 		  unsigned int threads, const struct bench_pin *pin, double duration,
 		  struct bench_run *out);
 void bench_run_free(struct bench_run *r);
+
+/*
+ * bench_measure_processes - bench_measure with processes instead of threads.
+ *
+ * Sets s up in this process, then forks threads children; each pins itself
+ * as pin says, waits at a process-shared barrier, runs s->run once (its
+ * struct bench_worker and the stop flag live in a shared anonymous
+ * mapping, so the parent sees its counts and can stop it) and exits. The
+ * parent releases them together, stops them after duration seconds (0:
+ * they run to completion), waits for them all, tears s down. A child that
+ * dies or exits non-zero is a failed run (why says which). Returns as
+ * bench_measure. The caller must have no other threads running.
+ */
+int bench_measure_processes(const struct bench_subject *s, const struct bench_params *p,
+			    unsigned int threads, const struct bench_pin *pin, double duration,
+			    struct bench_run *out);
 
 /* ---- repetitions and statistics ----------------------------------------- */
 

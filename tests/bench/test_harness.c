@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_harness.c - the parts of hotline-bench's harness that refcount-timing
- * does not exercise on its own: statistics, fairness, placement wrapping,
- * several threads run for a duration, a failed check, interleaving order,
- * subject selection and the common result fields.
+ * test_harness.c - the parts of hotline-bench's harness that the scenarios
+ * do not exercise on their own: statistics, fairness, placement wrapping,
+ * several threads or processes run for a duration, a failed check, a
+ * worker process that dies, interleaving order, subject and self-test
+ * selection, the common result fields, and the attempt and latency
+ * histograms.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
+#include "hist.h"
 
 static int failures;
 
@@ -108,15 +112,28 @@ static void spin_run(struct bench_worker *w)
 			snprintf(w->why, sizeof(w->why), "thread 1 fails on purpose");
 		return;
 	}
-	while (!atomic_load_explicit(w->stop, memory_order_relaxed))
+	/* At least one: on a loaded machine a thread may first run after the stop. */
+	do
 		n++;
+	while (!atomic_load_explicit(w->stop, memory_order_relaxed));
 	w->ops = n;
+}
+
+/* A worker process that exits with status 3 instead of returning. */
+static void exit_run(struct bench_worker *w)
+{
+	w->ops = 1;
+	if (w->index == 0)
+		_exit(3);
 }
 
 static const struct bench_subject spin_subjects[] = {
 	{ "spin", "count until stopped", spin_setup, spin_run, spin_teardown },
 	{ "other", "same again", spin_setup, spin_run, spin_teardown },
 };
+
+static const struct bench_subject exit_subject = { "exit", "exits", spin_setup, exit_run,
+						   spin_teardown };
 
 static void threads_run_for_the_duration_and_all_count(void)
 {
@@ -164,6 +181,49 @@ static void a_failed_check_is_reported_with_its_reason(void)
 	bench_run_free(&run);
 }
 
+static void processes_run_for_the_duration_and_all_count(void)
+{
+	const struct bench_params p = { .threads = 3 };
+	const struct bench_pin pin = { .mode = BENCH_PIN_AUTO };
+	struct bench_run run;
+
+	CHECK(bench_measure_processes(&spin_subjects[0], &p, 3, &pin, 0.1, &run) == 0,
+	      "expected the run to work");
+	if (!run.ops)
+		return;
+	CHECK(!run.failed, "expected no failure, got '%s'", run.why);
+	CHECK(run.elapsed_ns >= 0.09e9 && run.elapsed_ns < 5e9,
+	      "expected about 0.1 s elapsed, got %g ns", run.elapsed_ns);
+	for (unsigned int i = 0; i < 3; i++) {
+		CHECK(run.ops[i] > 0, "process %u: expected its ops seen by the parent, got 0", i);
+		CHECK(run.cpus[i] >= 0, "process %u: expected to be pinned, got CPU %d", i,
+		      run.cpus[i]);
+	}
+	CHECK(run.ops[0] + run.ops[1] + run.ops[2] == run.total_ops,
+	      "expected total_ops to be the sum of the processes' ops");
+	bench_run_free(&run);
+}
+
+static void a_failed_or_dead_worker_process_fails_the_run(void)
+{
+	const struct bench_params p = { .threads = 2 };
+	const struct bench_pin pin = { .mode = BENCH_PIN_NONE };
+	struct bench_run run;
+
+	CHECK(bench_measure_processes(&spin_subjects[0], &p, 2, &pin, 0, &run) == 0,
+	      "expected the run itself to work");
+	CHECK(run.failed && strstr(run.why, "on purpose"),
+	      "expected failed with the worker's reason, got failed=%d why='%s'", run.failed,
+	      run.why);
+	bench_run_free(&run);
+	CHECK(bench_measure_processes(&exit_subject, &p, 2, &pin, 0, &run) == 0,
+	      "expected the run itself to work");
+	CHECK(run.failed && strstr(run.why, "exited with status 3"),
+	      "expected 'worker process 0 ... exited with status 3', got failed=%d why='%s'",
+	      run.failed, run.why);
+	bench_run_free(&run);
+}
+
 static char order[64];
 
 static int record_order(void *ctx, size_t subject, unsigned int rep)
@@ -198,6 +258,83 @@ static void subjects_option_selects_by_name(void)
 	cfg.nr_subjects = 1;
 	CHECK(bench_select_subjects(&sc, &cfg, out) == 1 && out[0] == &spin_subjects[1],
 	      "--subjects other: expected only 'other'");
+}
+
+static void selftests_run_only_when_named(void)
+{
+	const struct bench_scenario sc = { .name = "test", .subjects = spin_subjects,
+					   .nr_subjects = 1, .selftests = &spin_subjects[1],
+					   .nr_selftests = 1 };
+	const char *named[] = { "other", "spin" };
+	struct bench_config cfg = { .repeat = 1 };
+	const struct bench_subject *out[2];
+
+	CHECK(bench_select_subjects(&sc, &cfg, out) == 1 && out[0] == &spin_subjects[0],
+	      "no --subjects: expected the subject, not the self-test");
+	cfg.subjects = named;
+	cfg.nr_subjects = 2;
+	CHECK(bench_select_subjects(&sc, &cfg, out) == 2 && out[0] == &spin_subjects[0] &&
+		      out[1] == &spin_subjects[1],
+	      "--subjects other,spin: expected the subject, then the self-test");
+}
+
+static void attempts_quantiles_are_exact_below_256_and_the_max_beyond(void)
+{
+	struct bench_attempts a = { 0 }, b = { 0 };
+
+	for (int i = 0; i < 90; i++)
+		bench_attempts_add(&a, 1);
+	for (int i = 0; i < 9; i++)
+		bench_attempts_add(&a, 2);
+	bench_attempts_add(&a, 300);
+	CHECK(bench_attempts_count(&a) == 100, "expected 100 successes, got %llu",
+	      (unsigned long long)bench_attempts_count(&a));
+	CHECK(a.sum == 408 && a.max == 300, "expected sum 408, max 300; got %llu, %llu",
+	      (unsigned long long)a.sum, (unsigned long long)a.max);
+	CHECK(bench_attempts_quantile(&a, 0.5) == 1, "p50: expected 1, got %g",
+	      bench_attempts_quantile(&a, 0.5));
+	CHECK(bench_attempts_quantile(&a, 0.99) == 2, "p99: expected 2, got %g",
+	      bench_attempts_quantile(&a, 0.99));
+	CHECK(bench_attempts_quantile(&a, 1.0) == 300, "p100 beyond 255: expected the max 300, got %g",
+	      bench_attempts_quantile(&a, 1.0));
+	bench_attempts_add(&b, 7);
+	bench_attempts_merge(&b, &a);
+	CHECK(bench_attempts_count(&b) == 101 && b.sum == 415 && b.max == 300,
+	      "merge: expected 101 successes, sum 415, max 300");
+	CHECK(bench_attempts_quantile(&(struct bench_attempts){ 0 }, 0.5) == 0,
+	      "empty: expected 0");
+}
+
+static void latency_quantiles_are_within_3_percent_and_never_above_the_max(void)
+{
+	struct bench_latency h = { 0 };
+	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+	unsigned int prev = 0;
+
+	/* Buckets grow with the value, and the exact range is exact. */
+	for (uint64_t v = 0; v < 1u << 20; v++) {
+		unsigned int b = bench_latency_bucket(v);
+
+		CHECK(b >= prev && b < BENCH_LATENCY_BUCKETS, "bucket of %llu: %u after %u",
+		      (unsigned long long)v, b, prev);
+		prev = b;
+	}
+	CHECK(bench_latency_bucket(31) == 31 && bench_latency_bucket(UINT64_MAX) ==
+						 BENCH_LATENCY_BUCKETS - 1,
+	      "expected 31 -> 31 and UINT64_MAX -> the last bucket");
+	/* Values 1..100000: the q-quantile is q * 100000. */
+	for (uint64_t v = 1; v <= 100000; v++)
+		bench_latency_add(&h, v);
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		double got = bench_latency_quantile(&h, qs[i]), want = qs[i] * 100000;
+
+		CHECK(fabs(got - want) <= 0.032 * want, "q %g: expected about %g, got %g", qs[i],
+		      want, got);
+	}
+	CHECK(bench_latency_quantile(&h, 1.0) <= 100000 && h.max == 100000 && h.n == 100000,
+	      "expected the top quantile at most the max 100000");
+	bench_latency_add(&h, 5);
+	CHECK(h.n == 100001, "expected n to count every value");
 }
 
 static void result_has_every_common_field(void)
@@ -245,8 +382,13 @@ int main(void)
 	placement_wraps_and_auto_starts_with_distinct_cpus();
 	threads_run_for_the_duration_and_all_count();
 	a_failed_check_is_reported_with_its_reason();
+	processes_run_for_the_duration_and_all_count();
+	a_failed_or_dead_worker_process_fails_the_run();
 	repetitions_interleave_subjects();
 	subjects_option_selects_by_name();
+	selftests_run_only_when_named();
+	attempts_quantiles_are_exact_below_256_and_the_max_beyond();
+	latency_quantiles_are_within_3_percent_and_never_above_the_max();
 	result_has_every_common_field();
 	bench_topology_fini();
 	if (failures) {
