@@ -11,5 +11,8 @@
 #include "../harness.h"
 
 extern const struct bench_scenario bench_refcount_timing;	/* refcount_timing.c */
+extern const struct bench_scenario bench_contend;		/* contend.c */
+extern const struct bench_scenario bench_lockref_sweep;		/* lockref_sweep.c */
+extern const struct bench_scenario bench_openclose;		/* openclose.c */
 
 #endif /* HOTLINE_BENCH_SCENARIOS_H */

@@ -1,24 +1,48 @@
-"""Run hotline-bench refcount-timing and check its JSON against the contract.
+"""Run a hotline-bench scenario and check its JSON against the contract.
 
-    check_json.py BENCH OUT.json [--subjects a,b] [--count N] [--repeat N]
+    check_json.py BENCH OUT.json [--scenario S] [--subjects a,b] [--repeat N]
+                  [--count N]                          (refcount-timing)
+                  [--threads LIST] [--duration S] [--quick]   (the others)
 
-Runs `BENCH refcount-timing --count N --repeat N --json OUT.json` (with
---subjects when given), expects exit status 0 and a table on stdout, then
-checks every field of the JSON contract (design.md "Bench and sim JSON",
-bench/README.md): types, the subjects present, one run per repetition,
-in_sync, ratio of the baseline exactly 1.0, the environment. Standard
-library only. Exit status 0 when everything holds; otherwise every failed
-check is printed, saying what was expected and what was found.
+Runs `BENCH SCENARIO ... --json OUT.json` (refcount-timing by default),
+expects exit status 0 and a table row per subject on stdout, then checks
+every field of the JSON contract (design.md "Bench and sim JSON",
+bench/README.md): types, the subjects present (and, for contend,
+lockref-sweep and openclose, every subject at every thread count and retry
+limit), one run per repetition, the environment, and each scenario's
+extras: refcount-timing's in_sync and ratio (exactly 1.0 for the
+baseline); contend's and lockref-sweep's attempts per success (only for
+the compare-and-swap subjects; exactly 1 with one thread), fallback rate
+in [0, 1] (only for the instrumented lockrefs), latency quantiles in order;
+openclose's "measures". Standard library only. Exit status 0 when
+everything holds; otherwise every failed check is printed, saying what was
+expected and what was found.
 """
 
 import argparse
 import json
 import math
+import os
 import re
 import subprocess
 import sys
 
 ALL_SUBJECTS = ["atomic", "refcount", "refcount_full", "refcount_full_inline"]
+
+CONTEND_SUBJECTS = ["atomic_faa", "cas_loop", "refcount", "refcount_full", "lockref",
+                    "lockref_unbounded", "lockref_relax", "lockref_relax_alt",
+                    "lockref_spinlock_only", "qspinlock", "ticket", "pthread_mutex",
+                    "lockref_lib"]
+# Subjects whose compare-and-swap attempts are counted, and those with a fallback rate.
+ATTEMPT_SUBJECTS = {"cas_loop", "lockref", "lockref_unbounded", "lockref_relax",
+                    "lockref_relax_alt"}
+FALLBACK_SUBJECTS = ATTEMPT_SUBJECTS - {"cas_loop"}
+# contend's retry limits: the instrumented lockrefs at 100, the library's own at its limit.
+CONTEND_LIMITS = {"lockref": 100, "lockref_relax": 100, "lockref_relax_alt": 100}
+SWEEP_SUBJECTS = ["lockref", "lockref_unbounded"]
+SWEEP_LIMITS = [1, 2, 4, 15, 50, 100, 200, 500]
+OPENCLOSE_SUBJECTS = ["threads", "processes"]
+DEFAULT_THREADS = {"contend": [1, 2, 4, 8], "lockref-sweep": [2, 4, 8], "openclose": [1, 2, 4, 8]}
 failures = []
 
 
@@ -44,7 +68,7 @@ def check_type(obj, key, test, expected, where):
     return v
 
 
-def check_env(env):
+def check_env(env, scenario):
     w = "env"
     s = lambda v: isinstance(v, str) and v != ""
     for key in ("cpu", "arch", "vendor", "kernel", "libc", "compiler", "command"):
@@ -66,7 +90,7 @@ def check_env(env):
     comp = env.get("compiler", "")
     check(isinstance(comp, str) and comp.split(" ")[0] in ("gcc", "clang"),
           f"env.compiler: expected 'gcc ...' or 'clang ...', got {comp!r}")
-    check("refcount-timing" in str(env.get("command")),
+    check(scenario in str(env.get("command")),
           f"env.command: expected the command line, got {env.get('command')!r}")
 
 
@@ -82,14 +106,19 @@ def check_result(r, i, count, repeat, baseline_present):
     pos = lambda v: is_num(v) and v > 0
     ops_per_sec = check_type(r, "ops_per_sec", pos, "a positive number", w)
     ns = check_type(r, "ns_per_op", pos, "a positive number", w)
-    if is_num(ops_per_sec) and is_num(ns):
-        # Both are medians over the same repetitions: roughly reciprocal.
-        check(abs(ops_per_sec * ns / 1e9 - 1) < 0.5,
-              f"{w}: expected ops_per_sec ~ 1e9/ns_per_op, got {ops_per_sec} and {ns}")
     check_type(r, "headline", lambda v: v == "ns_per_op", "'ns_per_op'", w)
     runs = check_type(r, "runs",
                       lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
                       f"a list of {repeat} positive numbers", w)
+    if isinstance(runs, list) and runs and all(pos(x) for x in runs) and is_num(ops_per_sec) \
+            and is_num(ns):
+        # Medians of the runs (ns per op) and of their reciprocals (ops/s): on a
+        # loaded machine two runs may differ a lot, so the medians need not be
+        # reciprocal, but each lies within the runs.
+        lo, hi = min(runs) * (1 - 1e-9), max(runs) * (1 + 1e-9)
+        check(lo <= ns <= hi, f"{w}: expected ns_per_op (the median) within runs {runs}, got {ns}")
+        check(lo <= 1e9 / ops_per_sec <= hi,
+              f"{w}: expected 1e9/ops_per_sec within runs {runs}, got ops_per_sec {ops_per_sec}")
     spread = check_type(r, "spread", lambda v: isinstance(v, dict), "an object", w)
     if isinstance(spread, dict):
         for key in ("min", "max", "median", "rel_spread"):
@@ -126,27 +155,173 @@ def check_result(r, i, count, repeat, baseline_present):
     check_type(r, "fairness", lambda v: v == 1.0, "1.0 (one thread)", w)
 
 
+def check_timed_common(r, w, threads, repeat, duration):
+    """The fields every result of a timed, threaded scenario has."""
+    check_type(r, "threads", lambda v: v == threads, str(threads), w)
+    check_type(r, "size", lambda v: v is None, "null", w)
+    check_type(r, "gb_per_sec", lambda v: v is None, "null", w)
+    check_type(r, "headline", lambda v: v == "ops_per_sec", "'ops_per_sec'", w)
+    pos = lambda v: is_num(v) and v > 0
+    ops_per_sec = check_type(r, "ops_per_sec", pos, "a positive number", w)
+    ns = check_type(r, "ns_per_op", pos, "a positive number", w)
+    runs = check_type(r, "runs",
+                      lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
+                      f"a list of {repeat} positive numbers", w)
+    if isinstance(runs, list) and runs and all(is_num(x) for x in runs) and is_num(ops_per_sec) \
+            and is_num(ns):
+        # Medians of the runs: ops_per_sec of them, ns_per_op of their reciprocals
+        # (short runs differ a lot, so the two medians need not be reciprocal).
+        lo, hi = min(runs) * (1 - 1e-9), max(runs) * (1 + 1e-9)
+        check(lo <= ops_per_sec <= hi,
+              f"{w}: expected ops_per_sec (the median) within runs {runs}, got {ops_per_sec}")
+        check(lo <= 1e9 / ns <= hi,
+              f"{w}: expected 1e9/ns_per_op within runs {runs}, got ns_per_op {ns}")
+    spread = check_type(r, "spread", lambda v: isinstance(v, dict), "an object", w)
+    if isinstance(spread, dict) and isinstance(runs, list) and runs and \
+            all(is_num(x) for x in runs):
+        check(spread.get("min") == min(runs) and spread.get("max") == max(runs),
+              f"{w}.spread: expected min/max of runs {runs}, got {spread}")
+    per_thread = check_type(r, "per_thread",
+                            lambda v: isinstance(v, list) and len(v) == threads,
+                            f"a list of {threads} threads", w)
+    for j, t in enumerate(per_thread if isinstance(per_thread, list) else []):
+        check(isinstance(t, dict) and (t.get("cpu") is None or is_int(t.get("cpu"))) and
+              is_int(t.get("ops")) and t.get("ops") >= 0,
+              f"{w}.per_thread[{j}]: expected {{cpu: N|null, ops: N >= 0}}, got {t!r}")
+    check_type(r, "fairness", lambda v: is_num(v) and 1 / threads - 1e-9 <= v <= 1 + 1e-9,
+               f"Jain's index in [1/{threads}, 1]", w)
+    check_type(r, "duration", lambda v: is_num(v) and abs(v - duration) < 1e-9, str(duration), w)
+
+
+def check_contention_extras(r, w, subject, threads):
+    """contend and lockref-sweep: op, attempts, fallback rate, latency."""
+    check_type(r, "op", lambda v: v == "get+put", "'get+put'", w)
+    fallback = check_type(r, "fallback_rate",
+                          (lambda v: is_num(v) and 0 <= v <= 1) if subject in FALLBACK_SUBJECTS
+                          else (lambda v: v is None),
+                          "a fraction in [0, 1]" if subject in FALLBACK_SUBJECTS
+                          else "null (no locked path to fall back to)", w)
+    att = r.get("attempts_per_success")
+    if subject not in ATTEMPT_SUBJECTS:
+        check_type(r, "attempts_per_success", lambda v: v is None,
+                   "null (not a counted compare-and-swap loop)", w)
+    elif att is None and fallback == 1:
+        pass  # every operation fell back: no lockless success to count
+    elif check_type(r, "attempts_per_success", lambda v: isinstance(v, dict),
+                    "an object {mean, p50, p99, max}", w):
+        mean = check_type(att, "mean", lambda v: is_num(v) and v >= 1, "a number >= 1",
+                          w + ".attempts_per_success")
+        q = [check_type(att, k, lambda v: is_int(v) and v >= 1, "an integer >= 1",
+                        w + ".attempts_per_success") for k in ("p50", "p99", "max")]
+        if all(is_int(x) for x in q):
+            check(q[0] <= q[1] <= q[2],
+                  f"{w}.attempts_per_success: expected p50 <= p99 <= max, got {att}")
+            if is_num(mean):
+                check(mean <= q[2], f"{w}.attempts_per_success: expected mean <= max, got {att}")
+            if threads == 1:
+                # Nothing else touches the line: every compare-and-swap succeeds at once.
+                check(q[2] == 1 and mean == 1,
+                      f"{w}.attempts_per_success: expected exactly 1 attempt with one thread, "
+                      f"got {att}")
+    if threads == 1 and subject in FALLBACK_SUBJECTS and is_num(fallback):
+        check(fallback == 0, f"{w}: expected fallback_rate 0 with one thread, got {fallback}")
+    lat = r.get("latency_ns")
+    if check_type(r, "latency_ns", lambda v: isinstance(v, dict),
+                  "an object {p50, p99, p999, max}", w):
+        vals = [check_type(lat, k, lambda v: is_num(v) and v > 0, "a positive number",
+                           w + ".latency_ns") for k in ("p50", "p99", "p999", "max")]
+        if all(is_num(x) for x in vals):
+            check(vals[0] <= vals[1] <= vals[2] <= vals[3],
+                  f"{w}.latency_ns: expected p50 <= p99 <= p999 <= max, got {lat}")
+    check_type(r, "latency_samples", lambda v: is_int(v) and v >= threads,
+               f"an integer >= {threads} (every thread times its first op)", w)
+    check_type(r, "latency_resolution_ns", lambda v: v is None or (is_num(v) and v > 0),
+               "a positive number or null", w)
+
+
+def expected_cases(a):
+    """(subject, retry_limit) of every result of a threaded scenario, in table order."""
+    if a.scenario == "contend":
+        names = a.subjects.split(",") if a.subjects else CONTEND_SUBJECTS
+        names = [s for s in CONTEND_SUBJECTS if s in names]
+        lib = int(os.environ.get("HOTLINE_LOCKREF_RETRIES", "100") or 100)
+        return [(s, lib or None) if s == "lockref_lib" else (s, CONTEND_LIMITS.get(s))
+                for s in names]
+    if a.scenario == "lockref-sweep":
+        names = a.subjects.split(",") if a.subjects else SWEEP_SUBJECTS
+        cases = []
+        for s in [s for s in SWEEP_SUBJECTS if s in names]:
+            cases += [(s, lim) for lim in SWEEP_LIMITS] if s == "lockref" else [(s, None)]
+        return cases
+    names = a.subjects.split(",") if a.subjects else OPENCLOSE_SUBJECTS
+    return [(s, None) for s in OPENCLOSE_SUBJECTS if s in names]
+
+
+def check_threaded_results(a, results, repeat, threads_list, duration):
+    cases = expected_cases(a)
+    want = [(t, s, lim) for t in threads_list for s, lim in cases]
+    got = [(r.get("threads"), r.get("subject"), r.get("retry_limit")) for r in results
+           if isinstance(r, dict)]
+    check(got == want, f"results: expected (threads, subject, retry_limit) {want}, got {got}")
+    for i, r in enumerate(results):
+        if not check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
+            continue
+        subj = r.get("subject")
+        w = f"results[{i}] ({subj}, {r.get('threads')} threads, limit {r.get('retry_limit')})"
+        check_type(r, "scenario", lambda v: v == a.scenario, repr(a.scenario), w)
+        check_timed_common(r, w, r.get("threads") if is_int(r.get("threads")) else 0,
+                           repeat, duration)
+        if a.scenario == "openclose":
+            check_type(r, "measures",
+                       lambda v: isinstance(v, str) and v.startswith("host kernel"),
+                       "a string starting 'host kernel'", w)
+            check_type(r, "workers", lambda v: v == subj, repr(subj), w)
+            check_type(r, "op", lambda v: isinstance(v, str) and "open" in v,
+                       "a string naming open", w)
+        else:
+            check_contention_extras(r, w, subj, r.get("threads"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bench")
     ap.add_argument("out")
+    ap.add_argument("--scenario", default="refcount-timing",
+                    choices=["refcount-timing", "contend", "lockref-sweep", "openclose"])
     ap.add_argument("--subjects")
     ap.add_argument("--count", type=int, default=100000)
-    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--repeat", type=int)
+    ap.add_argument("--threads")
+    ap.add_argument("--duration", type=float)
+    ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
 
-    cmd = [a.bench, "refcount-timing", "--count", str(a.count), "--repeat", str(a.repeat),
-           "--json", a.out]
-    if a.subjects:
-        cmd += ["--subjects", a.subjects]
+    timed = a.scenario != "refcount-timing"
+    cmd = [a.bench, a.scenario, "--json", a.out]
+    if not timed:
+        a.repeat = 2 if a.repeat is None else a.repeat
+        cmd += ["--count", str(a.count)]
+    if a.repeat is not None:
+        cmd += ["--repeat", str(a.repeat)]
+    repeat = a.repeat if a.repeat is not None else 1 if a.quick else 3
+    for opt, val in (("--threads", a.threads), ("--subjects", a.subjects)):
+        if val:
+            cmd += [opt, val]
+    if a.duration:
+        cmd += ["--duration", str(a.duration)]
+    if a.quick:
+        cmd += ["--quick"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         print(f"FAIL: {' '.join(cmd)}: expected exit status 0, got {p.returncode}\n{p.stderr}")
         return 1
     check(p.stderr == "", f"stderr: expected nothing (not a terminal), got {p.stderr!r}")
-    expected = a.subjects.split(",") if a.subjects else ALL_SUBJECTS
+    default_subjects = {"refcount-timing": ALL_SUBJECTS, "contend": CONTEND_SUBJECTS,
+                        "lockref-sweep": SWEEP_SUBJECTS, "openclose": OPENCLOSE_SUBJECTS}
+    expected = a.subjects.split(",") if a.subjects else default_subjects[a.scenario]
     for s in expected:
-        check(re.search(rf"^{re.escape(s)}\s", p.stdout, re.M) is not None,
+        row = rf"^{re.escape(s)}\s" if not timed else rf"^\d+\s+{re.escape(s)}\s"
+        check(re.search(row, p.stdout, re.M) is not None,
               f"stdout: expected a table row for '{s}', got:\n{p.stdout}")
 
     with open(a.out) as f:
@@ -156,22 +331,31 @@ def main():
           f"version: expected the project version, got {doc.get('version')!r}")
     env = doc.get("env")
     if check(isinstance(env, dict), f"env: expected an object, got {env!r}"):
-        check_env(env)
+        check_env(env, a.scenario)
     cfg = doc.get("config")
     if check(isinstance(cfg, dict), f"config: expected an object, got {cfg!r}"):
-        check_type(cfg, "quick", lambda v: v is False, "false", "config")
-        check_type(cfg, "repeat", lambda v: v == a.repeat, str(a.repeat), "config")
-        check_type(cfg, "duration", lambda v: v is None or is_num(v), "null or a number",
-                   "config")
+        check_type(cfg, "quick", lambda v: v is a.quick, str(a.quick).lower(), "config")
+        check_type(cfg, "repeat", lambda v: v == repeat, str(repeat), "config")
+        check_type(cfg, "duration",
+                   (lambda v: v is None) if not a.duration else
+                   (lambda v: is_num(v) and abs(v - a.duration) < 1e-9),
+                   "null (not given)" if not a.duration else str(a.duration), "config")
         check_type(cfg, "pin", lambda v: isinstance(v, str) and v != "", "a string", "config")
     results = doc.get("results")
-    if check(isinstance(results, list), f"results: expected a list, got {results!r}"):
+    if not check(isinstance(results, list), f"results: expected a list, got {results!r}"):
+        results = []
+    elif timed:
+        threads = ([int(t) for t in a.threads.split(",")] if a.threads
+                   else DEFAULT_THREADS[a.scenario])
+        duration = a.duration or (0.05 if a.quick else 0.5)
+        check_threaded_results(a, results, repeat, threads, duration)
+    else:
         got = [r.get("subject") for r in results if isinstance(r, dict)]
         check(got == [s for s in ALL_SUBJECTS if s in expected],
               f"results: expected subjects {expected}, in table order, got {got}")
         for i, r in enumerate(results):
             if check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
-                check_result(r, i, a.count, a.repeat, "atomic" in expected)
+                check_result(r, i, a.count, repeat, "atomic" in expected)
 
     for f in failures:
         print("FAIL:", f)

@@ -92,12 +92,23 @@ expect_bad "'-x'" $safe -x
 expect_bad "--quick '--quick=1'" $safe --quick=1
 expect_bad "scenario 'foo' unknown" foo
 expect_bad "'refcount'" refcount
-expect_bad "scenario 'contend' not implemented" contend
-expect_bad "'lockref-sweep' not implemented" lockref-sweep
 expect_bad "'zero' not implemented" zero
-expect_bad "'openclose' not implemented" openclose
 expect_bad "no scenario" --repeat 2
 expect_bad "unexpected 'extra'" refcount-timing extra
+# The threaded scenarios: the same checks apply, and their own subject names.
+quick_contend="contend --duration 0.01 --repeat 1 --threads 1 --subjects atomic_faa"
+expect_bad "--threads '0'" contend --duration 0.01 --repeat 1 --threads 0
+expect_bad "--threads '0' '2,0'" contend --duration 0.01 --repeat 1 --threads 2,0
+expect_bad "--subjects 'nosuch' contend" contend --duration 0.01 --repeat 1 --subjects nosuch
+expect_bad "--subjects 'atomic' contend" contend --duration 0.01 --repeat 1 --subjects atomic
+expect_bad "--duration '0'" $quick_contend --duration 0
+expect_bad "--pin 'bogus'" $quick_contend --pin bogus
+expect_bad "--subjects 'atomic_faa' lockref-sweep" lockref-sweep --duration 0.01 --repeat 1 \
+	--subjects atomic_faa
+expect_bad "--threads 'x'" lockref-sweep --duration 0.01 --repeat 1 --threads x
+expect_bad "--subjects 'lockref' openclose" openclose --duration 0.01 --repeat 1 --subjects lockref
+expect_bad "--duration '-0.5'" openclose --repeat 1 --duration -0.5
+expect_bad "--subjects 'selftest_nolock' refcount-timing" $safe --subjects selftest_nolock
 # A value with a newline in it still gives one line.
 expect_bad "--pin" $safe --pin "0
 1"
@@ -112,13 +123,17 @@ for name in refcount-timing all contend lockref-sweep zero openclose; do
 done
 grep -q -- '--threads' "$tmp/out" || fail "--help: expected the options to be described"
 
-# --list: the refcount-timing subjects.
+# --list: every scenario and subject; not the self-test.
 "$bench" --list >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--list: expected exit status 0, got $status"
-for name in refcount-timing atomic refcount refcount_full refcount_full_inline; do
+for name in refcount-timing atomic refcount refcount_full refcount_full_inline \
+	contend atomic_faa cas_loop lockref lockref_unbounded lockref_relax lockref_relax_alt \
+	lockref_spinlock_only qspinlock ticket pthread_mutex lockref_lib \
+	lockref-sweep openclose threads processes; do
 	grep -qw -- "$name" "$tmp/out" || fail "--list: expected '$name' to be listed"
 done
+grep -q selftest "$tmp/out" && fail "--list: expected the self-test subject not to be listed"
 
 # --version: one line with the name.
 "$bench" --version >"$tmp/out" 2>"$tmp/err"
@@ -133,6 +148,13 @@ status=$?
 [ "$status" -eq 0 ] || fail "--threads with refcount-timing: expected exit status 0, got $status"
 grep -q 'note: --threads' "$tmp/err" ||
 	fail "--threads with refcount-timing: expected a note that it is ignored, got: $(cat "$tmp/err")"
+
+# --count does not apply to contend: a note, and the run works.
+"$bench" $quick_contend --count 5 >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 0 ] || fail "--count with contend: expected exit status 0, got $status: $(cat "$tmp/err")"
+grep -q 'note: --count does not apply to contend' "$tmp/err" ||
+	fail "--count with contend: expected a note that it is ignored, got: $(cat "$tmp/err")"
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures check(s) failed"

@@ -1,0 +1,957 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scenarios/contend.c - one shared object, N threads, each repeating
+ * "take a reference, drop it" for a fixed time.
+ *
+ * This is the open/close pattern of the kernel's lockref threads
+ * (reference.md §lockref) reduced to its core: every operation hits the
+ * same cache line. Subjects range from a bare atomic add (the floor) over
+ * compare-and-swap loops (cas_loop, refcount_full, the lockref variants) to
+ * locks around a plain counter (qspinlock, ticket, pthread_mutex, and the
+ * lockref with its lockless path switched off). One op is a get plus a put.
+ *
+ * Beside throughput and fairness it reports what explains them:
+ *  - attempts per success of every compare-and-swap loop: counted inline
+ *    for cas_loop, and by the hooks of the instrumented copy of
+ *    src/lockref.c (baselines/lockref_probe.h) for the lockref variants;
+ *  - the fallback rate: how many lockref operations took the locked path;
+ *  - latency: one op in CT_SAMPLE_EVERY is timed with the cycle counter.
+ *
+ * Every subject checks itself: counts must come back to where they
+ * started, and inside every critical section the lock subjects check that
+ * the counter is in the range their lock allows (a broken lock is caught
+ * within a few operations). A hidden subject without a lock proves that
+ * the check can fail.
+ *
+ * The loop is written once (ct_loop) and inlined into one small run
+ * function per subject, with that subject's operations inlined into it.
+ * lockref_sweep.c runs the same loop (contend.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hotline/lockref.h>
+#include <hotline/qspinlock.h>
+#include <hotline/refcount.h>
+
+#include "../arch_cycles.h"
+#include "../baselines/lockref_probe.h"
+#include "../baselines/refcount_full.h"
+#include "../baselines/ticket.h"
+#include "../hist.h"
+#include "contend.h"
+#include "scenarios.h"
+
+#define CT_NAME		"contend"
+#define CT_BASE		1	/* the object's own reference: counts start and end here */
+#define CT_SAMPLE_EVERY 64	/* one op in this many is timed */
+#define CT_RETRY_LIMIT	HL_LOCKREF_RETRIES_DEFAULT
+
+/* ---- the shared object and the per-thread figures ------------------------ */
+
+struct ct_locked_counter_q {
+	hl_qspinlock_t lock;
+	atomic_int count;
+};
+
+struct ct_locked_counter_t {
+	struct ticket_lock lock;
+	atomic_int count;
+};
+
+struct ct_locked_counter_m {
+	pthread_mutex_t lock;
+	atomic_int count;
+};
+
+/* Every subject's object, each alone on its cache line; a subject uses one. */
+struct ct_object {
+	_Alignas(64) atomic_int atomic;		/* atomic_faa, cas_loop */
+	_Alignas(64) hl_refcount_t refcount;
+	_Alignas(64) struct refcount_full full;
+	_Alignas(64) struct hl_lockref lockref;	/* lockref_*: count CT_BASE, unlocked */
+	_Alignas(64) struct ct_locked_counter_q qspin;	/* lock and counter share the line */
+	_Alignas(64) struct ct_locked_counter_t ticket;
+	_Alignas(64) struct ct_locked_counter_m mutex;
+	_Alignas(64) atomic_int unlocked;	/* selftest_nolock */
+};
+
+/* Which attempt figures a subject's loop gathers. */
+enum ct_probe {
+	CT_PROBE_NONE,
+	CT_PROBE_CAS,		/* counted inline by the subject's operations */
+	CT_PROBE_LOCKREF,	/* counted by the instrumented lockref's hooks */
+};
+
+/* One thread's figures; only that thread writes them while it runs. */
+struct ct_thread {
+	_Alignas(64) struct bench_attempts attempts;
+	struct bench_latency latency;
+	uint64_t fallbacks;	/* lockref operations that took the locked path */
+	uint64_t violations;	/* critical sections that found the counter out of range */
+	uint64_t last_refs;	/* puts that found the last reference (never expected) */
+	unsigned int threads;
+	enum ct_probe probe;
+};
+
+/* What a case's runs add up to (bench_params.sink): pooled over threads and repetitions. */
+struct ct_tally {
+	struct bench_attempts attempts;
+	struct bench_latency latency;	/* ticks */
+	uint64_t lockref_ops, fallbacks;
+	bool has_attempts, has_fallbacks;
+	uint64_t cycles;		/* over the runs: converts ticks to ns */
+	double elapsed_ns;
+};
+
+struct ct_state {
+	struct ct_object obj;
+	struct ct_thread *thread;	/* [threads] */
+	struct ct_tally *sink;
+	unsigned int threads, retry_limit;
+	_Alignas(64) atomic_uint finished;	/* threads done: the last one checks */
+};
+
+_Static_assert(CT_BASE == 1, "hl_lockref_init starts the lockref subjects at 1");
+
+/* ---- checks --------------------------------------------------------------- */
+
+/*
+ * Inside a critical section of a get, the counter is CT_BASE plus the
+ * threads that are between their get and their put: CT_BASE .. CT_BASE +
+ * threads - 1, since this thread is not; inside a put it is one more. A
+ * lock that lets two threads in at once loses updates and leaves the range.
+ */
+static inline int ct_inc_checked(int v, struct ct_thread *t)
+{
+	if (hl_unlikely((unsigned int)(v - CT_BASE) >= t->threads))
+		t->violations++;
+	return v + 1;
+}
+
+static inline int ct_dec_checked(int v, struct ct_thread *t)
+{
+	if (hl_unlikely((unsigned int)(v - CT_BASE - 1) >= t->threads))
+		t->violations++;
+	return v - 1;
+}
+
+/* A count after the run: it must be back at CT_BASE. */
+static bool ct_check_count(const char *what, int count, char *why, size_t n)
+{
+	if (count == CT_BASE)
+		return true;
+	snprintf(why, n, "%s is %d after the run, expected %d: updates were lost", what, count,
+		 CT_BASE);
+	return false;
+}
+
+static bool ct_check_unlocked(const char *what, bool locked, char *why, size_t n)
+{
+	if (!locked)
+		return true;
+	snprintf(why, n, "%s is still taken after the run", what);
+	return false;
+}
+
+/* What every thread counted on the way: out-of-range counters, lost references. */
+static bool ct_check_threads(const struct ct_state *st, char *why, size_t n)
+{
+	uint64_t violations = 0, last_refs = 0;
+
+	for (unsigned int i = 0; i < st->threads; i++) {
+		violations += st->thread[i].violations;
+		last_refs += st->thread[i].last_refs;
+	}
+	if (violations) {
+		snprintf(why, n,
+			 "mutual exclusion broken: %llu critical sections found the counter outside "
+			 "%d..%u (two threads inside at once)",
+			 (unsigned long long)violations, CT_BASE, CT_BASE + st->threads);
+		return false;
+	}
+	if (last_refs) {
+		snprintf(why, n,
+			 "a put found the last reference %llu times while the object's own was held",
+			 (unsigned long long)last_refs);
+		return false;
+	}
+	return true;
+}
+
+/* The last thread to finish checks the object: every other thread is done. */
+static void ct_finish(struct bench_worker *w, struct ct_state *st,
+		      bool (*check)(struct ct_object *o, char *why, size_t n))
+{
+	if (atomic_fetch_add_explicit(&st->finished, 1, memory_order_acq_rel) + 1 != st->threads)
+		return;
+	if (!ct_check_threads(st, w->why, sizeof(w->why)) || !check(&st->obj, w->why, sizeof(w->why)))
+		w->failed = true;
+}
+
+/* ---- the subjects' operations ------------------------------------------- */
+
+/* atomic_faa: the floor, one locked add each way. (Not atomic_*: <stdatomic.h>'s names.) */
+static inline void faa_get(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	atomic_fetch_add_explicit(&o->atomic, 1, memory_order_relaxed);
+}
+
+static inline void faa_put(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	atomic_fetch_sub_explicit(&o->atomic, 1, memory_order_release);
+}
+
+static bool faa_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the counter",
+			      atomic_load_explicit(&o->atomic, memory_order_relaxed), why, n);
+}
+
+/* cas_loop: the kernel's plain loop (load, then cmpxchg until it sticks), attempts counted. */
+static inline void cas_add(atomic_int *c, int delta, struct ct_thread *t)
+{
+	int old = atomic_load_explicit(c, memory_order_relaxed);
+	unsigned int attempts = 1;
+
+	while (!atomic_compare_exchange_strong_explicit(c, &old, old + delta, memory_order_relaxed,
+							memory_order_relaxed))
+		attempts++;
+	bench_attempts_add(&t->attempts, attempts);
+}
+
+static inline void cas_get(struct ct_object *o, struct ct_thread *t)
+{
+	cas_add(&o->atomic, 1, t);
+}
+
+static inline void cas_put(struct ct_object *o, struct ct_thread *t)
+{
+	cas_add(&o->atomic, -1, t);
+}
+
+/* refcount: hotline's hl_refcount_t; the object's own reference keeps it above 0. */
+static inline void refcount_get(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	hl_refcount_inc(&o->refcount);
+}
+
+static inline void refcount_put(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(hl_refcount_dec_and_test(&o->refcount)))
+		t->last_refs++;
+}
+
+static bool refcount_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the refcount", hl_refcount_read(&o->refcount), why, n);
+}
+
+/* refcount_full: the pre-2019 cmpxchg refcount, out of line as in refcount-timing. */
+static inline void full_get(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	refcount_full_inc_call(&o->full);
+}
+
+static inline void full_put(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(refcount_full_dec_and_test_call(&o->full)))
+		t->last_refs++;
+}
+
+static bool full_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the refcount", (int)refcount_full_read(&o->full), why, n);
+}
+
+/*
+ * put_or_lock returned false: it found the last reference, and holds the
+ * lock. With the object's own reference held that cannot happen, but if it
+ * does the count is dropped under the lock (keeping whatever lock half the
+ * waiters left) and the event is reported at the end.
+ */
+static __attribute__((cold, noinline)) void lockref_drop_locked(struct hl_lockref *l,
+								 struct ct_thread *t)
+{
+	union {
+		uint_least64_t raw;
+		struct {
+			unsigned int lock;
+			int count;
+		};
+	} old, new;
+
+	_Static_assert(sizeof(old) == sizeof(l->lock_count), "one word");
+	_Static_assert(offsetof(struct hl_lockref, count) == sizeof(unsigned int),
+		       "count after the lock half, as in struct hl_lockref");
+	old.raw = atomic_load_explicit(&l->lock_count, memory_order_relaxed);
+	do {
+		new = old;
+		new.count--;
+	} while (!atomic_compare_exchange_weak_explicit(&l->lock_count, &old.raw, new.raw,
+							memory_order_relaxed, memory_order_relaxed));
+	hl_qspin_unlock(&l->lock);
+	t->last_refs++;
+}
+
+/* lockref_*: either copy of hl_lockref (the instrumented one, or the library's). */
+static inline void lockref_put(struct ct_object *o, struct ct_thread *t,
+			       bool (*put_or_lock)(struct hl_lockref *l))
+{
+	if (hl_unlikely(!put_or_lock(&o->lockref)))
+		lockref_drop_locked(&o->lockref, t);
+}
+
+static inline void hlb_get(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	hlb_lockref_get(&o->lockref);
+}
+
+static inline void hlb_put(struct ct_object *o, struct ct_thread *t)
+{
+	lockref_put(o, t, hlb_lockref_put_or_lock);
+}
+
+static inline void lib_get(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	hl_lockref_get(&o->lockref);
+}
+
+static inline void lib_put(struct ct_object *o, struct ct_thread *t)
+{
+	lockref_put(o, t, hl_lockref_put_or_lock);
+}
+
+static bool lockref_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the lockref's count", hl_lockref_count(&o->lockref), why, n) &&
+	       ct_check_unlocked("the lockref's lock", hl_qspin_is_locked(&o->lockref.lock), why,
+				 n);
+}
+
+/* lockref_spinlock_only: lockref with its lockless path switched off. */
+static inline void spinlock_only_get(struct ct_object *o, struct ct_thread *t)
+{
+	hl_qspin_lock(&o->lockref.lock);
+	o->lockref.count = ct_inc_checked(o->lockref.count, t);
+	hl_qspin_unlock(&o->lockref.lock);
+}
+
+static inline void spinlock_only_put(struct ct_object *o, struct ct_thread *t)
+{
+	hl_qspin_lock(&o->lockref.lock);
+	o->lockref.count = ct_dec_checked(o->lockref.count, t);
+	hl_qspin_unlock(&o->lockref.lock);
+}
+
+/*
+ * The lock subjects' counters: a load and a store, not an atomic add, so
+ * that only the lock keeps updates from being lost (atomic, so that a
+ * broken lock is a wrong count, not undefined behaviour).
+ */
+static inline void counter_inc(atomic_int *c, struct ct_thread *t)
+{
+	atomic_store_explicit(c, ct_inc_checked(atomic_load_explicit(c, memory_order_relaxed), t),
+			      memory_order_relaxed);
+}
+
+static inline void counter_dec(atomic_int *c, struct ct_thread *t)
+{
+	atomic_store_explicit(c, ct_dec_checked(atomic_load_explicit(c, memory_order_relaxed), t),
+			      memory_order_relaxed);
+}
+
+/* qspinlock: hotline's lock and a counter in one cache line. */
+static inline void qspin_get(struct ct_object *o, struct ct_thread *t)
+{
+	hl_qspin_lock(&o->qspin.lock);
+	counter_inc(&o->qspin.count, t);
+	hl_qspin_unlock(&o->qspin.lock);
+}
+
+static inline void qspin_put(struct ct_object *o, struct ct_thread *t)
+{
+	hl_qspin_lock(&o->qspin.lock);
+	counter_dec(&o->qspin.count, t);
+	hl_qspin_unlock(&o->qspin.lock);
+}
+
+static bool qspin_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the counter",
+			      atomic_load_explicit(&o->qspin.count, memory_order_relaxed), why, n) &&
+	       ct_check_unlocked("the qspinlock", hl_qspin_is_locked(&o->qspin.lock), why, n);
+}
+
+/* ticket: the spinning FIFO lock qspinlock replaced. */
+static inline void ticket_get(struct ct_object *o, struct ct_thread *t)
+{
+	ticket_lock(&o->ticket.lock);
+	counter_inc(&o->ticket.count, t);
+	ticket_unlock(&o->ticket.lock);
+}
+
+static inline void ticket_put(struct ct_object *o, struct ct_thread *t)
+{
+	ticket_lock(&o->ticket.lock);
+	counter_dec(&o->ticket.count, t);
+	ticket_unlock(&o->ticket.lock);
+}
+
+static bool ticket_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the counter",
+			      atomic_load_explicit(&o->ticket.count, memory_order_relaxed), why,
+			      n) &&
+	       ct_check_unlocked("the ticket lock", ticket_is_locked(&o->ticket.lock), why, n);
+}
+
+/* pthread_mutex: glibc's default mutex (spins briefly, then futex). */
+static inline void mutex_get(struct ct_object *o, struct ct_thread *t)
+{
+	pthread_mutex_lock(&o->mutex.lock);
+	counter_inc(&o->mutex.count, t);
+	pthread_mutex_unlock(&o->mutex.lock);
+}
+
+static inline void mutex_put(struct ct_object *o, struct ct_thread *t)
+{
+	pthread_mutex_lock(&o->mutex.lock);
+	counter_dec(&o->mutex.count, t);
+	pthread_mutex_unlock(&o->mutex.lock);
+}
+
+static bool mutex_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the counter",
+			      atomic_load_explicit(&o->mutex.count, memory_order_relaxed), why, n);
+}
+
+/* selftest_nolock: the critical sections with no lock at all; must fail its check. */
+static inline void nolock_get(struct ct_object *o, struct ct_thread *t)
+{
+	counter_inc(&o->unlocked, t);
+}
+
+static inline void nolock_put(struct ct_object *o, struct ct_thread *t)
+{
+	counter_dec(&o->unlocked, t);
+}
+
+static bool nolock_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the counter",
+			      atomic_load_explicit(&o->unlocked, memory_order_relaxed), why, n);
+}
+
+/* ---- the measurement loop, once ----------------------------------------- */
+
+static bench_always_inline void ct_loop(struct bench_worker *w, enum ct_probe probe,
+					 enum lockref_relax relax,
+					 void (*get)(struct ct_object *, struct ct_thread *),
+					 void (*put)(struct ct_object *, struct ct_thread *),
+					 bool (*check)(struct ct_object *, char *, size_t))
+{
+	struct ct_state *st = w->state;
+	struct ct_object *o = &st->obj;
+	struct ct_thread *t = &st->thread[w->index];
+	uint64_t n = 0;
+
+	t->probe = probe;
+	t->threads = st->threads;
+	if (probe == CT_PROBE_LOCKREF)
+		lockref_probe_begin(relax, st->retry_limit);
+	/* At least one op, so that every thread has a latency sample. */
+	do {
+		if (hl_unlikely(n % CT_SAMPLE_EVERY == 0)) {
+			uint64_t c0 = bench_cycles();
+
+			get(o, t);
+			put(o, t);
+			bench_latency_add(&t->latency, bench_cycles() - c0);
+		} else {
+			get(o, t);
+			put(o, t);
+		}
+		n++;
+	} while (!atomic_load_explicit(w->stop, memory_order_relaxed));
+
+	w->ops = n;
+	if (probe == CT_PROBE_LOCKREF) {
+		t->attempts = lockref_probe.attempts;
+		t->fallbacks = lockref_probe.fallbacks;
+	}
+	ct_finish(w, st, check);
+}
+
+/* One line per subject: the loop above with that subject's operations. */
+static void run_atomic_faa(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, faa_get, faa_put, faa_check);
+}
+
+static void run_cas_loop(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_CAS, LOCKREF_RELAX_NONE, cas_get, cas_put, faa_check);
+}
+
+static void run_refcount(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, refcount_get, refcount_put, refcount_check);
+}
+
+static void run_refcount_full(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, full_get, full_put, full_check);
+}
+
+void contend_run_lockref(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_NONE, hlb_get, hlb_put, lockref_check);
+}
+
+static void run_lockref_relax(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY, hlb_get, hlb_put, lockref_check);
+}
+
+static void run_lockref_relax_alt(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY_OTHER, hlb_get, hlb_put, lockref_check);
+}
+
+static void run_lockref_spinlock_only(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, spinlock_only_get, spinlock_only_put,
+		lockref_check);
+}
+
+static void run_qspinlock(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, qspin_get, qspin_put, qspin_check);
+}
+
+static void run_ticket(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, ticket_get, ticket_put, ticket_check);
+}
+
+static void run_pthread_mutex(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, mutex_get, mutex_put, mutex_check);
+}
+
+static void run_lockref_lib(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, lib_get, lib_put, lockref_check);
+}
+
+static void run_selftest_nolock(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, nolock_get, nolock_put, nolock_check);
+}
+
+void *contend_setup(const struct bench_params *p)
+{
+	struct ct_state *st = aligned_alloc(_Alignof(struct ct_state), sizeof(*st));
+	struct ct_object *o;
+
+	if (!st)
+		return NULL;
+	memset(st, 0, sizeof(*st));
+	st->thread = aligned_alloc(_Alignof(struct ct_thread), p->threads * sizeof(*st->thread));
+	if (!st->thread) {
+		free(st);
+		return NULL;
+	}
+	memset(st->thread, 0, p->threads * sizeof(*st->thread));
+	st->threads = p->threads;
+	st->retry_limit = p->retry_limit;
+	st->sink = p->sink;
+	atomic_init(&st->finished, 0);
+
+	o = &st->obj;
+	atomic_init(&o->atomic, CT_BASE);
+	hl_refcount_set(&o->refcount, CT_BASE);
+	refcount_full_set(&o->full, CT_BASE);
+	hl_lockref_init(&o->lockref);
+	atomic_init(&o->qspin.lock.val, 0);
+	atomic_init(&o->qspin.count, CT_BASE);
+	atomic_init(&o->ticket.lock.next, 0);
+	atomic_init(&o->ticket.lock.owner, 0);
+	atomic_init(&o->ticket.count, CT_BASE);
+	atomic_init(&o->mutex.count, CT_BASE);
+	atomic_init(&o->unlocked, CT_BASE);
+	errno = pthread_mutex_init(&o->mutex.lock, NULL);
+	if (errno) {
+		free(st->thread);
+		free(st);
+		return NULL;
+	}
+	/* The instrumented copy's own limit; the library's stays as it is. */
+	hlb_lockref_set_retry_limit(p->retry_limit);
+	return st;
+}
+
+void contend_teardown(void *state)
+{
+	struct ct_state *st = state;
+	struct ct_tally *k = st->sink;
+
+	for (unsigned int i = 0; k && i < st->threads; i++) {
+		const struct ct_thread *t = &st->thread[i];
+
+		bench_latency_merge(&k->latency, &t->latency);
+		if (t->probe != CT_PROBE_NONE) {
+			k->has_attempts = true;
+			bench_attempts_merge(&k->attempts, &t->attempts);
+		}
+		if (t->probe == CT_PROBE_LOCKREF) {
+			k->has_fallbacks = true;
+			k->fallbacks += t->fallbacks;
+			k->lockref_ops += bench_attempts_count(&t->attempts) + t->fallbacks;
+		}
+	}
+	pthread_mutex_destroy(&st->obj.mutex.lock);
+	free(st->thread);
+	free(st);
+}
+
+#define CT_SUBJECT(name, description, run) \
+	{ name, description, contend_setup, run, contend_teardown }
+
+static const struct bench_subject ct_subjects[] = {
+	CT_SUBJECT("atomic_faa", "C11 atomic_int: relaxed fetch_add, release fetch_sub (the floor)",
+		   run_atomic_faa),
+	CT_SUBJECT("cas_loop", "relaxed compare-and-swap loop +1 / -1, attempts counted",
+		   run_cas_loop),
+	CT_SUBJECT("refcount", "hl_refcount_inc + hl_refcount_dec_and_test (never reaching 0)",
+		   run_refcount),
+	CT_SUBJECT("refcount_full", "pre-2019 REFCOUNT_FULL cmpxchg refcount, out of line",
+		   run_refcount_full),
+	CT_SUBJECT("lockref", "hl_lockref get + put_or_lock, retry limit 100 (instrumented copy)",
+		   contend_run_lockref),
+	CT_SUBJECT("lockref_unbounded", "the same with no retry limit (the kernel before 2019)",
+		   contend_run_lockref),
+	CT_SUBJECT("lockref_relax", "limit 100, cpu_relax after every failed cmpxchg (2019-2023)",
+		   run_lockref_relax),
+	CT_SUBJECT("lockref_relax_alt", "limit 100, cpu_relax after every other failure (Linus)",
+		   run_lockref_relax_alt),
+	CT_SUBJECT("lockref_spinlock_only", "the lockref's qspinlock around count++ / count--",
+		   run_lockref_spinlock_only),
+	CT_SUBJECT("qspinlock", "hl_qspinlock_t + int in one line: lock ++ unlock, lock -- unlock",
+		   run_qspinlock),
+	CT_SUBJECT("ticket", "ticket spinlock (baselines/ticket.h), same critical sections",
+		   run_ticket),
+	CT_SUBJECT("pthread_mutex", "default pthread_mutex_t, same critical sections",
+		   run_pthread_mutex),
+	CT_SUBJECT("lockref_lib", "the library's own hl_lockref, uninstrumented, its retry limit",
+		   run_lockref_lib),
+};
+
+/* Run only when named: tests/bench runs it with 2 threads and expects the run to fail. */
+static const struct bench_subject ct_selftests[] = {
+	CT_SUBJECT("selftest_nolock", "the critical sections without a lock: must fail its check",
+		   run_selftest_nolock),
+};
+
+#define CT_NR_SUBJECTS	(sizeof(ct_subjects) / sizeof(ct_subjects[0]))
+#define CT_NR_SELFTESTS (sizeof(ct_selftests) / sizeof(ct_selftests[0]))
+
+/* contend's subjects with a retry limit: the instrumented ones at 100, the library's own. */
+static unsigned int ct_retry_limit(const struct bench_subject *s)
+{
+	if (s->run == run_lockref_lib)
+		return hl_lockref_retry_limit();
+	if (strcmp(s->name, "lockref") == 0 || s->run == run_lockref_relax ||
+	    s->run == run_lockref_relax_alt)
+		return CT_RETRY_LIMIT;
+	return 0;		/* lockref_unbounded, and every subject without one */
+}
+
+/* ---- the runner (contend and lockref-sweep) ------------------------------- */
+
+struct ct_ctx {
+	const char *scenario;
+	double timer_ns;		/* resolution of the latency figures */
+	const struct bench_config *cfg;
+	const struct contend_case *cases;
+	size_t n;
+	unsigned int threads;
+	double duration;
+	struct bench_series *series;	/* [n] */
+	struct ct_tally *tally;		/* [n] */
+};
+
+static int ct_measure(void *arg, size_t i, unsigned int rep)
+{
+	struct ct_ctx *ctx = arg;
+	const struct bench_subject *s = ctx->cases[i].subject;
+	struct bench_params params = {
+		.threads = ctx->threads,
+		.retry_limit = ctx->cases[i].retry_limit,
+		.sink = &ctx->tally[i],
+	};
+	struct bench_run run;
+
+	(void)rep;
+	if (bench_measure(s, &params, ctx->threads, &ctx->cfg->pin, ctx->duration, &run))
+		return 1;
+	if (run.failed) {
+		bench_error("%s: %s at %u thread%s: %s", ctx->scenario, s->name, ctx->threads,
+			    ctx->threads == 1 ? "" : "s", run.why);
+		bench_run_free(&run);
+		return 1;
+	}
+	bench_series_add(&ctx->series[i], &run, 0);
+	ctx->tally[i].cycles += run.cycles;
+	ctx->tally[i].elapsed_ns += run.elapsed_ns;
+	bench_run_free(&run);
+	return 0;
+}
+
+/* Figures of one case, pooled over its threads and repetitions. */
+struct ct_figures {
+	bool attempts, fallback, latency;
+	double att_mean, att_p50, att_p99, att_max;
+	double fallback_rate;
+	double lat_p50, lat_p99, lat_p999, lat_max;	/* ns */
+};
+
+static void ct_reduce(const struct ct_tally *k, struct ct_figures *f)
+{
+	uint64_t successes = bench_attempts_count(&k->attempts);
+	double ns_per_tick = k->cycles ? k->elapsed_ns / (double)k->cycles : NAN;
+
+	*f = (struct ct_figures){ 0 };
+	/* No lockless success at all (every operation fell back): nothing to say. */
+	f->attempts = k->has_attempts && successes;
+	if (f->attempts) {
+		f->att_mean = (double)k->attempts.sum / (double)successes;
+		f->att_p50 = bench_attempts_quantile(&k->attempts, 0.5);
+		f->att_p99 = bench_attempts_quantile(&k->attempts, 0.99);
+		f->att_max = (double)k->attempts.max;
+	}
+	f->fallback = k->has_fallbacks && k->lockref_ops;
+	if (f->fallback)
+		f->fallback_rate = (double)k->fallbacks / (double)k->lockref_ops;
+	f->latency = k->latency.n && isfinite(ns_per_tick);
+	if (f->latency) {
+		f->lat_p50 = bench_latency_quantile(&k->latency, 0.5) * ns_per_tick;
+		f->lat_p99 = bench_latency_quantile(&k->latency, 0.99) * ns_per_tick;
+		f->lat_p999 = bench_latency_quantile(&k->latency, 0.999) * ns_per_tick;
+		f->lat_max = (double)k->latency.max * ns_per_tick;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * What timing one op costs and how finely it can tell: the median
+ * difference of two back-to-back counter reads, in ns (the counter's rate
+ * measured over 2 ms). On x86 under KVM the TSC often moves in steps of
+ * tens of ticks, so latencies near this figure are quantised by it.
+ */
+static double ct_timer_resolution_ns(void)
+{
+	uint64_t d[255], t0 = bench_now_ns(), c0 = bench_cycles(), t1, c1;
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		uint64_t a = bench_cycles();
+
+		d[i] = bench_cycles() - a;
+	}
+	while ((t1 = bench_now_ns()) - t0 < 2000000)
+		;
+	c1 = bench_cycles();
+	qsort(d, sizeof(d) / sizeof(d[0]), sizeof(d[0]), cmp_u64);
+	return c1 > c0 ? (double)d[sizeof(d) / sizeof(d[0]) / 2] * (double)(t1 - t0) /
+				 (double)(c1 - c0) :
+			 NAN;
+}
+
+static void ct_print_header(const struct ct_ctx *ctx)
+{
+	const struct bench_config *cfg = ctx->cfg;
+
+	printf("%s: threads each repeat get+put on one shared object for %.2f s; %u repetition%s, "
+	       "interleaved; placement %s\n"
+	       "(attempts per lockless success; latency of one op in %d, timer resolution "
+	       "%.1f ns)\n",
+	       ctx->scenario, ctx->duration, cfg->repeat, cfg->repeat == 1 ? "" : "s",
+	       cfg->pin.text, CT_SAMPLE_EVERY, ctx->timer_ns);
+	printf("%-7s %-22s %5s %8s %8s %6s %5s %7s %5s %6s %8s %8s %8s %9s\n", "threads", "subject",
+	       "limit", "Mops/s", "ns/op", "spread", "fair", "att/ok", "p99", "fallbk", "lat p50",
+	       "p99", "p99.9", "max ns");
+}
+
+static void ct_print_row(const struct ct_ctx *ctx, size_t i, const struct ct_figures *f)
+{
+	const struct bench_series *s = &ctx->series[i];
+	struct bench_stats st;
+	char limit[16] = "-", att[16] = "-", p99[16] = "-", fb[16] = "-";
+	char l50[16] = "-", l99[16] = "-", l999[16] = "-", lmax[16] = "-";
+
+	bench_stats(s->ops_per_sec, s->n, &st);
+	if (ctx->cases[i].retry_limit)
+		snprintf(limit, sizeof(limit), "%u", ctx->cases[i].retry_limit);
+	if (f->attempts) {
+		snprintf(att, sizeof(att), "%.3f", f->att_mean);
+		snprintf(p99, sizeof(p99), "%.0f", f->att_p99);
+	}
+	if (f->fallback)
+		snprintf(fb, sizeof(fb), "%.2f%%", 100 * f->fallback_rate);
+	if (f->latency) {
+		snprintf(l50, sizeof(l50), "%.1f", f->lat_p50);
+		snprintf(l99, sizeof(l99), "%.1f", f->lat_p99);
+		snprintf(l999, sizeof(l999), "%.0f", f->lat_p999);
+		snprintf(lmax, sizeof(lmax), "%.0f", f->lat_max);
+	}
+	printf("%-7u %-22s %5s %8.2f %8.2f %5.1f%% %5.3f %7s %5s %6s %8s %8s %8s %9s\n",
+	       ctx->threads, ctx->cases[i].subject->name, limit, st.median / 1e6,
+	       bench_median(s->ns_per_op, s->n), 100 * st.rel_spread,
+	       bench_median(s->fairness, s->n), att, p99, fb, l50, l99, l999, lmax);
+}
+
+static json_t *ct_result(const struct ct_ctx *ctx, size_t i, const struct ct_figures *f)
+{
+	json_t *r = bench_result_json(ctx->scenario, ctx->cases[i].subject->name, &ctx->series[i],
+				      BENCH_HEADLINE_OPS_PER_SEC, 0, ctx->cases[i].retry_limit);
+
+	json_object_set_new(r, "op", json_string("get+put"));
+	json_object_set_new(r, "duration", json_real(ctx->duration));
+	json_object_set_new(r, "attempts_per_success",
+			    f->attempts ? json_pack("{s:f, s:I, s:I, s:I}", "mean", f->att_mean,
+						    "p50", (json_int_t)f->att_p50, "p99",
+						    (json_int_t)f->att_p99, "max",
+						    (json_int_t)f->att_max) :
+					  json_null());
+	json_object_set_new(r, "fallback_rate",
+			    f->fallback ? json_real(f->fallback_rate) : json_null());
+	json_object_set_new(r, "latency_ns",
+			    f->latency ? json_pack("{s:f, s:f, s:f, s:f}", "p50", f->lat_p50, "p99",
+						   f->lat_p99, "p999", f->lat_p999, "max",
+						   f->lat_max) :
+					 json_null());
+	json_object_set_new(r, "latency_samples",
+			    json_integer((json_int_t)ctx->tally[i].latency.n));
+	json_object_set_new(r, "latency_resolution_ns",
+			    isfinite(ctx->timer_ns) ? json_real(ctx->timer_ns) : json_null());
+	return r;
+}
+
+/* One thread count: every case, repetitions interleaved; rows and results. */
+static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
+{
+	const struct bench_subject **subjects = calloc(ctx->n, sizeof(*subjects));
+	char label[64];
+	int ret = 1;
+
+	ctx->series = calloc(ctx->n, sizeof(*ctx->series));
+	ctx->tally = calloc(ctx->n, sizeof(*ctx->tally));
+	if (!subjects || !ctx->series || !ctx->tally) {
+		bench_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < ctx->n; i++) {
+		subjects[i] = ctx->cases[i].subject;
+		if (bench_series_init(&ctx->series[i], ctx->cfg->repeat, ctx->threads))
+			goto out;
+	}
+	snprintf(label, sizeof(label), "%s, %u thread%s", ctx->scenario, ctx->threads,
+		 ctx->threads == 1 ? "" : "s");
+	if (bench_interleave(label, subjects, ctx->n, ctx->cfg->repeat, ct_measure, ctx))
+		goto out;
+	for (size_t i = 0; i < ctx->n; i++) {
+		struct ct_figures f;
+
+		ct_reduce(&ctx->tally[i], &f);
+		ct_print_row(ctx, i, &f);
+		json_array_append_new(results, ct_result(ctx, i, &f));
+	}
+	fflush(stdout);
+	ret = 0;
+out:
+	for (size_t i = 0; ctx->series && i < ctx->n; i++)
+		bench_series_free(&ctx->series[i]);
+	free(ctx->series);
+	free(ctx->tally);
+	free(subjects);
+	ctx->series = NULL;
+	ctx->tally = NULL;
+	return ret;
+}
+
+int contend_run_cases(const char *scenario, const struct bench_config *cfg,
+		      const struct contend_case *cases, size_t nr_cases,
+		      const unsigned int *default_threads, size_t nr_default_threads,
+		      json_t *results)
+{
+	const unsigned int *threads = cfg->threads ? cfg->threads : default_threads;
+	size_t nr_threads = cfg->threads ? cfg->nr_threads : nr_default_threads;
+	struct ct_ctx ctx = {
+		.scenario = scenario,
+		.cfg = cfg,
+		.cases = cases,
+		.n = nr_cases,
+		.duration = cfg->duration    ? cfg->duration :
+			    cfg->quick	     ? CONTEND_QUICK_DURATION :
+					       CONTEND_DURATION,
+	};
+
+	if (!nr_cases)
+		return 0;
+	ctx.timer_ns = ct_timer_resolution_ns();
+	ct_print_header(&ctx);
+	for (size_t t = 0; t < nr_threads; t++) {
+		ctx.threads = threads[t];
+		if (ct_run_threads(&ctx, results))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- the scenario ------------------------------------------------------- */
+
+static int ct_run(const struct bench_scenario *sc, const struct bench_config *cfg,
+		  json_t *results)
+{
+	static const unsigned int default_threads[] = { 1, 2, 4, 8 };
+	const struct bench_subject *subjects[CT_NR_SUBJECTS + CT_NR_SELFTESTS];
+	struct contend_case cases[CT_NR_SUBJECTS + CT_NR_SELFTESTS];
+	size_t n = bench_select_subjects(sc, cfg, subjects);
+
+	for (size_t i = 0; i < n; i++)
+		cases[i] = (struct contend_case){ subjects[i], ct_retry_limit(subjects[i]) };
+	return contend_run_cases(CT_NAME, cfg, cases, n, default_threads,
+				 sizeof(default_threads) / sizeof(default_threads[0]), results);
+}
+
+const struct bench_scenario bench_contend = {
+	.name = CT_NAME,
+	.description = "N threads take and drop a reference on one shared object (threads 1,2,4,8)",
+	.uses = BENCH_USES_THREADS | BENCH_USES_DURATION,
+	.ignores_why = "it runs for a time, not to a count",
+	.subjects = ct_subjects,
+	.nr_subjects = CT_NR_SUBJECTS,
+	.selftests = ct_selftests,
+	.nr_selftests = CT_NR_SELFTESTS,
+	.run = ct_run,
+};

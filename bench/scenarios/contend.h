@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scenarios/contend.h - what contend.c lends to lockref_sweep.c: its
+ * subjects' setup, teardown and lockref loop, and the runner that measures
+ * a list of (subject, retry limit) cases across thread counts and writes
+ * their tables and results. Private to the two scenarios.
+ */
+#ifndef HOTLINE_BENCH_CONTEND_H
+#define HOTLINE_BENCH_CONTEND_H
+
+#include <stddef.h>
+
+#include "../harness.h"
+
+#define CONTEND_DURATION       0.5	/* seconds per measurement */
+#define CONTEND_QUICK_DURATION 0.05	/* with --quick */
+
+/* One line of a scenario's table: a subject at one retry limit. */
+struct contend_case {
+	const struct bench_subject *subject;
+	/*
+	 * Passed to setup as bench_params.retry_limit (the instrumented
+	 * lockref's limit, 0 = none) and written as the result's retry_limit
+	 * (null when 0).
+	 */
+	unsigned int retry_limit;
+};
+
+/*
+ * Measure every case at every thread count (cfg->threads, else the
+ * defaults), repetitions interleaved across the cases of one thread count;
+ * print the table; append one result per case and thread count. Returns 0,
+ * or 1 after bench_error (a run failed its check, or could not be done).
+ */
+int contend_run_cases(const char *scenario, const struct bench_config *cfg,
+		      const struct contend_case *cases, size_t nr_cases,
+		      const unsigned int *default_threads, size_t nr_default_threads,
+		      json_t *results);
+
+/* The shared object and its per-thread figures; sets the instrumented retry limit. */
+void *contend_setup(const struct bench_params *p);
+/* Adds the threads' figures to p->sink (if any) and frees the state. */
+void contend_teardown(void *state);
+/* The instrumented lockref's get + put_or_lock, no cpu_relax. */
+void contend_run_lockref(struct bench_worker *w);
+
+#endif /* HOTLINE_BENCH_CONTEND_H */

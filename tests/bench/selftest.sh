@@ -1,0 +1,35 @@
+#!/bin/sh
+# contend's mutual-exclusion check can fail: the hidden self-test subject
+# runs the lock subjects' critical sections with no lock at all, on two
+# threads, and the run must fail: exit status 1, one line on stderr that
+# says mutual exclusion was broken. (If the check could never fire, every
+# lock subject's "passed" would mean nothing.)
+#
+#   selftest.sh PATH-TO-hotline-bench
+set -u
+
+bench=${1:?usage: selftest.sh PATH-TO-hotline-bench}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# Two threads on two CPUs (--pin auto) overlap all the time; on one CPU they
+# would overlap only when preempted inside a critical section.
+if [ "$(nproc)" -lt 2 ]; then
+	echo "SKIP: one CPU: two threads without a lock rarely overlap"
+	exit 77
+fi
+"$bench" contend --subjects selftest_nolock --threads 2 --duration 0.05 --repeat 1 \
+	>"$tmp/out" 2>"$tmp/err"
+status=$?
+lines=$(wc -l <"$tmp/err")
+if [ "$status" -ne 1 ]; then
+	echo "FAIL: contend --subjects selftest_nolock: expected exit status 1 (the check fired)," \
+		"got $status; stderr: $(cat "$tmp/err")"
+	exit 1
+fi
+if [ "$lines" -ne 1 ] || ! grep -q '^hotline-bench: contend: selftest_nolock at 2 threads: mutual exclusion broken' "$tmp/err"; then
+	echo "FAIL: expected one line 'hotline-bench: contend: selftest_nolock at 2 threads:" \
+		"mutual exclusion broken ...', got: $(cat "$tmp/err")"
+	exit 1
+fi
+echo "the mutual-exclusion check fails a lock that does not lock: $(cat "$tmp/err")"
