@@ -111,7 +111,7 @@ static void usage(FILE *f)
 		"  --repeat N         repetitions of every subject (default %d, --quick 1),\n"
 		"                     interleaved\n"
 		"  --quick            smaller counts, shorter runs, one repetition\n"
-		"  --count N          refcount-timing: count up to N (default INT_MAX;\n"
+		"  --count N          refcount-timing: count up to N (default 2^28 = 268435456;\n"
 		"                     --quick: 16777216)\n"
 		"  --subjects LIST    only these subjects (see --list)\n"
 		"  --json FILE        also write the results as JSON to FILE\n"
