@@ -34,30 +34,43 @@
 #define HL_LR_HOOK_FALLBACK(tries)	((void)0)	/* gave up, or found the lock taken */
 #endif
 
-/* The word as the loop sees it: a copy, split into its halves. */
-union word {
-	uint64_t raw;
-	struct {
-		unsigned int lock;
-		int count;
-	};
-};
+/*
+ * The word as the loop sees it: a plain 64-bit copy, split with shifts (a
+ * union would make GCC keep the copy in memory, a store and a reload on
+ * every attempt).
+ */
+#define COUNT_SHIFT HL__LOCKREF_COUNT_SHIFT
+#define LOCK_SHIFT  (32 - HL__LOCKREF_COUNT_SHIFT)
+
+static inline unsigned int word_lock(uint64_t w)
+{
+	return (unsigned int)(w >> LOCK_SHIFT);
+}
+
+static inline int word_count(uint64_t w)
+{
+	return (int)(unsigned int)(w >> COUNT_SHIFT);
+}
+
+static inline uint64_t word_with_count(uint64_t w, int count)
+{
+	return (w & ~((uint64_t)UINT_MAX << COUNT_SHIFT)) |
+	       (uint64_t)(unsigned int)count << COUNT_SHIFT;
+}
 
 _Static_assert(sizeof(struct hl_lockref) == 8, "lockref is one 64-bit word");
-_Static_assert(sizeof(union word) == 8, "word view matches");
-_Static_assert(offsetof(struct hl_lockref, count) == offsetof(union word, count),
-	       "count at the same place in both views");
-_Static_assert(offsetof(struct hl_lockref, count) * 8 == HL__LOCKREF_COUNT_SHIFT ||
-		       offsetof(struct hl_lockref, count) * 8 == 32 - HL__LOCKREF_COUNT_SHIFT,
-	       "HL__LOCKREF_COUNT_SHIFT matches the layout");
+_Static_assert(offsetof(struct hl_lockref, count) * 8 == 32,
+	       "count is the second half of the word in memory");
 
 static atomic_uint retry_limit = HL_LOCKREF_RETRIES_DEFAULT;
 
 /*
  * HOTLINE_LOCKREF_RETRIES: read once, when the library is loaded, so no
  * operation has to check whether it was read. A bad value is reported and
- * the default kept.
+ * the default kept. (The bench's instrumented copy sets its limit per
+ * measurement, and leaves the variable to the library.)
  */
+#ifndef HL_LOCKREF_INSTRUMENT
 __attribute__((constructor)) static void retry_limit_from_env(void)
 {
 	const char *s = getenv("HOTLINE_LOCKREF_RETRIES");
@@ -76,6 +89,7 @@ __attribute__((constructor)) static void retry_limit_from_env(void)
 	}
 	atomic_store_explicit(&retry_limit, (unsigned int)v, memory_order_relaxed);
 }
+#endif
 
 void hl_lockref_set_retry_limit(unsigned int n)
 {
@@ -88,25 +102,25 @@ unsigned int hl_lockref_retry_limit(void)
 }
 
 /*
- * LOCKLESS(l, order, CODE, SUCCESS): while the lock half of old reads 0,
- * let CODE compute new from old (it may break out to the locked path, or
- * return), then try to swap old for new with the given success ordering;
- * run SUCCESS (which returns) when that worked. Gives up after the retry
- * limit. Falls through to the caller's locked path otherwise.
+ * LOCKLESS(l, order, CODE, SUCCESS): while the lock half of the word reads
+ * 0, let CODE compute new_count from old_count (it may break out to the
+ * caller's locked path, or return), then try to swap in the new word with
+ * the given success ordering; run SUCCESS (which returns) when that
+ * worked. Gives up after the retry limit, falling through to the locked
+ * path that follows it in the caller.
  */
 #define LOCKLESS(l, order, CODE, SUCCESS)                                                        \
 	do {                                                                                     \
 		unsigned int limit_ = atomic_load_explicit(&retry_limit, memory_order_relaxed);  \
 		unsigned int tries_ = 0;                                                         \
-		union word old, new;                                                             \
-		old.raw = atomic_load_explicit(&(l)->lock_count, memory_order_relaxed);          \
-		while (old.lock == 0) {                                                          \
-			new = old;                                                               \
+		uint64_t old_ = atomic_load_explicit(&(l)->lock_count, memory_order_relaxed);    \
+		while (word_lock(old_) == 0) {                                                   \
+			int old_count = word_count(old_), new_count;                             \
 			CODE                                                                     \
 			tries_++;                                                                \
-			if (atomic_compare_exchange_strong_explicit(&(l)->lock_count, &old.raw,  \
-								    new.raw, order,              \
-								    memory_order_relaxed)) {     \
+			if (atomic_compare_exchange_strong_explicit(                             \
+				    &(l)->lock_count, &old_, word_with_count(old_, new_count),   \
+				    order, memory_order_relaxed)) {                              \
 				HL_LR_HOOK_SUCCESS(tries_);                                      \
 				SUCCESS                                                          \
 			}                                                                        \
@@ -120,9 +134,7 @@ unsigned int hl_lockref_retry_limit(void)
 /* Under the lock: the count as the lockless path last left it (acquire). */
 static int locked_count(struct hl_lockref *l)
 {
-	union word w = { .raw = atomic_load_explicit(&l->lock_count, memory_order_acquire) };
-
-	return w.count;
+	return word_count(atomic_load_explicit(&l->lock_count, memory_order_acquire));
 }
 
 /*
@@ -132,27 +144,23 @@ static int locked_count(struct hl_lockref *l)
  */
 static void locked_set_count(struct hl_lockref *l, int count)
 {
-	union word old, new;
+	uint64_t old = atomic_load_explicit(&l->lock_count, memory_order_relaxed);
 
-	old.raw = atomic_load_explicit(&l->lock_count, memory_order_relaxed);
-	do {
-		new = old;
-		new.count = count;
-	} while (!atomic_compare_exchange_weak_explicit(&l->lock_count, &old.raw, new.raw,
-							memory_order_relaxed, memory_order_relaxed));
+	while (!atomic_compare_exchange_weak_explicit(&l->lock_count, &old,
+						      word_with_count(old, count),
+						      memory_order_relaxed, memory_order_relaxed))
+		;
 }
 
 void hl_lockref_init(struct hl_lockref *l)
 {
-	union word w = { .lock = 0, .count = 1 };
-
-	atomic_init(&l->lock_count, w.raw);
+	atomic_init(&l->lock_count, word_with_count(0, 1));
 }
 
 void hl_lockref_get(struct hl_lockref *l)
 {
 	LOCKLESS(l, memory_order_relaxed,
-		 new.count++;,
+		 new_count = old_count + 1;,
 		 return;);
 
 	hl_qspin_lock(&l->lock);
@@ -165,8 +173,8 @@ bool hl_lockref_get_not_zero(struct hl_lockref *l)
 	int count;
 
 	LOCKLESS(l, memory_order_relaxed,
-		 new.count++;
-		 if (old.count <= 0)
+		 new_count = old_count + 1;
+		 if (old_count <= 0)
 			 return false;,
 		 return true;);
 
@@ -183,8 +191,8 @@ bool hl_lockref_get_not_dead(struct hl_lockref *l)
 	int count;
 
 	LOCKLESS(l, memory_order_relaxed,
-		 new.count++;
-		 if (old.count < 0)
+		 new_count = old_count + 1;
+		 if (old_count < 0)
 			 return false;,
 		 return true;);
 
@@ -199,10 +207,10 @@ bool hl_lockref_get_not_dead(struct hl_lockref *l)
 int hl_lockref_put_return(struct hl_lockref *l)
 {
 	LOCKLESS(l, memory_order_release,
-		 new.count--;
-		 if (old.count <= 0)
+		 new_count = old_count - 1;
+		 if (old_count <= 0)
 			 return -1;,
-		 return new.count;);
+		 return new_count;);
 
 	return -1;
 }
@@ -212,8 +220,8 @@ bool hl_lockref_put_or_lock(struct hl_lockref *l)
 	int count;
 
 	LOCKLESS(l, memory_order_release,
-		 new.count--;
-		 if (old.count <= 1)
+		 new_count = old_count - 1;
+		 if (old_count <= 1)
 			 break;,
 		 return true;);
 
@@ -233,12 +241,8 @@ void hl_lockref_mark_dead(struct hl_lockref *l)
 
 int hl_lockref_count(const struct hl_lockref *l)
 {
-	union word w = {
-		.raw = atomic_load_explicit(&((struct hl_lockref *)l)->lock_count,
-					    memory_order_relaxed)
-	};
-
-	return w.count;
+	return word_count(atomic_load_explicit(&((struct hl_lockref *)l)->lock_count,
+					       memory_order_relaxed));
 }
 
 bool hl_lockref_is_dead(const struct hl_lockref *l)
