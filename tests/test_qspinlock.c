@@ -179,7 +179,8 @@ static void a_free_locked_byte_is_taken_even_with_waiter_bits_set(void **state)
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
 		atomic_store(&l.val, others[i]);
 		if (!hl_qspin_trylock(&l))
-			fail_msg("trylock with the locked byte clear (word 0x%08x) failed", others[i]);
+			fail_msg("trylock with the locked byte clear (word 0x%08x) failed",
+				 others[i]);
 		assert_qspin_word(&l, others[i] | HL_QSPIN_LOCKED);
 		assert_false(hl_qspin_trylock(&l));
 		hl_qspin_unlock(&l);
