@@ -23,3 +23,19 @@ bool cg_dec_and_test(hl_refcount_t *r)
 {
 	return hl_refcount_dec_and_test(r);
 }
+
+/* qspinlock: the inline lock is one cmpxchg from 0, the unlock one byte store. */
+#include <hotline/qspinlock.h>
+
+void cg_qspin_lock(hl_qspinlock_t *l);
+void cg_qspin_unlock(hl_qspinlock_t *l);
+
+void cg_qspin_lock(hl_qspinlock_t *l)
+{
+	hl_qspin_lock(l);
+}
+
+void cg_qspin_unlock(hl_qspinlock_t *l)
+{
+	hl_qspin_unlock(l);
+}

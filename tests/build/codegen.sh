@@ -1,7 +1,8 @@
 #!/bin/sh
 # The refcount fast paths are what refcount.h promises: one locked
 # read-modify-write, a branch, and no call on the hot path (the saturation
-# path lives in .text.unlikely). Prints the disassembly it judged.
+# path lives in .text.unlikely); and qspinlock.h's: lock is one cmpxchg,
+# unlock one byte store. Prints the disassembly it judged.
 #   codegen.sh CC OBJDUMP INCLUDE_DIR SOURCE
 set -u
 cc=$1 objdump=$2 inc=$3 src=$4
@@ -49,5 +50,25 @@ done
 expect cg_inc "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
 expect cg_dec "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
 grep -q '<cg_inc.cold>:' "$tmp/dis" || { echo "FAIL: cg_inc has no .cold part: the saturation path is not out of line"; status=1; }
-[ $status -eq 0 ] && echo "ok: refcount fast paths are one lock xadd + one branch, no call"
+
+# qspinlock.h: "the uncontended lock is one compare-and-swap from 0 and the
+# unlock is a release store of 0 to the locked byte, so both are inline".
+for f in cg_qspin_lock cg_qspin_unlock; do
+	if [ -z "$(body $f)" ]; then
+		echo "FAIL: $f not found in the disassembly"
+		status=1
+		continue
+	fi
+	echo "--- $f"
+	body $f
+done
+expect cg_qspin_lock "locked instruction(s)" '\block\b' 1
+expect cg_qspin_lock "lock cmpxchg" 'lock cmpxchg' 1
+expect cg_qspin_lock "call(s) on the hot path (the slow path is a tail jump)" '\bcall' 0
+# On x86-64 a release store is a plain mov: no lock prefix, xchg or fence.
+expect cg_qspin_unlock "locked instruction(s), xchg or fence" '\block\b|xchg|fence' 0
+expect cg_qspin_unlock "byte store(s) of 0" 'movb +\$0x0,' 1
+expect cg_qspin_unlock "call(s)" '\bcall' 0
+[ $status -eq 0 ] && echo "ok: refcount fast paths are one lock xadd + one branch, no call;" \
+	"qspinlock lock is one lock cmpxchg, unlock one byte store"
 exit $status
