@@ -58,6 +58,17 @@ static inline uint64_t word_with_count(uint64_t w, int count)
 	       (uint64_t)(unsigned int)count << COUNT_SHIFT;
 }
 
+/*
+ * count + d, wrapping like the kernel's (built with -fno-strict-overflow):
+ * a get at INT_MAX gives INT_MIN, which reads as dead, rather than
+ * undefined behaviour. GCC and Clang convert out-of-range values to int
+ * modulo 2^32.
+ */
+static inline int count_add(int count, int d)
+{
+	return (int)((unsigned int)count + (unsigned int)d);
+}
+
 _Static_assert(sizeof(struct hl_lockref) == 8, "lockref is one 64-bit word");
 _Static_assert(offsetof(struct hl_lockref, count) * 8 == 32,
 	       "count is the second half of the word in memory");
@@ -160,11 +171,11 @@ void hl_lockref_init(struct hl_lockref *l)
 void hl_lockref_get(struct hl_lockref *l)
 {
 	LOCKLESS(l, memory_order_relaxed,
-		 new_count = old_count + 1;,
+		 new_count = count_add(old_count, 1);,
 		 return;);
 
 	hl_qspin_lock(&l->lock);
-	locked_set_count(l, locked_count(l) + 1);
+	locked_set_count(l, count_add(locked_count(l), 1));
 	hl_qspin_unlock(&l->lock);
 }
 
@@ -173,7 +184,7 @@ bool hl_lockref_get_not_zero(struct hl_lockref *l)
 	int count;
 
 	LOCKLESS(l, memory_order_relaxed,
-		 new_count = old_count + 1;
+		 new_count = count_add(old_count, 1);
 		 if (old_count <= 0)
 			 return false;,
 		 return true;);
@@ -181,7 +192,7 @@ bool hl_lockref_get_not_zero(struct hl_lockref *l)
 	hl_qspin_lock(&l->lock);
 	count = locked_count(l);
 	if (count > 0)
-		locked_set_count(l, count + 1);
+		locked_set_count(l, count_add(count, 1));
 	hl_qspin_unlock(&l->lock);
 	return count > 0;
 }
@@ -191,7 +202,7 @@ bool hl_lockref_get_not_dead(struct hl_lockref *l)
 	int count;
 
 	LOCKLESS(l, memory_order_relaxed,
-		 new_count = old_count + 1;
+		 new_count = count_add(old_count, 1);
 		 if (old_count < 0)
 			 return false;,
 		 return true;);
@@ -199,7 +210,7 @@ bool hl_lockref_get_not_dead(struct hl_lockref *l)
 	hl_qspin_lock(&l->lock);
 	count = locked_count(l);
 	if (count >= 0)
-		locked_set_count(l, count + 1);
+		locked_set_count(l, count_add(count, 1));
 	hl_qspin_unlock(&l->lock);
 	return count >= 0;
 }
@@ -207,7 +218,7 @@ bool hl_lockref_get_not_dead(struct hl_lockref *l)
 int hl_lockref_put_return(struct hl_lockref *l)
 {
 	LOCKLESS(l, memory_order_release,
-		 new_count = old_count - 1;
+		 new_count = count_add(old_count, -1);
 		 if (old_count <= 0)
 			 return -1;,
 		 return new_count;);
@@ -220,7 +231,7 @@ bool hl_lockref_put_or_lock(struct hl_lockref *l)
 	int count;
 
 	LOCKLESS(l, memory_order_release,
-		 new_count = old_count - 1;
+		 new_count = count_add(old_count, -1);
 		 if (old_count <= 1)
 			 break;,
 		 return true;);
@@ -229,7 +240,7 @@ bool hl_lockref_put_or_lock(struct hl_lockref *l)
 	count = locked_count(l);
 	if (count <= 1)
 		return false;	/* the lock stays held: the caller decides */
-	locked_set_count(l, count - 1);
+	locked_set_count(l, count_add(count, -1));
 	hl_qspin_unlock(&l->lock);
 	return true;
 }

@@ -174,6 +174,24 @@ static void get_increments_any_count_even_dead(void **state)
 	}
 }
 
+static void get_at_int_max_wraps_to_int_min_which_reads_dead(void **state)
+{
+	struct hl_lockref l;
+
+	(void)state;
+	reset(&l, INT_MAX);
+	hl_lockref_get(&l);
+	assert_lockref_count(&l, INT_MIN);
+	assert_true(hl_lockref_is_dead(&l));
+
+	reset(&l, INT_MAX);
+	assert_true(hl_lockref_get_not_zero(&l));
+	assert_lockref_count(&l, INT_MIN);
+	assert_false(hl_lockref_get_not_zero(&l));
+	assert_false(hl_lockref_get_not_dead(&l));
+	assert_lockref_count(&l, INT_MIN);
+}
+
 /* ---- get_not_zero ---- */
 
 static void get_not_zero_on_zero_or_dead_fails_unchanged(void **state)
@@ -761,6 +779,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(init_gives_count_1_and_a_free_lock),
 		cmocka_unit_test(init_macro_equals_init_for_1_and_sets_any_count),
 		cmocka_unit_test(get_increments_any_count_even_dead),
+		cmocka_unit_test(get_at_int_max_wraps_to_int_min_which_reads_dead),
 		cmocka_unit_test(get_not_zero_on_zero_or_dead_fails_unchanged),
 		cmocka_unit_test(get_not_zero_on_positive_count_increments),
 		cmocka_unit_test(get_not_dead_from_zero_succeeds),

@@ -26,7 +26,11 @@
  * last reference under the lock (hl_lockref_put_or_lock() returning false)
  * sees everything the other holders did before their puts. l->lock is a
  * plain hl_qspinlock_t: holding it with hl_qspin_lock() excludes every
- * lockless change of the count, and l->count may then be read directly.
+ * lockless change of the count; read it then with hl_lockref_count() (a
+ * plain read of l->count would race, in C11's terms, with the lockless
+ * compare-and-swap that came before the lock was taken).
+ *
+ * A get at INT_MAX wraps to INT_MIN, which reads as dead, as in the kernel.
  */
 #ifndef HOTLINE_LOCKREF_H
 #define HOTLINE_LOCKREF_H
