@@ -53,10 +53,8 @@ static void first_calls_from_many_threads_get_one_description(void **state)
 	(void)state;
 	memset(callers, 0, sizeof(callers));
 	assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
-	for (int i = 0; i < NTHREADS; i++)
-		assert_int_equal(pthread_create(&tids[i], NULL, cpu_caller_fn, &callers[i]), 0);
-	for (int i = 0; i < NTHREADS; i++)
-		assert_int_equal(pthread_join(tids[i], NULL), 0);
+	start_threads(tids, NTHREADS, cpu_caller_fn, callers, sizeof(callers[0]));
+	join_threads(tids, NTHREADS);
 	pthread_barrier_destroy(&start);
 
 	assert_non_null(callers[0].ptr);

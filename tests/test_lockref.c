@@ -43,59 +43,67 @@ _Static_assert(sizeof(hl_refcount_t) == 4, "hl_refcount_t is 4 bytes");
 
 #define DEAD HL_LOCKREF_DEAD
 #define SOME_TAIL ((0x0042u << 18) | (1u << 16))
-
-/* The whole word of a lockref with count n and a free lock. */
-static uint64_t word_of_count(int n)
-{
-	struct hl_lockref t = HL_LOCKREF_INIT(n);
-
-	return atomic_load(&t.lock_count);
-}
-
-/* Set the count, lock free (nobody else uses l). */
-static void reset(struct hl_lockref *l, int n)
-{
-	atomic_store(&l->lock_count, word_of_count(n));
-}
-
-/* Set the count, keeping the lock half: for a holder of l->lock while others wait. */
-static void set_count_keep_lock(struct hl_lockref *l, int n)
-{
-	uint64_t count_mask = word_of_count(-1);
-	uint64_t old = atomic_load(&l->lock_count);
-
-	while (!atomic_compare_exchange_weak(&l->lock_count, &old,
-					     (old & ~count_mask) | word_of_count(n)))
-		;
-}
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #define assert_lock_word(l, want) assert_qspin_word(&(l)->lock, (want))
 
-/* ---- Trylock from another thread: whether l->lock is really held ---- */
+/* ---- The operations, by name ---- */
 
-struct probe {
-	hl_qspinlock_t *lock;
-	bool got;
+enum op { OP_GET, OP_GET_NOT_ZERO, OP_GET_NOT_DEAD, OP_PUT_OR_LOCK, OP_PUT_RETURN };
+
+static const char *const op_names[] = {
+	"get", "get_not_zero", "get_not_dead", "put_or_lock", "put_return",
 };
 
-static void *trylock_probe_fn(void *arg)
+/* Run op on l; its result: a bool, put_return's value, 0 for get. */
+static int do_op(enum op op, struct hl_lockref *l)
 {
-	struct probe *p = arg;
-
-	p->got = hl_qspin_trylock(p->lock);
-	if (p->got)
-		hl_qspin_unlock(p->lock);
-	return NULL;
+	switch (op) {
+	case OP_GET:
+		hl_lockref_get(l);
+		return 0;
+	case OP_GET_NOT_ZERO:
+		return hl_lockref_get_not_zero(l);
+	case OP_GET_NOT_DEAD:
+		return hl_lockref_get_not_dead(l);
+	case OP_PUT_OR_LOCK:
+		return hl_lockref_put_or_lock(l);
+	case OP_PUT_RETURN:
+		return hl_lockref_put_return(l);
+	}
+	return 0;
 }
 
-static bool trylock_from_another_thread(hl_qspinlock_t *lock)
+/*
+ * From count `before`, lock free: op must return `result` (not checked for
+ * get, which returns nothing) and leave count `after`. The lock is for the
+ * caller to check.
+ */
+static void check_op(struct hl_lockref *l, enum op op, int before, int result, int after)
 {
-	struct probe p = { .lock = lock, .got = false };
-	pthread_t tid;
+	int got;
 
-	assert_int_equal(pthread_create(&tid, NULL, trylock_probe_fn, &p), 0);
-	assert_int_equal(pthread_join(tid, NULL), 0);
-	return p.got;
+	lockref_reset(l, before);
+	got = do_op(op, l);
+	if (op == OP_PUT_RETURN && got != result)
+		fail_msg("put_return on count %d returned %d, expected %d", before, got, result);
+	if (op != OP_GET && op != OP_PUT_RETURN && got != result)
+		fail_msg("%s on count %d returned %s, expected %s", op_names[op], before,
+			 got ? "true" : "false", result ? "true" : "false");
+	if (hl_lockref_count(l) != after)
+		fail_msg("%s on count %d: count is %d afterwards, expected %d", op_names[op], before,
+			 hl_lockref_count(l), after);
+}
+
+/* check_op from each of counts[n], leaving count + delta and the lock free. */
+static void check_op_from_each(enum op op, const int *counts, size_t n, int result, int delta)
+{
+	struct hl_lockref l;
+
+	for (size_t i = 0; i < n; i++) {
+		check_op(&l, op, counts[i], result, counts[i] + delta);
+		assert_lock_word(&l, 0);
+	}
 }
 
 /* ---- Layout and initialisation ---- */
@@ -147,7 +155,7 @@ static void init_macro_equals_init_for_1_and_sets_any_count(void **state)
 			 "expected the same",
 			 (unsigned long long)atomic_load(&file_scope.lock_count),
 			 (unsigned long long)atomic_load(&by_init.lock_count));
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+	for (size_t i = 0; i < N_OF(counts); i++) {
 		struct hl_lockref l = HL_LOCKREF_INIT(counts[i]);
 
 		assert_lockref_count(&l, counts[i]);
@@ -163,15 +171,9 @@ static void init_macro_equals_init_for_1_and_sets_any_count(void **state)
 static void get_increments_any_count_even_dead(void **state)
 {
 	static const int counts[] = { 0, 1, 2, 41, INT_MAX - 1, -1, DEAD };
-	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		reset(&l, counts[i]);
-		hl_lockref_get(&l);
-		assert_lockref_count(&l, counts[i] + 1);
-		assert_lock_word(&l, 0);
-	}
+	check_op_from_each(OP_GET, counts, N_OF(counts), 0, +1);
 }
 
 static void get_at_int_max_wraps_to_int_min_which_reads_dead(void **state)
@@ -179,12 +181,12 @@ static void get_at_int_max_wraps_to_int_min_which_reads_dead(void **state)
 	struct hl_lockref l;
 
 	(void)state;
-	reset(&l, INT_MAX);
+	lockref_reset(&l, INT_MAX);
 	hl_lockref_get(&l);
 	assert_lockref_count(&l, INT_MIN);
 	assert_true(hl_lockref_is_dead(&l));
 
-	reset(&l, INT_MAX);
+	lockref_reset(&l, INT_MAX);
 	assert_true(hl_lockref_get_not_zero(&l));
 	assert_lockref_count(&l, INT_MIN);
 	assert_false(hl_lockref_get_not_zero(&l));
@@ -197,33 +199,17 @@ static void get_at_int_max_wraps_to_int_min_which_reads_dead(void **state)
 static void get_not_zero_on_zero_or_dead_fails_unchanged(void **state)
 {
 	static const int counts[] = { 0, -1, DEAD, INT_MIN };
-	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		reset(&l, counts[i]);
-		if (hl_lockref_get_not_zero(&l))
-			fail_msg("get_not_zero on count %d returned true, expected false",
-				 counts[i]);
-		assert_lockref_count(&l, counts[i]);
-		assert_lock_word(&l, 0);
-	}
+	check_op_from_each(OP_GET_NOT_ZERO, counts, N_OF(counts), false, 0);
 }
 
 static void get_not_zero_on_positive_count_increments(void **state)
 {
 	static const int counts[] = { 1, 2, 99 };
-	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		reset(&l, counts[i]);
-		if (!hl_lockref_get_not_zero(&l))
-			fail_msg("get_not_zero on count %d returned false, expected true",
-				 counts[i]);
-		assert_lockref_count(&l, counts[i] + 1);
-		assert_lock_word(&l, 0);
-	}
+	check_op_from_each(OP_GET_NOT_ZERO, counts, N_OF(counts), true, +1);
 }
 
 /* ---- get_not_dead ---- */
@@ -244,17 +230,9 @@ static void get_not_dead_from_zero_succeeds(void **state)
 static void get_not_dead_on_dead_fails_unchanged(void **state)
 {
 	static const int counts[] = { DEAD, -1, INT_MIN };
-	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		reset(&l, counts[i]);
-		if (hl_lockref_get_not_dead(&l))
-			fail_msg("get_not_dead on count %d returned true, expected false",
-				 counts[i]);
-		assert_lockref_count(&l, counts[i]);
-		assert_lock_word(&l, 0);
-	}
+	check_op_from_each(OP_GET_NOT_DEAD, counts, N_OF(counts), false, 0);
 }
 
 /* ---- put_return ---- */
@@ -265,15 +243,8 @@ static void put_return_returns_the_new_count(void **state)
 	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		int got;
-
-		reset(&l, counts[i]);
-		got = hl_lockref_put_return(&l);
-		if (got != counts[i] - 1)
-			fail_msg("put_return on count %d returned %d, expected %d", counts[i], got,
-				 counts[i] - 1);
-		assert_lockref_count(&l, counts[i] - 1);
+	for (size_t i = 0; i < N_OF(counts); i++) {
+		check_op(&l, OP_PUT_RETURN, counts[i], counts[i] - 1, counts[i] - 1);
 		assert_lock_word(&l, 0);
 	}
 }
@@ -281,19 +252,9 @@ static void put_return_returns_the_new_count(void **state)
 static void put_return_on_zero_or_dead_returns_minus_1_unchanged(void **state)
 {
 	static const int counts[] = { 0, -1, DEAD };
-	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		int got;
-
-		reset(&l, counts[i]);
-		got = hl_lockref_put_return(&l);
-		if (got != -1)
-			fail_msg("put_return on count %d returned %d, expected -1", counts[i], got);
-		assert_lockref_count(&l, counts[i]);
-		assert_lock_word(&l, 0);
-	}
+	check_op_from_each(OP_PUT_RETURN, counts, N_OF(counts), -1, 0);
 }
 
 static void put_return_with_the_lock_held_returns_minus_1_unchanged(void **state)
@@ -320,7 +281,7 @@ static void put_return_with_only_waiter_bits_set_returns_minus_1(void **state)
 
 	(void)state;
 	/* Locked, pending or queued: any non-zero lock word means "do not go lockless". */
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+	for (size_t i = 0; i < N_OF(words); i++) {
 		int got;
 
 		atomic_store(&l.lock.val, words[i]);
@@ -366,12 +327,8 @@ static void put_or_lock_above_1_decrements_and_leaves_the_lock_free(void **state
 	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		reset(&l, counts[i]);
-		if (!hl_lockref_put_or_lock(&l))
-			fail_msg("put_or_lock on count %d returned false, expected true",
-				 counts[i]);
-		assert_lockref_count(&l, counts[i] - 1);
+	for (size_t i = 0; i < N_OF(counts); i++) {
+		check_op(&l, OP_PUT_OR_LOCK, counts[i], true, counts[i] - 1);
 		assert_lock_word(&l, 0);
 		if (!trylock_from_another_thread(&l.lock))
 			fail_msg("after put_or_lock returned true on count %d, the lock is held; "
@@ -385,12 +342,8 @@ static void put_or_lock_at_1_0_or_dead_returns_false_with_the_lock_held(void **s
 	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		reset(&l, counts[i]);
-		if (hl_lockref_put_or_lock(&l))
-			fail_msg("put_or_lock on count %d returned true, expected false",
-				 counts[i]);
-		assert_lockref_count(&l, counts[i]);
+	for (size_t i = 0; i < N_OF(counts); i++) {
+		check_op(&l, OP_PUT_OR_LOCK, counts[i], false, counts[i]);
 		if (!hl_qspin_is_locked(&l.lock))
 			fail_msg("put_or_lock on count %d returned false without the lock held",
 				 counts[i]);
@@ -411,8 +364,8 @@ static void mark_dead_under_the_lock_gives_dead_count(void **state)
 	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		reset(&l, counts[i]);
+	for (size_t i = 0; i < N_OF(counts); i++) {
+		lockref_reset(&l, counts[i]);
 		hl_qspin_lock(&l.lock);
 		hl_lockref_mark_dead(&l);
 		assert_lock_word(&l, HL_QSPIN_LOCKED);	/* still held: the caller unlocks */
@@ -442,8 +395,8 @@ static void is_dead_means_negative(void **state)
 	struct hl_lockref l;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		reset(&l, cases[i].count);
+	for (size_t i = 0; i < N_OF(cases); i++) {
+		lockref_reset(&l, cases[i].count);
 		if (hl_lockref_is_dead(&l) != cases[i].dead)
 			fail_msg("is_dead on count %d returned %d, expected %d", cases[i].count,
 				 hl_lockref_is_dead(&l), cases[i].dead);
@@ -452,12 +405,6 @@ static void is_dead_means_negative(void **state)
 }
 
 /* ---- The same operations while another thread holds l->lock ---- */
-
-enum op { OP_GET, OP_GET_NOT_ZERO, OP_GET_NOT_DEAD, OP_PUT_OR_LOCK, OP_PUT_RETURN };
-
-static const char *const op_names[] = {
-	"get", "get_not_zero", "get_not_dead", "put_or_lock", "put_return",
-};
 
 static struct {
 	struct hl_lockref l;
@@ -469,25 +416,17 @@ static struct {
 
 static void *holder_fn(void *arg)
 {
-	struct timespec tick = { 0, 100 * 1000 }, settle = { 0, 20 * 1000 * 1000 };
+	struct timespec settle = { 0, 20 * 1000 * 1000 };
 	bool expect_waiter = *(bool *)arg;
 
 	hl_qspin_lock(&hold.l.lock);
 	atomic_store(&hold.held, true);
-	if (expect_waiter) {
-		/* Wait (up to 5 s) for the main thread to show up on the lock word. */
-		for (int i = 0; i < 50000; i++) {
-			if (atomic_load(&hold.l.lock.val) & ~HL_QSPIN_LOCKED_MASK) {
-				atomic_store(&hold.saw_waiter, true);
-				break;
-			}
-			nanosleep(&tick, NULL);
-		}
-	} else {
+	if (expect_waiter)	/* wait (up to 5 s) for the main thread to show up on the lock word */
+		atomic_store(&hold.saw_waiter, qspin_wait_for_waiter(&hold.l.lock));
+	else
 		nanosleep(&settle, NULL);
-	}
 	/* Change the count under the lock: the waiter must decide on this value. */
-	set_count_keep_lock(&hold.l, hold.count_while_held);
+	lockref_swap_count(&hold.l, hold.count_while_held);
 	nanosleep(&settle, NULL);
 	atomic_store(&hold.released, true);
 	hl_qspin_unlock(&hold.l.lock);
@@ -507,10 +446,10 @@ static void run_held_case(const struct held_case *c)
 {
 	bool waits = c->waits;
 	pthread_t tid;
-	int got = 0;
+	int got;
 	bool released_at_return;
 
-	reset(&hold.l, c->before);
+	lockref_reset(&hold.l, c->before);
 	hold.count_while_held = c->while_held;
 	atomic_store(&hold.held, false);
 	atomic_store(&hold.released, false);
@@ -519,33 +458,15 @@ static void run_held_case(const struct held_case *c)
 	while (!atomic_load(&hold.held))
 		sched_yield();
 
-	switch (c->op) {
-	case OP_GET:
-		hl_lockref_get(&hold.l);
-		break;
-	case OP_GET_NOT_ZERO:
-		got = hl_lockref_get_not_zero(&hold.l);
-		break;
-	case OP_GET_NOT_DEAD:
-		got = hl_lockref_get_not_dead(&hold.l);
-		break;
-	case OP_PUT_OR_LOCK:
-		got = hl_lockref_put_or_lock(&hold.l);
-		break;
-	case OP_PUT_RETURN:
-		got = hl_lockref_put_return(&hold.l);
-		break;
-	}
+	got = do_op(c->op, &hold.l);
 	released_at_return = atomic_load(&hold.released);
+	assert_int_equal(pthread_join(tid, NULL), 0);
 	if (c->lock_held_after && !got) {
 		/* We hold it: the holder is gone, and nobody else can take it. */
-		assert_int_equal(pthread_join(tid, NULL), 0);
 		if (!hl_qspin_is_locked(&hold.l.lock) || trylock_from_another_thread(&hold.l.lock))
 			fail_msg("%s from %d returned false without holding the lock",
 				 op_names[c->op], c->before);
 		hl_qspin_unlock(&hold.l.lock);
-	} else {
-		assert_int_equal(pthread_join(tid, NULL), 0);
 	}
 
 	if (waits && !released_at_return)
@@ -587,7 +508,7 @@ static void ops_wait_for_another_threads_lock_and_use_the_count_it_leaves(void *
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < N_OF(cases); i++)
 		run_held_case(&cases[i]);
 }
 
@@ -600,7 +521,7 @@ static void retry_limit_set_and_get_round_trip(void **state)
 	struct hl_lockref l = HL_LOCKREF_INIT(1);
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+	for (size_t i = 0; i < N_OF(limits); i++) {
 		hl_lockref_set_retry_limit(limits[i]);
 		if (hl_lockref_retry_limit() != limits[i])
 			fail_msg("set_retry_limit(%u), then retry_limit() returned %u", limits[i],
@@ -634,56 +555,12 @@ struct child_result {
 	int err_lines;
 };
 
-static void read_all(int fd, char *buf, size_t size)
-{
-	size_t len = 0;
-	ssize_t n;
-
-	while (len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	close(fd);
-}
-
 /* Run this program as "--child SCENARIO" with HOTLINE_LOCKREF_RETRIES=env (unset if NULL). */
 static void run_child(const char *scenario, const char *env, struct child_result *res)
 {
-	int out[2], err[2];
-	pid_t pid;
-
 	memset(res, 0, sizeof(*res));
-	assert_int_equal(pipe(out), 0);
-	assert_int_equal(pipe(err), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		char *argv[] = { "test_lockref", "--child", (char *)scenario, NULL };
-
-		dup2(out[1], STDOUT_FILENO);
-		dup2(err[1], STDERR_FILENO);
-		close(out[0]);
-		close(out[1]);
-		close(err[0]);
-		close(err[1]);
-		if (env)
-			setenv("HOTLINE_LOCKREF_RETRIES", env, 1);
-		else
-			unsetenv("HOTLINE_LOCKREF_RETRIES");
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
-	read_all(err[0], res->err, sizeof(res->err));	/* small: no pipe fills up */
-	read_all(out[0], res->out, sizeof(res->out));
-	while (waitpid(pid, &res->status, 0) < 0)
-		assert_int_equal(errno, EINTR);
+	res->status = run_self_child(scenario, "HOTLINE_LOCKREF_RETRIES", env, res->out,
+				     sizeof(res->out), res->err, sizeof(res->err));
 	for (const char *p = res->err; *p; p++)
 		res->err_lines += *p == '\n';
 	print_message("child (HOTLINE_LOCKREF_RETRIES=%s%s%s): stdout '%.*s', stderr '%.*s'\n",
@@ -728,7 +605,7 @@ static void env_number_sets_the_limit_silently(void **state)
 	struct child_result res;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < N_OF(cases); i++) {
 		run_child("print", cases[i].env, &res);
 		if (child_limit(&res) != cases[i].limit)
 			fail_msg("HOTLINE_LOCKREF_RETRIES='%s': limit is %u, expected %u",
@@ -746,7 +623,7 @@ static void env_not_a_number_prints_one_line_and_keeps_the_default(void **state)
 	struct child_result res;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(envs) / sizeof(envs[0]); i++) {
+	for (size_t i = 0; i < N_OF(envs); i++) {
 		run_child("print", envs[i], &res);
 		if (child_limit(&res) != HL_LOCKREF_RETRIES_DEFAULT)
 			fail_msg("HOTLINE_LOCKREF_RETRIES='%s': limit is %u, expected the default "

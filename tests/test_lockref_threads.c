@@ -45,42 +45,6 @@
 
 #define DEAD HL_LOCKREF_DEAD
 
-static void start_threads(pthread_t *tids, int n, void *(*fn)(void *), void *args,
-			  size_t arg_size)
-{
-	for (int i = 0; i < n; i++)
-		assert_int_equal(pthread_create(&tids[i], NULL, fn,
-						(char *)args + (size_t)i * arg_size), 0);
-}
-
-static void join_threads(pthread_t *tids, int n)
-{
-	for (int i = 0; i < n; i++)
-		assert_int_equal(pthread_join(tids[i], NULL), 0);
-}
-
-static unsigned int next_rand(unsigned int *s)
-{
-	unsigned int x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
-
-static uint64_t word_of_count(int n)
-{
-	struct hl_lockref t = HL_LOCKREF_INIT(n);
-
-	return atomic_load(&t.lock_count);
-}
-
-static void reset(struct hl_lockref *l, int n)
-{
-	atomic_store(&l->lock_count, word_of_count(n));
-}
-
 /*
  * With l->lock held: add d to the count, keeping the lock half (waiters may
  * be queueing on it meanwhile). Returns false if the count was not `seen`,
@@ -88,18 +52,7 @@ static void reset(struct hl_lockref *l, int n)
  */
 static bool locked_add(struct hl_lockref *l, int seen, int d)
 {
-	uint64_t count_mask = word_of_count(-1);
-	uint64_t old = atomic_load(&l->lock_count);
-	bool same = true;
-
-	do {
-		struct hl_lockref t;
-
-		atomic_init(&t.lock_count, old);
-		same = hl_lockref_count(&t) == seen;
-	} while (!atomic_compare_exchange_weak(&l->lock_count, &old,
-					       (old & ~count_mask) | word_of_count(seen + d)));
-	return same;
+	return lockref_swap_count(l, seen + d) == seen;
 }
 
 /* ---- Racing lockless and locked operations: the exact count ---- */
@@ -246,20 +199,20 @@ static void racing_ops_end_at_exact_count_with_limit(unsigned int limit)
 	struct rc_worker sum = { 0 };
 	pthread_t tids[RC_THREADS];
 	unsigned int saved = hl_lockref_retry_limit();
-	struct timespec t0, t1;
+	double t0, t1;
 
 	memset(workers, 0, sizeof(workers));
 	for (int i = 0; i < RC_THREADS; i++)
 		workers[i].seed = 0x2545f491u * (unsigned int)(i + 1);
-	reset(&rc.l, 0);
+	lockref_reset(&rc.l, 0);
 	hl_lockref_set_retry_limit(limit);
 	assert_int_equal(pthread_barrier_init(&rc.start, NULL, RC_THREADS), 0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = now();
 	start_threads(tids, RC_WORKERS, rc_worker_fn, workers, sizeof(workers[0]));
 	start_threads(tids + RC_WORKERS, RC_LOCKERS, rc_locker_fn, workers + RC_WORKERS,
 		      sizeof(workers[0]));
 	join_threads(tids, RC_THREADS);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	t1 = now();
 	pthread_barrier_destroy(&rc.start);
 	hl_lockref_set_retry_limit(saved);
 
@@ -279,7 +232,7 @@ static void racing_ops_end_at_exact_count_with_limit(unsigned int limit)
 	print_message("limit %u: %.3f s; %ld gets (%ld under l->lock), %ld get_not_zero "
 		      "failed; puts: %ld put_return, %ld put_or_lock, %ld last under the lock, "
 		      "%ld under l->lock\n",
-		      limit, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
+		      limit, t1 - t0,
 		      sum.gets, sum.locked_gets, sum.not_zero_failed, sum.lockless_puts,
 		      sum.put_or_lock_puts, sum.last_puts, sum.locked_puts);
 
@@ -389,7 +342,7 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 	assert_int_equal(pthread_barrier_init(&last.end, NULL, LAST_THREADS + 1), 0);
 	start_threads(tids, LAST_THREADS, last_worker_fn, workers, sizeof(workers[0]));
 	for (long round = 1; round <= LAST_ROUNDS; round++) {
-		reset(&last.l, LAST_THREADS);	/* one reference per holder */
+		lockref_reset(&last.l, LAST_THREADS);	/* one reference per holder */
 		pthread_barrier_wait(&last.start);
 		pthread_barrier_wait(&last.end);
 		if (hl_lockref_count(&last.l) != DEAD && !not_dead++)
@@ -494,7 +447,7 @@ static void after_mark_dead_no_thread_gets_a_reference(void **state)
 	memset(workers, 0, sizeof(workers));
 	for (int i = 0; i < DD_THREADS; i++)
 		workers[i].seed = 0x1234567u * (unsigned int)(i + 1);
-	reset(&dd.l, 1);			/* the main thread's reference */
+	lockref_reset(&dd.l, 1);		/* the main thread's reference */
 	atomic_store(&dd.successes, 0);
 	assert_int_equal(pthread_barrier_init(&dd.start, NULL, DD_THREADS + 1), 0);
 	start_threads(tids, DD_THREADS, dd_worker_fn, workers, sizeof(workers[0]));

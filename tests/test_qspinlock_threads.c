@@ -46,23 +46,6 @@
 
 #define TAIL_SLOT_SHIFT 18
 
-static void start_threads(pthread_t *tids, int n, void *(*fn)(void *), void *args,
-			  size_t arg_size)
-{
-	for (int i = 0; i < n; i++) {
-		int err = pthread_create(&tids[i], NULL, fn, (char *)args + (size_t)i * arg_size);
-
-		if (err)
-			fail_msg("pthread_create of thread %d of %d: %s", i, n, strerror(err));
-	}
-}
-
-static void join_threads(pthread_t *tids, int n)
-{
-	for (int i = 0; i < n; i++)
-		assert_int_equal(pthread_join(tids[i], NULL), 0);
-}
-
 /*
  * Join, but fail (rather than hang until the watchdog) if they are not all
  * done within `seconds`: a waiter that is never woken never returns.
@@ -86,24 +69,6 @@ static void join_threads_within(pthread_t *tids, int n, int seconds, const hl_qs
 		fail_msg("%d of %d threads still inside hl_qspin_lock after %d s (lock word "
 			 "0x%08x); expected all done in well under a second: a waiter was never "
 			 "woken", stuck, n, seconds, atomic_load(&((hl_qspinlock_t *)l)->val));
-}
-
-static unsigned int next_rand(unsigned int *s)
-{
-	unsigned int x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /*

@@ -118,13 +118,6 @@ static int install_recorder(void **state)
 	return 0;
 }
 
-static int restore_default(void **state)
-{
-	(void)state;
-	hl_refcount_set_handler(NULL);
-	return 0;
-}
-
 /* ---- 7. Type, constants, initialiser, set/read ---- */
 
 static void sizeof_refcount_is_4_bytes(void **state)
@@ -1106,5 +1099,5 @@ int main(void)
 	};
 
 	watchdog_start(60, "test_refcount");
-	return cmocka_run_group_tests(tests, install_recorder, restore_default);
+	return cmocka_run_group_tests(tests, install_recorder, restore_default_handler);
 }

@@ -138,44 +138,9 @@ struct child_result {
  */
 static void run_child(const char *scenario, const char *env, struct child_result *res)
 {
-	int fds[2];
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
-
 	memset(res, 0, sizeof(*res));
-	assert_int_equal(pipe(fds), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		struct rlimit no_core = { 0, 0 };
-		char *argv[] = { "test_refcount_handler", "--child", (char *)scenario, NULL };
-
-		setrlimit(RLIMIT_CORE, &no_core);	/* the abort test need not dump core */
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		if (env)
-			setenv("HOTLINE_REFCOUNT", env, 1);
-		else
-			unsetenv("HOTLINE_REFCOUNT");
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (len < sizeof(res->err) - 1) {
-		n = read(fds[0], res->err + len, sizeof(res->err) - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fds[0]);
-	res->err[len] = '\0';
-	while (waitpid(pid, &res->status, 0) < 0)
-		assert_int_equal(errno, EINTR);
-
+	res->status = run_self_child(scenario, "HOTLINE_REFCOUNT", env, NULL, 0, res->err,
+				     sizeof(res->err));
 	print_message("child '%s' (HOTLINE_REFCOUNT=%s) wrote to stderr:\n%s", scenario,
 		      env ? env : "(unset)", res->err);
 	for (char *p = res->err, *nl; *p && res->nlines < 16; p = nl + 1) {

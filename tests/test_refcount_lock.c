@@ -68,38 +68,6 @@ static int install_counter(void **state)
 	return 0;
 }
 
-static int restore_default(void **state)
-{
-	(void)state;
-	hl_refcount_set_handler(NULL);
-	return 0;
-}
-
-struct probe {
-	hl_qspinlock_t *lock;
-	bool got;
-};
-
-static void *trylock_probe_fn(void *arg)
-{
-	struct probe *p = arg;
-
-	p->got = hl_qspin_trylock(p->lock);
-	if (p->got)
-		hl_qspin_unlock(p->lock);
-	return NULL;
-}
-
-static bool trylock_from_another_thread(hl_qspinlock_t *lock)
-{
-	struct probe p = { .lock = lock, .got = false };
-	pthread_t tid;
-
-	assert_int_equal(pthread_create(&tid, NULL, trylock_probe_fn, &p), 0);
-	assert_int_equal(pthread_join(tid, NULL), 0);
-	return p.got;
-}
-
 /* ---- One thread ---- */
 
 static void from_2_returns_false_count_1_lock_not_held(void **state)
@@ -240,16 +208,14 @@ static void n_holders_dropping_n_references_exactly_one_gets_the_lock(void **sta
 		workers[i].id = i;
 	assert_int_equal(pthread_barrier_init(&nd.start, NULL, N_THREADS + 1), 0);
 	assert_int_equal(pthread_barrier_init(&nd.end, NULL, N_THREADS + 1), 0);
-	for (int i = 0; i < N_THREADS; i++)
-		assert_int_equal(pthread_create(&tids[i], NULL, nd_worker_fn, &workers[i]), 0);
+	start_threads(tids, N_THREADS, nd_worker_fn, workers, sizeof(workers[0]));
 	for (long round = 1; round <= N_ROUNDS; round++) {
 		hl_refcount_set(&nd.ref, N_THREADS);
 		pthread_barrier_wait(&nd.start);
 		pthread_barrier_wait(&nd.end);
 		left_locked += atomic_load(&nd.lock.val) != 0;
 	}
-	for (int i = 0; i < N_THREADS; i++)
-		assert_int_equal(pthread_join(tids[i], NULL), 0);
+	join_threads(tids, N_THREADS);
 	pthread_barrier_destroy(&nd.start);
 	pthread_barrier_destroy(&nd.end);
 
@@ -297,9 +263,7 @@ static void *blocked_putter_fn(void *arg)
 
 static void revived_while_waiting_for_the_lock_returns_false_unlocked(void **state)
 {
-	struct timespec tick = { 0, 100 * 1000 };
 	pthread_t tid;
-	int waited;
 
 	(void)state;
 	hl_refcount_set(&blocked.ref, 1);
@@ -309,12 +273,7 @@ static void revived_while_waiting_for_the_lock_returns_false_unlocked(void **sta
 	hl_qspin_lock(&blocked.lock);
 	assert_int_equal(pthread_create(&tid, NULL, blocked_putter_fn, NULL), 0);
 	/* It found count 1 and now waits on our lock: the pending bit (or a tail) says so. */
-	for (waited = 0; waited < 50000; waited++) {
-		if (atomic_load(&blocked.lock.val) & ~HL_QSPIN_LOCKED_MASK)
-			break;
-		nanosleep(&tick, NULL);
-	}
-	if (waited == 50000)
+	if (!qspin_wait_for_waiter(&blocked.lock))
 		fail_msg("after 5 s the putter was still not waiting for the lock (word 0x%08x); "
 			 "count %d", atomic_load(&blocked.lock.val),
 			 hl_refcount_read(&blocked.ref));
@@ -393,10 +352,8 @@ static void get_put_recreate_race_frees_once_per_recreation(void **state)
 	atomic_store(&rv.lock.val, 0);
 	rv.inside = 0;
 	assert_int_equal(pthread_barrier_init(&rv.start, NULL, RV_THREADS), 0);
-	for (int i = 0; i < RV_THREADS; i++)
-		assert_int_equal(pthread_create(&tids[i], NULL, rv_worker_fn, &workers[i]), 0);
-	for (int i = 0; i < RV_THREADS; i++)
-		assert_int_equal(pthread_join(tids[i], NULL), 0);
+	start_threads(tids, RV_THREADS, rv_worker_fn, workers, sizeof(workers[0]));
+	join_threads(tids, RV_THREADS);
 	pthread_barrier_destroy(&rv.start);
 
 	for (int i = 0; i < RV_THREADS; i++) {
@@ -434,5 +391,5 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		cmocka_set_test_filter(argv[1]);
 	watchdog_start(120, "test_refcount_lock");
-	return cmocka_run_group_tests(tests, install_counter, restore_default);
+	return cmocka_run_group_tests(tests, install_counter, restore_default_handler);
 }

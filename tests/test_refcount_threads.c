@@ -37,33 +37,6 @@
 #define SAT HL_REFCOUNT_SATURATED
 #define NTHREADS 4
 
-static void start_threads(pthread_t *tids, int n, void *(*fn)(void *), void *args,
-			  size_t arg_size)
-{
-	for (int i = 0; i < n; i++) {
-		void *arg = (char *)args + i * arg_size;
-
-		assert_int_equal(pthread_create(&tids[i], NULL, fn, arg), 0);
-	}
-}
-
-static void join_threads(pthread_t *tids, int n)
-{
-	for (int i = 0; i < n; i++)
-		assert_int_equal(pthread_join(tids[i], NULL), 0);
-}
-
-/* xorshift32: a cheap per-thread sequence of operations. */
-static unsigned int next_rand(unsigned int *s)
-{
-	unsigned int x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
-
 /* Any report at all is a failure in the tests that install this. */
 static atomic_int unexpected_reports;
 
@@ -660,14 +633,15 @@ static void revived_while_locking_dec_and_mutex_lock_returns_false_unlocked(void
 	pthread_mutex_destroy(&blocked.lock);
 }
 
-struct trylock_probe {
+/* pthread_mutex_trylock's result on a fresh thread (which unlocks again at once). */
+struct mutex_probe {
 	pthread_mutex_t *m;
 	int err;
 };
 
-static void *trylock_probe_fn(void *arg)
+static void *mutex_probe_fn(void *arg)
 {
-	struct trylock_probe *p = arg;
+	struct mutex_probe *p = arg;
 
 	p->err = pthread_mutex_trylock(p->m);
 	if (p->err == 0)
@@ -675,12 +649,12 @@ static void *trylock_probe_fn(void *arg)
 	return NULL;
 }
 
-static int trylock_from_another_thread(pthread_mutex_t *m)
+static int mutex_trylock_from_another_thread(pthread_mutex_t *m)
 {
-	struct trylock_probe p = { .m = m, .err = -1 };
+	struct mutex_probe p = { .m = m, .err = -1 };
 	pthread_t tid;
 
-	assert_int_equal(pthread_create(&tid, NULL, trylock_probe_fn, &p), 0);
+	assert_int_equal(pthread_create(&tid, NULL, mutex_probe_fn, &p), 0);
 	assert_int_equal(pthread_join(tid, NULL), 0);
 	return p.err;
 }
@@ -694,7 +668,7 @@ static void dec_and_mutex_lock_last_reference_holds_mutex_against_others(void **
 	(void)state;
 	assert_false(hl_refcount_dec_and_mutex_lock(&r, &m));
 	assert_count(&r, 2);
-	err = trylock_from_another_thread(&m);
+	err = mutex_trylock_from_another_thread(&m);
 	if (err != 0)
 		fail_msg("after dec_and_mutex_lock returned false, another thread's trylock "
 			 "returned %d (%s); expected 0: the mutex must not be held", err,
@@ -703,13 +677,13 @@ static void dec_and_mutex_lock_last_reference_holds_mutex_against_others(void **
 	hl_refcount_set(&r, 1);
 	assert_true(hl_refcount_dec_and_mutex_lock(&r, &m));
 	assert_count(&r, 0);
-	err = trylock_from_another_thread(&m);
+	err = mutex_trylock_from_another_thread(&m);
 	if (err != EBUSY)
 		fail_msg("after dec_and_mutex_lock returned true, another thread's trylock "
 			 "returned %d (%s); expected EBUSY: the mutex must be held", err,
 			 strerror(err));
 	assert_int_equal(pthread_mutex_unlock(&m), 0);
-	assert_int_equal(trylock_from_another_thread(&m), 0);
+	assert_int_equal(mutex_trylock_from_another_thread(&m), 0);
 }
 
 /* ---- (d) Swapping handlers while other threads detect bugs ---- */
