@@ -5,8 +5,15 @@ Each criterion compares two throughputs from the contend scenario:
     SUBJECT's ops/s at THREADS  >=  FACTOR x  BASE's ops/s at BASE_THREADS
 
 and is met, not met, or not checked (a figure is missing from the file).
-Ratios are of the medians over the repetitions.
+
+When both figures come from the same thread count, the bench ran their
+repetitions interleaved (repetition k of every subject close together in
+time), so the ratio is taken side by side: the median over k of
+runs[k] / base_runs[k], which the machine's drift affects least. Otherwise
+(or when the runs do not pair up) it is the ratio of the two medians.
 """
+
+import statistics
 
 from . import fmt
 from .load import is_number
@@ -28,12 +35,16 @@ CRITERIA = [
 class Check:
     """One criterion against one file: met is True, False or None (not checked)."""
 
-    def __init__(self, crit, value=None, base=None, missing=None):
+    def __init__(self, crit, value=None, base=None, missing=None, paired=None):
         self.crit = crit
         self.value = value          # Mops/s of the subject
         self.base = base            # Mops/s of the base
         self.missing = missing      # what is missing when not checked
-        self.ratio = value / base if value is not None and base else None
+        self.paired = paired        # per-repetition ratios, when they pair up
+        if paired:
+            self.ratio = statistics.median(paired)
+        else:
+            self.ratio = value / base if value is not None and base else None
         self.met = None if self.ratio is None else self.ratio >= crit["factor"]
 
     @property
@@ -56,16 +67,39 @@ class Check:
             base = f"its {c['base_threads']}-thread {fmt.num(self.base)}"
         else:
             base = f"{c['base']} {fmt.num(self.base)}"
-        return (f"{c['subject']} {fmt.num(self.value)} vs {base} Mops/s = {self.ratio_text()} "
-                f"(needs \u2265 {c['factor']:g}x)")
+        how = (f", the median of {len(self.paired)} side-by-side repetitions"
+               if self.paired else "")
+        return (f"{c['subject']} {fmt.num(self.value)} vs {base} Mops/s = {self.ratio_text()}"
+                f"{how} (needs \u2265 {c['factor']:g}x)")
+
+
+def _result(results, subject, threads):
+    for r in results:
+        if r["scenario"] == SCENARIO and r["subject"] == subject and r["threads"] == threads:
+            return r
+    return None
 
 
 def _mops(results, subject, threads):
-    for r in results:
-        if r["scenario"] == SCENARIO and r["subject"] == subject and r["threads"] == threads:
-            v = r.get("ops_per_sec")
-            return v * 1e-6 if is_number(v) else None
-    return None
+    r = _result(results, subject, threads)
+    v = r.get("ops_per_sec") if r else None
+    return v * 1e-6 if is_number(v) else None
+
+
+def _paired(results, c):
+    """Per-repetition ratios of runs taken side by side, or None."""
+    if c["threads"] != c["base_threads"] or c["subject"] == c["base"]:
+        return None
+    a = _result(results, c["subject"], c["threads"])
+    b = _result(results, c["base"], c["base_threads"])
+    ra = a.get("runs") if a else None
+    rb = b.get("runs") if b else None
+    if (a.get("headline") != "ops_per_sec" or b.get("headline") != "ops_per_sec"
+            or not isinstance(ra, list) or not isinstance(rb, list)
+            or not ra or len(ra) != len(rb)
+            or not all(is_number(x) for x in ra + rb) or not all(y > 0 for y in rb)):
+        return None
+    return [x / y for x, y in zip(ra, rb)]
 
 
 def evaluate(results):
@@ -79,5 +113,6 @@ def evaluate(results):
             missing = f"{c['threads']}-thread {c['subject']}"
         elif not b:
             missing = f"{c['base_threads']}-thread {c['base']}"
-        out.append(Check(c, v, b, missing) if missing is None else Check(c, missing=missing))
+        out.append(Check(c, v, b, missing, _paired(results, c)) if missing is None
+                   else Check(c, missing=missing))
     return out
