@@ -37,7 +37,7 @@ static const struct bench_scenario *const scenarios[] = {
 /* Named by the design, not built yet: said so rather than "unknown". */
 static const char *const planned[] = { "zero" };
 
-#define DEFAULT_REPEAT 3
+#define DEFAULT_REPEAT 5
 #define MAX_REPEAT     100000
 #define MAX_THREADS    1024
 #define MAX_CPU	       65535

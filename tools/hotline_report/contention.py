@@ -587,12 +587,16 @@ class ContentionSections:
         def m(s, t):
             return _mops(idx.get((s, t)))
         ratios = []
+        paired = 0
         for a, b in (("refcount", "atomic_faa"), ("lockref", "cas_loop")):
-            va, vb = m(a, base), m(b, base)
-            if va is not None and vb:
-                ratios.append(f"{a} reaches {fmt.ratio(va / vb)} {b}'s throughput")
+            ra, rb = idx.get((a, base)), idx.get((b, base))
+            if _mops(ra) is not None and _mops(rb):
+                v, n = criteria.ratio(ra, rb)
+                paired = paired or n
+                ratios.append(f"{a} reaches {fmt.ratio(v)} {b}'s throughput")
         if ratios:
-            S.append(f"At {fmt.plural(base, 'thread')}, " + " and ".join(ratios) + ".")
+            how = (f" (medians of {paired} side-by-side repetitions)" if paired else "")
+            S.append(f"At {fmt.plural(base, 'thread')}, " + " and ".join(ratios) + how + ".")
         if top > base:
             keep = {}
             for s in _order(results):

@@ -86,20 +86,33 @@ def _mops(results, subject, threads):
     return v * 1e-6 if is_number(v) else None
 
 
-def _paired(results, c):
-    """Per-repetition ratios of runs taken side by side, or None."""
-    if c["threads"] != c["base_threads"] or c["subject"] == c["base"]:
-        return None
-    a = _result(results, c["subject"], c["threads"])
-    b = _result(results, c["base"], c["base_threads"])
+def side_by_side(a, b):
+    """Per-repetition ratios of result a to result b, run side by side; None if they do not pair."""
     ra = a.get("runs") if a else None
     rb = b.get("runs") if b else None
-    if (a.get("headline") != "ops_per_sec" or b.get("headline") != "ops_per_sec"
+    if (a is None or b is None or a.get("threads") != b.get("threads")
+            or a.get("headline") != "ops_per_sec" or b.get("headline") != "ops_per_sec"
             or not isinstance(ra, list) or not isinstance(rb, list)
             or not ra or len(ra) != len(rb)
             or not all(is_number(x) for x in ra + rb) or not all(y > 0 for y in rb)):
         return None
     return [x / y for x, y in zip(ra, rb)]
+
+
+def ratio(a, b):
+    """(ratio, n): a's ops/s over b's, side by side when the runs pair (n of them), else of medians (n 0)."""
+    paired = side_by_side(a, b)
+    if paired:
+        return statistics.median(paired), len(paired)
+    va, vb = a.get("ops_per_sec"), b.get("ops_per_sec")
+    return (va / vb if is_number(va) and is_number(vb) and vb else None), 0
+
+
+def _paired(results, c):
+    if c["subject"] == c["base"]:
+        return None
+    return side_by_side(_result(results, c["subject"], c["threads"]),
+                        _result(results, c["base"], c["base_threads"]))
 
 
 def evaluate(results):
