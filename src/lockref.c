@@ -30,7 +30,7 @@
 
 #ifndef HL_LR_HOOK_SUCCESS
 #define HL_LR_HOOK_SUCCESS(tries)	((void)0)	/* a lockless CAS succeeded */
-#define HL_LR_HOOK_FAILED(tries)	((void)0)	/* a CAS failed; another may follow */
+#define HL_LR_HOOK_FAILED(tries, limit)	((void)0)	/* a CAS failed; another may follow */
 #define HL_LR_HOOK_FALLBACK(tries)	((void)0)	/* gave up, or found the lock taken */
 #endif
 
@@ -135,7 +135,7 @@ unsigned int hl_lockref_retry_limit(void)
 				HL_LR_HOOK_SUCCESS(tries_);                                      \
 				SUCCESS                                                          \
 			}                                                                        \
-			HL_LR_HOOK_FAILED(tries_);                                               \
+			HL_LR_HOOK_FAILED(tries_, limit_);                                       \
 			if (limit_ && tries_ >= limit_)                                          \
 				break;                                                           \
 		}                                                                                \
@@ -248,6 +248,11 @@ bool hl_lockref_put_or_lock(struct hl_lockref *l)
 void hl_lockref_mark_dead(struct hl_lockref *l)
 {
 	locked_set_count(l, HL_LOCKREF_DEAD);
+}
+
+void hl_lockref_set_count(struct hl_lockref *l, int n)
+{
+	locked_set_count(l, n);
 }
 
 int hl_lockref_count(const struct hl_lockref *l)

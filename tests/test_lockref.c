@@ -385,6 +385,27 @@ static void mark_dead_under_the_lock_gives_dead_count(void **state)
 	assert_lock_word(&l, 0);
 }
 
+static void set_count_under_the_lock_keeps_the_lock_half(void **state)
+{
+	static const int counts[] = { 0, 1, 7, INT_MAX, DEAD };
+	struct hl_lockref l;
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(counts); i++) {
+		lockref_reset(&l, 1);
+		hl_qspin_lock(&l.lock);
+		/* A waiter has set pending meanwhile: set_count must leave it. */
+		atomic_fetch_or(&l.lock.val, HL_QSPIN_PENDING);
+		hl_lockref_set_count(&l, counts[i]);
+		assert_lock_word(&l, HL_QSPIN_LOCKED | HL_QSPIN_PENDING);
+		assert_lockref_count(&l, counts[i]);
+		atomic_fetch_and(&l.lock.val, ~HL_QSPIN_PENDING);
+		hl_qspin_unlock(&l.lock);
+		assert_lock_word(&l, 0);
+		assert_lockref_count(&l, counts[i]);
+	}
+}
+
 static void is_dead_means_negative(void **state)
 {
 	static const struct {
@@ -669,6 +690,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(put_or_lock_above_1_decrements_and_leaves_the_lock_free),
 		cmocka_unit_test(put_or_lock_at_1_0_or_dead_returns_false_with_the_lock_held),
 		cmocka_unit_test(mark_dead_under_the_lock_gives_dead_count),
+		cmocka_unit_test(set_count_under_the_lock_keeps_the_lock_half),
 		cmocka_unit_test(is_dead_means_negative),
 		cmocka_unit_test(ops_wait_for_another_threads_lock_and_use_the_count_it_leaves),
 		cmocka_unit_test(retry_limit_set_and_get_round_trip),

@@ -20,6 +20,7 @@
 #define hl_lockref_mark_dead	   hlb_lockref_mark_dead
 #define hl_lockref_is_dead	   hlb_lockref_is_dead
 #define hl_lockref_count	   hlb_lockref_count
+#define hl_lockref_set_count	   hlb_lockref_set_count
 #define hl_lockref_set_retry_limit hlb_lockref_set_retry_limit
 #define hl_lockref_retry_limit	   hlb_lockref_retry_limit
 
@@ -28,7 +29,7 @@
 _Thread_local struct lockref_probe lockref_probe;
 
 #define HL_LR_HOOK_SUCCESS(tries)  lockref_probe_success(tries)
-#define HL_LR_HOOK_FAILED(tries)   lockref_probe_failed(tries)
+#define HL_LR_HOOK_FAILED(tries, limit) lockref_probe_failed(tries, limit)
 #define HL_LR_HOOK_FALLBACK(tries) lockref_probe_fallback(tries)
 
 #endif /* HOTLINE_BENCH_LOCKREF_INSTRUMENTED_H */

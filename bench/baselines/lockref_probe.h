@@ -43,17 +43,15 @@ struct lockref_probe {
 	struct bench_attempts attempts;	/* lockless successes, by attempts taken */
 	uint64_t fallbacks;		/* operations that took the locked path */
 	enum lockref_relax relax;
-	unsigned int limit;		/* the retry limit in force, 0 = none */
 };
 
 extern _Thread_local struct lockref_probe lockref_probe;
 
-/* Start counting on this thread, with this relax policy, under this retry limit. */
-static inline void lockref_probe_begin(enum lockref_relax relax, unsigned int limit)
+/* Start counting on this thread, with this relax policy. */
+static inline void lockref_probe_begin(enum lockref_relax relax)
 {
 	memset(&lockref_probe, 0, sizeof(lockref_probe));
 	lockref_probe.relax = relax;
-	lockref_probe.limit = limit;
 }
 
 /* HL_LR_HOOK_SUCCESS: a lockless compare-and-swap worked at attempt tries. */
@@ -63,14 +61,15 @@ static inline void lockref_probe_success(unsigned int tries)
 }
 
 /*
- * HL_LR_HOOK_FAILED: attempt tries failed. As in the kernel's 2019 loop,
- * no pause when the loop is about to give up (tries reached the limit).
+ * HL_LR_HOOK_FAILED: attempt tries failed, under retry limit limit (0 =
+ * none). As in the kernel's 2019 loop, no pause when the loop is about to
+ * give up (tries reached the limit).
  */
-static inline void lockref_probe_failed(unsigned int tries)
+static inline void lockref_probe_failed(unsigned int tries, unsigned int limit)
 {
 	struct lockref_probe *p = &lockref_probe;
 
-	if (p->relax == LOCKREF_RELAX_NONE || (p->limit && tries >= p->limit))
+	if (p->relax == LOCKREF_RELAX_NONE || (limit && tries >= limit))
 		return;
 	if (p->relax == LOCKREF_RELAX_EVERY || !(tries & 1))
 		bench_relax();
@@ -91,6 +90,7 @@ bool hlb_lockref_get_not_dead(struct hl_lockref *l);
 int hlb_lockref_put_return(struct hl_lockref *l);
 bool hlb_lockref_put_or_lock(struct hl_lockref *l);
 void hlb_lockref_mark_dead(struct hl_lockref *l);
+void hlb_lockref_set_count(struct hl_lockref *l, int n);
 bool hlb_lockref_is_dead(const struct hl_lockref *l);
 int hlb_lockref_count(const struct hl_lockref *l);
 void hlb_lockref_set_retry_limit(unsigned int n);

@@ -114,7 +114,7 @@ struct ct_state {
 	struct ct_object obj;
 	struct ct_thread *thread;	/* [threads] */
 	struct ct_tally *sink;
-	unsigned int threads, retry_limit;
+	unsigned int threads;
 	_Alignas(64) atomic_uint finished;	/* threads done: the last one checks */
 };
 
@@ -283,23 +283,7 @@ static bool full_check(struct ct_object *o, char *why, size_t n)
 static __attribute__((cold, noinline)) void lockref_drop_locked(struct hl_lockref *l,
 								 struct ct_thread *t)
 {
-	union {
-		uint_least64_t raw;
-		struct {
-			unsigned int lock;
-			int count;
-		};
-	} old, new;
-
-	_Static_assert(sizeof(old) == sizeof(l->lock_count), "one word");
-	_Static_assert(offsetof(struct hl_lockref, count) == sizeof(unsigned int),
-		       "count after the lock half, as in struct hl_lockref");
-	old.raw = atomic_load_explicit(&l->lock_count, memory_order_relaxed);
-	do {
-		new = old;
-		new.count--;
-	} while (!atomic_compare_exchange_weak_explicit(&l->lock_count, &old.raw, new.raw,
-							memory_order_relaxed, memory_order_relaxed));
+	hl_lockref_set_count(l, hl_lockref_count(l) - 1);
 	hl_qspin_unlock(&l->lock);
 	t->last_refs++;
 }
@@ -472,7 +456,7 @@ static bench_always_inline void ct_loop(struct bench_worker *w, enum ct_probe pr
 	t->probe = probe;
 	t->threads = st->threads;
 	if (probe == CT_PROBE_LOCKREF)
-		lockref_probe_begin(relax, st->retry_limit);
+		lockref_probe_begin(relax);
 	/* At least one op, so that every thread has a latency sample. */
 	do {
 		if (hl_unlikely(n % CT_SAMPLE_EVERY == 0)) {
@@ -578,7 +562,6 @@ void *contend_setup(const struct bench_params *p)
 	}
 	memset(st->thread, 0, p->threads * sizeof(*st->thread));
 	st->threads = p->threads;
-	st->retry_limit = p->retry_limit;
 	st->sink = p->sink;
 	atomic_init(&st->finished, 0);
 

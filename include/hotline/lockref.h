@@ -26,8 +26,9 @@
  * last reference under the lock (hl_lockref_put_or_lock() returning false)
  * sees everything the other holders did before their puts. l->lock is a
  * plain hl_qspinlock_t: holding it with hl_qspin_lock() excludes every
- * lockless change of the count; read it then with hl_lockref_count() (a
- * plain read of l->count would race, in C11's terms, with the lockless
+ * lockless change of the count; read it then with hl_lockref_count() and
+ * change it with hl_lockref_set_count() (a plain access to l->count would
+ * race, in C11's terms, with the lockless
  * compare-and-swap that came before the lock was taken).
  *
  * A get at INT_MAX wraps to INT_MIN, which reads as dead, as in the kernel.
@@ -114,6 +115,16 @@ HL_API bool hl_lockref_put_or_lock(struct hl_lockref *l);
 
 /* hl_lockref_mark_dead - count = HL_LOCKREF_DEAD. The caller holds l->lock. */
 HL_API void hl_lockref_mark_dead(struct hl_lockref *l);
+
+/*
+ * hl_lockref_set_count - count = n. The caller holds l->lock.
+ *
+ * What the kernel's callers do with a plain store under the lock (e.g. drop
+ * the reference that hl_lockref_put_or_lock() left them, without freeing):
+ * here a compare-and-swap that keeps the lock half, which waiters may be
+ * changing, and that C11 and ThreadSanitizer see as atomic.
+ */
+HL_API void hl_lockref_set_count(struct hl_lockref *l, int n);
 
 /* hl_lockref_is_dead - whether the count is negative (a snapshot). */
 HL_API bool hl_lockref_is_dead(const struct hl_lockref *l);
