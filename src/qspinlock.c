@@ -193,27 +193,19 @@ static unsigned int wait_unlocked(hl_qspinlock_t *l)
 	}
 }
 
-/* No queue node to be had: wait on the lock word alone. */
-static void lock_unqueued(hl_qspinlock_t *l)
+/*
+ * Wait on the lock word alone, then take the lock, clearing the bits in
+ * clear as we do: HL_QSPIN_PENDING for the pending waiter, 0 for a thread
+ * that could not have a queue node.
+ */
+static void lock_on_word(hl_qspinlock_t *l, unsigned int clear)
 {
 	for (;;) {
 		unsigned int val = wait_unlocked(l);
 
-		if (atomic_compare_exchange_weak_explicit(&l->val, &val, val | HL_QSPIN_LOCKED,
+		if (atomic_compare_exchange_weak_explicit(&l->val, &val,
+							  (val & ~clear) | HL_QSPIN_LOCKED,
 							  memory_order_acquire, memory_order_relaxed))
-			return;
-	}
-}
-
-/* As the pending waiter: take the lock when it clears, and drop pending. */
-static void lock_pending(hl_qspinlock_t *l)
-{
-	for (;;) {
-		unsigned int val = wait_unlocked(l);
-		unsigned int new = (val & ~HL_QSPIN_PENDING) | HL_QSPIN_LOCKED;
-
-		if (atomic_compare_exchange_weak_explicit(&l->val, &val, new, memory_order_acquire,
-							  memory_order_relaxed))
 			return;
 	}
 }
@@ -267,7 +259,7 @@ static void lock_queued(hl_qspinlock_t *l)
 	unsigned int idx = my_nesting, tail, val;
 
 	if (!slot || idx >= MAX_NODES) {
-		lock_unqueued(l);
+		lock_on_word(l, 0);
 		return;
 	}
 	my_nesting++;
@@ -328,7 +320,7 @@ void hl__qspin_lock_slow(hl_qspinlock_t *l, unsigned int val)
 							  HL_QSPIN_LOCKED | HL_QSPIN_PENDING,
 							  memory_order_relaxed,
 							  memory_order_relaxed)) {
-			lock_pending(l);
+			lock_on_word(l, HL_QSPIN_PENDING);
 			return;
 		}
 	}
