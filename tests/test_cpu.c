@@ -33,7 +33,7 @@ struct flag_field {
 #define FIELD(f) { #f, offsetof(struct hl_cpu, f) }
 static const struct flag_field bool_fields[] = {
 	FIELD(erms), FIELD(fsrm), FIELD(fsrs), FIELD(fzrm), FIELD(rep_good),
-	FIELD(avx2), FIELD(avx512f), FIELD(lse), FIELD(mops),
+	FIELD(avx2), FIELD(avx512f), FIELD(avx512vl), FIELD(lse), FIELD(mops),
 };
 #define NFIELDS (sizeof(bool_fields) / sizeof(bool_fields[0]))
 
@@ -163,12 +163,12 @@ static void arm64_fields_are_false_on_x86_64(void **state)
 	assert_int_equal(c->dczva_block, 0);
 }
 
-/* erms, fsrm, avx2, avx512f: exactly what the kernel lists. */
+/* erms, fsrm, avx2, avx512f, avx512vl: exactly what the kernel lists. */
 static void x86_flags_match_proc_cpuinfo(void **state)
 {
-	static const char *const names[] = { "erms", "fsrm", "avx2", "avx512f" };
+	static const char *const names[] = { "erms", "fsrm", "avx2", "avx512f", "avx512vl" };
 	const struct hl_cpu *c = hl_cpu();
-	const bool values[] = { c->erms, c->fsrm, c->avx2, c->avx512f };
+	const bool values[] = { c->erms, c->fsrm, c->avx2, c->avx512f, c->avx512vl };
 	const char *flags = cpuinfo_flags();
 	int mismatches = 0;
 

@@ -42,6 +42,7 @@ struct hl_cpu {
 	/* Added beyond the design's minimum; names follow the kernel's flags. */
 	bool rep_good;		/* REP STOSQ/MOVSQ are fast (the kernel's X86_FEATURE_REP_GOOD) */
 	bool fzrm;		/* Fast Zero-length REP MOVSB */
+	bool avx512vl;		/* AVX-512 on 128/256-bit registers (EVEX xmm16-31, ymm16-31) */
 	const char *vendor;	/* "GenuineIntel", "AuthenticAMD", "arm", ... or "unknown" */
 	unsigned family, model_id, stepping;	/* x86 display family/model; arm64 MIDR fields */
 };

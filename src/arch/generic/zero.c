@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/*
+ * generic/zero.c - clearing where hotline has no assembly variants (and on
+ * arm64 until its variants land): one variant, `memset`, the C library's.
+ *
+ * Without assembly there is no exception table. hl_try_zero here makes its
+ * own recovery point with sigsetjmp and clears byte by byte through a
+ * volatile pointer, keeping its progress where the handler's siglongjmp
+ * can find it: byte-exact, but slow and not free when nothing faults. It
+ * exists so that every build has a correct hl_zero and hl_try_zero.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+
+#include <hotline/zero.h>
+
+#include "../arch.h"
+
+/* This thread's recovery point and range while try_zero_bytes runs. */
+struct recovery {
+	sigjmp_buf *jump;
+	uintptr_t lo, hi;
+};
+static _Thread_local struct recovery recovery __attribute__((tls_model("initial-exec")));
+
+static size_t zero_memset(void *dst, size_t n)
+{
+	memset(dst, 0, n);
+	return 0;
+}
+
+static size_t try_zero_bytes(void *dst, size_t n)
+{
+	volatile unsigned char *p = dst;
+	struct recovery outer = recovery;
+	volatile size_t i = 0;
+	sigjmp_buf here;
+
+	if (sigsetjmp(here, 0)) {
+		recovery = outer;
+		return n - i;
+	}
+	recovery = (struct recovery){ &here, (uintptr_t)dst, (uintptr_t)dst + n };
+	for (; i < n; i++)
+		p[i] = 0;
+	recovery = outer;
+	return 0;
+}
+
+static bool always(const struct hl_cpu *cpu)
+{
+	(void)cpu;
+	return true;
+}
+
+const struct hl_zero_impl hl_arch_zero_impls[] = {
+	{ "memset", zero_memset, try_zero_bytes, always },
+	{ NULL, NULL, NULL, NULL },
+};
+
+void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
+{
+	(void)cpu;
+	plan->fn = zero_memset;
+	plan->try_fn = try_zero_bytes;
+	plan->name = "memset";
+	plan->inline_entry = true;
+}
+
+/* The entry points (arch.h): memset is the plan, inline. */
+void hl_zero(void *dst, size_t n)
+{
+	hl_zero_fn redirect = __atomic_load_n(&hl__zero_redirect, __ATOMIC_ACQUIRE);
+
+	if (redirect)
+		redirect(dst, n);
+	else
+		memset(dst, 0, n);
+}
+
+size_t hl_try_zero(void *dst, size_t n)
+{
+	hl_zero_fn redirect = __atomic_load_n(&hl__try_zero_redirect, __ATOMIC_ACQUIRE);
+
+	return redirect ? redirect(dst, n) : try_zero_bytes(dst, n);
+}
+
+bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
+{
+	(void)uc;
+	if (recovery.jump && addr >= recovery.lo && addr < recovery.hi)
+		siglongjmp(*recovery.jump, 1);
+	return false;
+}

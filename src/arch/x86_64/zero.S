@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * x86_64/zero.S - the x86-64 clearing variants, each usable by hl_zero and,
+ * through the exception table at the end of this file, by hl_try_zero.
+ *
+ * Every variant is size_t fn(void *dst, size_t n) (System V: rdi, rsi) and
+ * returns in rax the number of bytes it did not clear: always 0 unless a
+ * store faulted and the signal handler (../../zero.c) redirected it here.
+ *
+ * The protocol that makes a fault byte-exact, shared by every variant:
+ *  - rdx holds end = dst + n from entry to exit;
+ *  - rdi is the progress pointer: at any store that may fault, every byte
+ *    in [dst, rdi) has been written already, so the first byte that can
+ *    fault is at or after rdi;
+ *  - a fault anywhere in a variant's stores continues at a fixup that
+ *    clears byte by byte from rdi to end with single-byte stores; the first
+ *    of those that faults is the exact first faulting address, and its
+ *    fixup returns end - rdi.
+ * Stores may overlap (small sizes, tails), and repeat bytes the fixup then
+ * writes again, but every store lies inside [dst, end): nothing outside the
+ * range is ever written. A store that faults writes nothing on x86, even
+ * when it straddles into a good page.
+ *
+ * Each variant is assembled twice: hl__zero_<name> for hl_zero, with no
+ * exception-table entries, so that a fault in it is the crash it would be
+ * in memset; and hl__try_zero_<name> for hl_try_zero, whose stores are in
+ * the table. Being in the second copy is what "armed" means: it costs no
+ * instruction, and a signal handler that interrupts hl_try_zero and then
+ * faults in hl_zero is not rescued. The variants are leaf functions that
+ * touch no stack, so a fixup may `ret`.
+ */
+
+/* EXTABLE from, to, fixup: faults at addresses in [from, to) continue at fixup. */
+.macro EXTABLE from, to, fixup
+	.pushsection .rodata.hl_zero_extable, "a"
+	.balign 4
+	.long \from - ., \to - ., \fixup - .
+	.popsection
+.endm
+
+/* XT from, to, fixup: EXTABLE, in the hl_try_zero copy of a variant only. */
+.macro XT from, to, fixup
+.if .Ltry_copy
+	EXTABLE \from, \to, \fixup
+.endif
+.endm
+
+/* FUNC name[, public]: start a function, hidden unless exported. */
+.macro FUNC name, vis=hidden
+	.globl \name
+.ifc \vis, hidden
+	.hidden \name
+.endif
+	.type \name, @function
+	.balign 64
+\name:
+.endm
+
+.macro ENDFUNC name
+	.size \name, . - \name
+.endm
+
+	.pushsection .rodata.hl_zero_extable, "a"
+	.balign 4
+	.globl hl__zero_extable_start
+	.hidden hl__zero_extable_start
+hl__zero_extable_start:
+	.popsection
+
+	.text
+
+/*
+ * The shared fixup: clear byte by byte from rdi to rdx. Entered from a
+ * variant's fixup with eax = 0; returns the bytes left when a store faults.
+ */
+FUNC hl__zero_bytes
+	xorl	%eax, %eax
+	cmpq	%rdx, %rdi
+	jae	2f
+.Lbyte_store:
+	movb	%al, (%rdi)
+.Lbyte_store_end:
+	incq	%rdi
+	cmpq	%rdx, %rdi
+	jb	.Lbyte_store
+2:	ret
+.Lbyte_fault:
+	movq	%rdx, %rax
+	subq	%rdi, %rax
+	ret
+	EXTABLE .Lbyte_store, .Lbyte_store_end, .Lbyte_fault
+ENDFUNC hl__zero_bytes
+
+/* Fixups for variants that leave vector or streaming state behind. */
+FUNC hl__zero_bytes_vzeroupper
+	vzeroupper
+	jmp	hl__zero_bytes
+ENDFUNC hl__zero_bytes_vzeroupper
+
+FUNC hl__zero_bytes_sfence
+	sfence
+	jmp	hl__zero_bytes
+ENDFUNC hl__zero_bytes_sfence
+
+/*
+ * GPR_TAILS: sizes 0..15 by overlapping 8-, 4-, 2- and 1-byte stores from
+ * both ends. rdi stays at dst, so a fault redoes at most 15 bytes byte by
+ * byte. Expects eax = 0 and rdx = end; ends in ret.
+ */
+.macro GPR_TAILS
+	cmpl	$8, %esi
+	jb	12f
+	movq	%rax, (%rdi)
+	movq	%rax, -8(%rdx)
+	ret
+12:	cmpl	$4, %esi
+	jb	13f
+	movl	%eax, (%rdi)
+	movl	%eax, -4(%rdx)
+	ret
+13:	cmpl	$1, %esi
+	jb	14f
+	movb	%al, (%rdi)
+	je	14f
+	movw	%ax, -2(%rdx)
+14:	ret
+.endm
+
+/*
+ * Vector stores of w bytes: ymm0 (VEX) when evex = 0; ymm16 or zmm16
+ * (EVEX) when evex = 1.
+ */
+.macro VSTU evex, w, dst
+.if \evex && \w == 64
+	vmovdqu64 %zmm16, \dst
+.elseif \evex
+	vmovdqu64 %ymm16, \dst
+.else
+	vmovdqu	%ymm0, \dst
+.endif
+.endm
+.macro VSTA evex, w, dst
+.if \evex && \w == 64
+	vmovdqa64 %zmm16, \dst
+.elseif \evex
+	vmovdqa64 %ymm16, \dst
+.else
+	vmovdqa	%ymm0, \dst
+.endif
+.endm
+/* Leaving the function: ymm0 dirtied the upper state, zmm16 does not. */
+.macro VZU evex
+.if !\evex
+	vzeroupper
+.endif
+.endm
+
+/*
+ * VEC_ZERO: the vector variants, one body for both widths.
+ *  avx2:   w = 32, ymm0 and VEX stores; vzeroupper after any ymm store.
+ *  avx512: w = 64, zmm16 and EVEX stores (AVX512VL for the xmm16/ymm16
+ *          forms). Registers 16-31 leave no dirty upper state behind, so
+ *          no vzeroupper is needed, as in glibc's evex string functions.
+ * n <= 2w: two overlapping stores of the widest size that fits (GPR stores
+ * below 16); n <= 4w: four; larger: one unaligned store, an aligned loop
+ * of four w-byte stores, then four stores that end at end.
+ * auto = 1 makes it the automatic plan that zero.c (beside this file)
+ * sets: above hl__zero_vec_max rep_stosb, above hl__zero_rep_max the
+ * streaming stores. A non-empty redirect names a function pointer checked
+ * first: when it is not NULL the call goes there instead (how hl_zero and
+ * hl_try_zero, which are this body, run a forced variant, or a resolver).
+ */
+.macro VEC_ZERO fn, pfx, w, evex, auto, redirect=
+.ifb \redirect
+FUNC \fn
+.else
+FUNC \fn, public
+.endif
+.ifnb \redirect
+	movq	\redirect(%rip), %rax
+	testq	%rax, %rax
+	jnz	29f
+.endif
+	leaq	(%rdi, %rsi), %rdx
+	xorl	%eax, %eax
+.L\fn\()_from:
+.if \evex
+	vpxord	%xmm16, %xmm16, %xmm16
+.else
+	vpxor	%xmm0, %xmm0, %xmm0
+.endif
+	cmpq	$\w, %rsi
+	jb	18f
+	cmpq	$(2*\w), %rsi
+	ja	21f
+	VSTU	\evex, \w, (%rdi)
+	VSTU	\evex, \w, -\w(%rdx)
+	VZU	\evex
+	ret
+.if \evex
+18:
+.if \w == 64
+	cmpl	$32, %esi
+	jb	19f
+	vmovdqu64 %ymm16, (%rdi)
+	vmovdqu64 %ymm16, -32(%rdx)
+	ret
+.endif
+19:	cmpl	$16, %esi
+	jb	.L\fn\()_gpr
+	vmovdqu64 %xmm16, (%rdi)
+	vmovdqu64 %xmm16, -16(%rdx)
+	ret
+.else
+18:	cmpl	$16, %esi
+	jb	.L\fn\()_gpr
+	vmovdqu	%xmm0, (%rdi)
+	vmovdqu	%xmm0, -16(%rdx)
+	ret
+.endif
+21:	cmpq	$(4*\w), %rsi
+	ja	26f
+	VSTU	\evex, \w, (%rdi)
+	VSTU	\evex, \w, \w(%rdi)
+	VSTU	\evex, \w, -(2*\w)(%rdx)
+	VSTU	\evex, \w, -\w(%rdx)
+	VZU	\evex
+	ret
+26:	cmpq	$(8*\w), %rsi
+	ja	22f
+	VSTU	\evex, \w, (%rdi)
+	VSTU	\evex, \w, \w(%rdi)
+	VSTU	\evex, \w, (2*\w)(%rdi)
+	VSTU	\evex, \w, (3*\w)(%rdi)
+	VSTU	\evex, \w, -(4*\w)(%rdx)
+	VSTU	\evex, \w, -(3*\w)(%rdx)
+	VSTU	\evex, \w, -(2*\w)(%rdx)
+	VSTU	\evex, \w, -\w(%rdx)
+	VZU	\evex
+	ret
+22:
+.if \auto
+	cmpq	hl__zero_vec_max(%rip), %rsi
+	ja	25f
+.endif
+	VSTU	\evex, \w, (%rdi)
+	addq	$\w, %rdi
+	andq	$-\w, %rdi
+	leaq	-(4*\w)(%rdx), %rcx
+	cmpq	%rcx, %rdi
+	jae	24f
+23:	VSTA	\evex, \w, (%rdi)
+	VSTA	\evex, \w, \w(%rdi)
+	VSTA	\evex, \w, (2*\w)(%rdi)
+	VSTA	\evex, \w, (3*\w)(%rdi)
+	addq	$(4*\w), %rdi
+	cmpq	%rcx, %rdi
+	jb	23b
+24:	VSTU	\evex, \w, (%rcx)
+	VSTU	\evex, \w, \w(%rcx)
+	VSTU	\evex, \w, (2*\w)(%rcx)
+	VSTU	\evex, \w, (3*\w)(%rcx)
+	VZU	\evex
+	ret
+.L\fn\()_gpr:
+	GPR_TAILS
+.L\fn\()_end:
+.if \auto
+25:	VZU	\evex
+	cmpq	hl__zero_rep_max(%rip), %rsi
+	ja	\pfx\()nontemporal
+	jmp	\pfx\()rep_stosb
+.endif
+.ifnb \redirect
+29:	jmp	*%rax
+.endif
+.if \evex
+	XT	.L\fn\()_from, .L\fn\()_end, hl__zero_bytes
+.else
+	XT	.L\fn\()_from, .L\fn\()_end, hl__zero_bytes_vzeroupper
+.endif
+ENDFUNC \fn
+.endm
+
+/*
+ * VARIANTS pfx, entry, redirect: every variant, named \pfx<variant>, and
+ * the public entry point (hl_zero or hl_try_zero), which is the avx512
+ * automatic plan behind the redirect check.
+ */
+.macro VARIANTS pfx, entry, redirect
+
+/* rep_stosb: one instruction (ERMS/FSRM/FSRS make it fast). */
+FUNC \pfx\()rep_stosb
+	leaq	(%rdi, %rsi), %rdx
+	movq	%rsi, %rcx
+	xorl	%eax, %eax
+1:	rep stosb
+2:	ret
+	XT	1b, 2b, hl__zero_bytes
+ENDFUNC \pfx\()rep_stosb
+
+/* rep_stosq: 8-byte string stores, then the 0-7 byte tail (the kernel's REP_GOOD path). */
+FUNC \pfx\()rep_stosq
+	leaq	(%rdi, %rsi), %rdx
+	movq	%rsi, %rcx
+	shrq	$3, %rcx
+	xorl	%eax, %eax
+1:	rep stosq
+	movl	%esi, %ecx
+	andl	$7, %ecx
+	rep stosb
+2:	ret
+	XT	1b, 2b, hl__zero_bytes
+ENDFUNC \pfx\()rep_stosq
+
+/*
+ * movq_unrolled: the kernel's clear_user without string instructions: a
+ * 64-byte loop of eight movq, then 8-byte stores, then a byte tail.
+ */
+FUNC \pfx\()movq_unrolled
+	leaq	(%rdi, %rsi), %rdx
+	xorl	%eax, %eax
+	cmpq	$64, %rsi
+	jb	3f
+	leaq	-64(%rdx), %rcx
+1:	movq	%rax, 0(%rdi)
+	movq	%rax, 8(%rdi)
+	movq	%rax, 16(%rdi)
+	movq	%rax, 24(%rdi)
+	movq	%rax, 32(%rdi)
+	movq	%rax, 40(%rdi)
+	movq	%rax, 48(%rdi)
+	movq	%rax, 56(%rdi)
+	addq	$64, %rdi
+	cmpq	%rcx, %rdi
+	jbe	1b
+3:	leaq	-8(%rdx), %rcx
+	cmpq	%rcx, %rdi
+	ja	5f
+4:	movq	%rax, (%rdi)
+	addq	$8, %rdi
+	cmpq	%rcx, %rdi
+	jbe	4b
+5:	cmpq	%rdx, %rdi
+	jae	7f
+6:	movb	%al, (%rdi)
+	incq	%rdi
+	cmpq	%rdx, %rdi
+	jb	6b
+7:	ret
+	XT	1b, 7b, hl__zero_bytes
+ENDFUNC \pfx\()movq_unrolled
+
+	VEC_ZERO \pfx\()avx2, \pfx, 32, 0, 0
+	VEC_ZERO \pfx\()auto_avx2, \pfx, 32, 0, 1
+	VEC_ZERO \pfx\()avx512, \pfx, 64, 1, 0
+	VEC_ZERO \pfx\()evex256, \pfx, 32, 1, 0
+	VEC_ZERO \entry, \pfx, 32, 1, 1, \redirect
+
+/*
+ * nontemporal: streaming stores (movntdq, SSE2, so every x86-64 has it)
+ * that bypass the cache, for buffers larger than it: no read for
+ * ownership, no eviction of useful lines. A 64-byte head and tail with
+ * ordinary stores keep the stream line-aligned; sizes below 128 bytes are
+ * not worth a stream and go to movq_unrolled. sfence before returning, so
+ * the stores are ordered like ordinary ones for whoever reads them next.
+ */
+FUNC \pfx\()nontemporal
+	cmpq	$128, %rsi
+	jb	\pfx\()movq_unrolled
+	leaq	(%rdi, %rsi), %rdx
+	xorl	%eax, %eax
+	pxor	%xmm0, %xmm0
+1:	movdqu	%xmm0, (%rdi)
+	movdqu	%xmm0, 16(%rdi)
+	movdqu	%xmm0, 32(%rdi)
+	movdqu	%xmm0, 48(%rdi)
+	addq	$64, %rdi
+	andq	$-64, %rdi
+	leaq	-64(%rdx), %rcx
+	cmpq	%rcx, %rdi
+	jae	3f
+2:	movntdq	%xmm0, (%rdi)
+	movntdq	%xmm0, 16(%rdi)
+	movntdq	%xmm0, 32(%rdi)
+	movntdq	%xmm0, 48(%rdi)
+	addq	$64, %rdi
+	cmpq	%rcx, %rdi
+	jb	2b
+3:	sfence
+	movdqu	%xmm0, (%rcx)
+	movdqu	%xmm0, 16(%rcx)
+	movdqu	%xmm0, 32(%rcx)
+	movdqu	%xmm0, 48(%rcx)
+4:	ret
+	XT	1b, 4b, hl__zero_bytes_sfence
+ENDFUNC \pfx\()nontemporal
+.endm
+
+	.set	.Ltry_copy, 0
+	VARIANTS hl__zero_, hl_zero, hl__zero_redirect
+	.set	.Ltry_copy, 1
+	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect
+
+	.pushsection .rodata.hl_zero_extable, "a"
+	.globl hl__zero_extable_end
+	.hidden hl__zero_extable_end
+hl__zero_extable_end:
+	.popsection
+
+	.section .note.GNU-stack, "", @progbits

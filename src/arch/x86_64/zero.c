@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * x86_64/zero.c - which clearing variants this CPU can run, the automatic
+ * plan, and the signal-context side of hl_try_zero's fixups. The variants
+ * themselves, and their exception table, are in zero.S beside this file.
+ */
+#include <signal.h>
+#include <ucontext.h>
+
+#include "../arch.h"
+
+/* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
+#define VARIANT(name)                                   \
+	size_t hl__zero_##name(void *dst, size_t n);    \
+	size_t hl__try_zero_##name(void *dst, size_t n)
+VARIANT(rep_stosb);
+VARIANT(rep_stosq);
+VARIANT(movq_unrolled);
+VARIANT(avx2);
+VARIANT(avx512);
+VARIANT(evex256);
+VARIANT(nontemporal);
+VARIANT(auto_avx2);
+
+extern const struct hl_zero_extable hl__zero_extable_start[], hl__zero_extable_end[];
+
+static bool always(const struct hl_cpu *cpu)
+{
+	(void)cpu;
+	return true;
+}
+
+static bool has_avx2(const struct hl_cpu *cpu)
+{
+	return cpu->avx2;
+}
+
+/* The avx512 variant also stores from xmm16/ymm16 for small sizes: AVX512VL. */
+static bool has_avx512(const struct hl_cpu *cpu)
+{
+	return cpu->avx512f && cpu->avx512vl;
+}
+
+/*
+ * The string variants run on every x86-64; ERMS, FSRM and REP_GOOD only
+ * say whether they are fast, which is the plan's business, not a reason to
+ * refuse them.
+ */
+const struct hl_zero_impl hl_arch_zero_impls[] = {
+#define IMPL(name, supported) { #name, hl__zero_##name, hl__try_zero_##name, supported }
+	IMPL(rep_stosb, always),
+	IMPL(rep_stosq, always),
+	IMPL(movq_unrolled, always),
+	IMPL(avx2, has_avx2),
+	IMPL(avx512, has_avx512),
+	IMPL(evex256, has_avx512),
+	IMPL(nontemporal, always),
+	{ NULL, NULL, NULL, NULL },
+};
+
+/*
+ * The automatic plan; docs/zero.md has the measurements behind it.
+ *  - Up to vec_max bytes, vector stores (the widest the OS saves): a few
+ *    overlapping stores and no start-up cost, where rep stosb pays tens of
+ *    cycles to get going.
+ *  - Above that, rep stosb when ERMS says it is fast: the microcode writes
+ *    whole lines and keeps pace with the vector loop from a few KiB.
+ *  - Beyond rep_max, streaming stores: past the cache, ordinary stores
+ *    first read every line they write (read for ownership) and evict the
+ *    working set; streaming stores do neither.
+ */
+void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
+{
+	plan->vec_max = 2048;
+	plan->rep_max = (size_t)8 << 20;
+	plan->large = "nontemporal";
+	if (has_avx512(cpu)) {
+		plan->inline_entry = true;	/* hl_zero and hl_try_zero are this plan */
+		plan->name = "avx512";
+	} else if (cpu->avx2) {
+		plan->fn = hl__zero_auto_avx2;
+		plan->try_fn = hl__try_zero_auto_avx2;
+		plan->name = "avx2";
+	} else {
+		plan->fn = cpu->erms ? hl__zero_rep_stosb : hl__zero_rep_stosq;
+		plan->try_fn = cpu->erms ? hl__try_zero_rep_stosb : hl__try_zero_rep_stosq;
+		plan->name = cpu->erms ? "rep_stosb" : "rep_stosq";
+		plan->large = NULL;
+		return;
+	}
+	plan->mid = cpu->erms ? "rep_stosb" : NULL;
+	if (!cpu->erms)
+		plan->vec_max = plan->rep_max;	/* no fast rep stosb: vectors up to the stream */
+}
+
+/*
+ * The protocol of zero.S: only hl__try_zero_* stores are in the table, and
+ * a store can fault only between the progress pointer (rdi) and the end
+ * (rdx); anything else is not a fault of ours.
+ */
+bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
+{
+	greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
+	uintptr_t fixup = hl__zero_extable_find(hl__zero_extable_start, hl__zero_extable_end,
+						(uintptr_t)r[REG_RIP]);
+
+	if (!fixup || addr < (uintptr_t)r[REG_RDI] || addr >= (uintptr_t)r[REG_RDX])
+		return false;
+	r[REG_RIP] = (greg_t)fixup;
+	return true;
+}
