@@ -284,8 +284,9 @@ ENDFUNC \fn
 
 /*
  * VARIANTS pfx, entry, redirect: every variant, named \pfx<variant>, and
- * the public entry point (hl_zero or hl_try_zero), which is the avx512
- * automatic plan behind the redirect check.
+ * the public entry point (hl_zero or hl_try_zero), which is the automatic
+ * plan for AVX-512VL CPUs (evex256 for small sizes) behind the redirect
+ * check.
  */
 .macro VARIANTS pfx, entry, redirect
 
