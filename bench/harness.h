@@ -56,12 +56,21 @@ struct bench_config {
 	const char *const *subjects;	/* --subjects; NULL = every subject */
 	size_t nr_subjects;
 	unsigned long long count;	/* --count; 0 = scenario default */
+	const size_t *sizes;		/* --sizes in bytes, ascending, no duplicates; */
+	size_t nr_sizes;		/* NULL = scenario default */
+	unsigned int modes;		/* --mode: BENCH_MODE_* bits; 0 = scenario default */
 };
+
+/* --mode: the buffer states a size sweep measures (zero). */
+#define BENCH_MODE_HOT  0x1u	/* one buffer, reused: in cache when it fits */
+#define BENCH_MODE_COLD 0x2u	/* a different place per call: out of cache */
 
 /* Options a scenario uses (struct bench_scenario.uses); others get a note. */
 #define BENCH_USES_THREADS  0x1u
 #define BENCH_USES_DURATION 0x2u
 #define BENCH_USES_COUNT    0x4u
+#define BENCH_USES_SIZES    0x8u
+#define BENCH_USES_MODE     0x10u
 
 /* ---- subjects and scenarios --------------------------------------------- */
 

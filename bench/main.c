@@ -29,13 +29,11 @@ static const struct bench_scenario *const scenarios[] = {
 	&bench_refcount_timing,
 	&bench_contend,
 	&bench_lockref_sweep,
+	&bench_zero,
 	&bench_openclose,
 };
 
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
-
-/* Named by the design, not built yet: said so rather than "unknown". */
-static const char *const planned[] = { "zero" };
 
 #define DEFAULT_REPEAT 5
 #define MAX_REPEAT     100000
@@ -43,6 +41,7 @@ static const char *const planned[] = { "zero" };
 #define MAX_CPU	       65535
 #define MAX_DURATION   86400.0
 #define MIN_COUNT      2
+#define MAX_SIZE       (1ull << 30)	/* --sizes: 1 GiB, the largest buffer zero allocates */
 
 enum {
 	OPT_HELP = 'h',
@@ -54,6 +53,8 @@ enum {
 	OPT_JSON,
 	OPT_SUBJECTS,
 	OPT_COUNT,
+	OPT_SIZES,
+	OPT_MODE,
 	OPT_LIST,
 	OPT_VERSION,
 };
@@ -67,6 +68,8 @@ static const struct option long_options[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "subjects", required_argument, NULL, OPT_SUBJECTS },
 	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "sizes", required_argument, NULL, OPT_SIZES },
+	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -80,13 +83,14 @@ static const struct option long_options[] = {
 static struct {
 	struct bench_config cfg;
 	unsigned int *threads;
+	size_t *sizes;
 	int *pin_cpus;
 	char *subjects_buf;
 	const char **subjects;
 	const char *json_path;
 	const char *scenario;
 	char **argv;			/* the command line as given (getopt permutes argv) */
-	bool threads_set, duration_set, count_set, repeat_set, list;
+	bool threads_set, duration_set, count_set, sizes_set, mode_set, repeat_set, list;
 } opts;
 
 static void usage(FILE *f)
@@ -98,8 +102,6 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NR_SCENARIOS; i++)
 		fprintf(f, "  %-16s %s\n", scenarios[i]->name, scenarios[i]->description);
 	fprintf(f, "  %-16s %s\n", "all", "every scenario above, in this order");
-	for (size_t i = 0; i < sizeof(planned) / sizeof(planned[0]); i++)
-		fprintf(f, "  %-16s %s\n", planned[i], "(not implemented in this version)");
 	fprintf(f,
 		"\nOptions:\n"
 		"  --threads LIST     thread counts to run, e.g. 1,2,4,8 (contend and openclose\n"
@@ -107,12 +109,16 @@ static void usage(FILE *f)
 		"  --pin MODE         auto (default: one thread per core, then SMT siblings),\n"
 		"                     none (no pinning) or a CPU list such as 0-3,6\n"
 		"  --duration SECS    how long each timed run lasts (decimals allowed;\n"
-		"                     default 0.5, --quick 0.05)\n"
+		"                     default 0.5, --quick 0.05; zero: each sample, 0.03 and 0.002)\n"
 		"  --repeat N         repetitions of every subject (default %d, --quick 1),\n"
 		"                     interleaved\n"
 		"  --quick            smaller counts, shorter runs, one repetition\n"
 		"  --count N          refcount-timing: count up to N (default 2^28 = 268435456;\n"
 		"                     --quick: 16777216)\n"
+		"  --sizes LIST       zero: buffer sizes in bytes, K/M/G suffixes allowed (powers\n"
+		"                     of 1024), e.g. 64,4K,1M; 1..1G (default 1 B..1 GiB)\n"
+		"  --mode MODE        zero: hot (one buffer, reused), cold (a different place\n"
+		"                     per call, beyond the cache) or both (default)\n"
 		"  --subjects LIST    only these subjects (see --list)\n"
 		"  --json FILE        also write the results as JSON to FILE\n"
 		"  --list             list scenarios and their subjects\n"
@@ -258,6 +264,94 @@ static void parse_threads(const char *value)
 	opts.threads_set = true;
 	free(items);
 	free(buf);
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The multiplier a --sizes suffix stands for (powers of 1024), 0 for anything else. */
+static unsigned long long size_unit(char c)
+{
+	switch (c) {
+	case 'K':
+	case 'k':
+		return 1ull << 10;
+	case 'M':
+	case 'm':
+		return 1ull << 20;
+	case 'G':
+	case 'g':
+		return 1ull << 30;
+	default:
+		return 0;
+	}
+}
+
+/* One size of --sizes: digits, then at most one K, M or G; 1..MAX_SIZE bytes. */
+static size_t parse_size(const char *item, const char *whole)
+{
+	char where[300] = "";
+	unsigned long long v = 0, unit = 1;
+	const char *p = item;
+
+	if (strcmp(whole, item) != 0)
+		snprintf(where, sizeof(where), " in '%s'", whole);
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v <= MAX_SIZE)	/* beyond it, only "out of range" remains to say */
+			v = v * 10 + (unsigned long long)(*p - '0');
+	}
+	if (*p)
+		unit = p[1] ? 0 : size_unit(*p);
+	if (p == item || !unit)
+		bad_usage("--sizes: '%s'%s is not a size (bytes, or a number with K, M or G)", item,
+			  where);
+	if (v == 0 || v > MAX_SIZE / unit)
+		bad_usage("--sizes: '%s'%s is out of range (1..1G)", item, where);
+	return (size_t)(v * unit);
+}
+
+/* --sizes: sorted, duplicates dropped (the results come in size order anyway). */
+static void parse_sizes(const char *value)
+{
+	char *buf;
+	size_t n, kept = 0;
+	char **items = split_list(value, &buf, &n);
+
+	free(opts.sizes);
+	opts.sizes = calloc(n, sizeof(*opts.sizes));
+	if (!opts.sizes) {
+		bench_error("out of memory");
+		exit(1);
+	}
+	for (size_t i = 0; i < n; i++)
+		opts.sizes[i] = parse_size(items[i], value);
+	qsort(opts.sizes, n, sizeof(*opts.sizes), cmp_size);
+	for (size_t i = 0; i < n; i++) {
+		if (!kept || opts.sizes[i] != opts.sizes[kept - 1])
+			opts.sizes[kept++] = opts.sizes[i];
+	}
+	opts.cfg.sizes = opts.sizes;
+	opts.cfg.nr_sizes = kept;
+	opts.sizes_set = true;
+	free(items);
+	free(buf);
+}
+
+static void parse_mode(const char *value)
+{
+	if (strcmp(value, "hot") == 0)
+		opts.cfg.modes = BENCH_MODE_HOT;
+	else if (strcmp(value, "cold") == 0)
+		opts.cfg.modes = BENCH_MODE_COLD;
+	else if (strcmp(value, "both") == 0)
+		opts.cfg.modes = BENCH_MODE_HOT | BENCH_MODE_COLD;
+	else
+		bad_usage("--mode: '%s' is not hot, cold or both", value);
+	opts.mode_set = true;
 }
 
 static void bad_cpu_list(const char *item, const char *value)
@@ -422,6 +516,12 @@ static void parse_args(int argc, char *argv[])
 			opts.cfg.count = parse_uint("--count", optarg, optarg, MIN_COUNT, INT_MAX);
 			opts.count_set = true;
 			break;
+		case OPT_SIZES:
+			parse_sizes(optarg);
+			break;
+		case OPT_MODE:
+			parse_mode(optarg);
+			break;
 		case OPT_LIST:
 			opts.list = true;
 			break;
@@ -467,10 +567,6 @@ static size_t resolve_scenario(const char *name, const struct bench_scenario **r
 			return 1;
 		}
 	}
-	for (size_t i = 0; i < sizeof(planned) / sizeof(planned[0]); i++) {
-		if (strcmp(name, planned[i]) == 0)
-			bad_usage("scenario '%s' is not implemented in this version", name);
-	}
 	bad_usage("unknown scenario '%s' (try --help)", name);
 }
 
@@ -514,8 +610,11 @@ static void note_ignored(const struct bench_scenario *sc)
 		{ BENCH_USES_THREADS, "--threads" },
 		{ BENCH_USES_DURATION, "--duration" },
 		{ BENCH_USES_COUNT, "--count" },
+		{ BENCH_USES_SIZES, "--sizes" },
+		{ BENCH_USES_MODE, "--mode" },
 	};
-	const bool given[] = { opts.threads_set, opts.duration_set, opts.count_set };
+	const bool given[] = { opts.threads_set, opts.duration_set, opts.count_set,
+			       opts.sizes_set, opts.mode_set };
 
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		if (given[i] && !(sc->uses & checks[i].use))

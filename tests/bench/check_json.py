@@ -3,6 +3,7 @@
     check_json.py BENCH OUT.json [--scenario S] [--subjects a,b] [--repeat N]
                   [--count N]                          (refcount-timing)
                   [--threads LIST] [--duration S] [--quick]   (the others)
+                  [--sizes LIST] [--mode hot|cold|both]       (zero)
 
 Runs `BENCH SCENARIO ... --json OUT.json` (refcount-timing by default),
 expects exit status 0 and a table row per subject on stdout, then checks
@@ -14,7 +15,10 @@ extras: refcount-timing's in_sync and ratio (exactly 1.0 for the
 baseline); contend's and lockref-sweep's attempts per success (only for
 the compare-and-swap subjects; exactly 1 with one thread), fallback rate
 in [0, 1] (only for the instrumented lockrefs), latency quantiles in order;
-openclose's "measures". Standard library only. Exit status 0 when
+openclose's "measures"; zero's modes (every subject at every size, hot
+and, up to half the arena, cold; the dd experiments), GB/s consistent with
+calls/s x size, ratio to glibc_memset, "measures" on the kernel's
+subjects. Standard library only. Exit status 0 when
 everything holds; otherwise every failed check is printed, saying what was
 expected and what was found.
 """
@@ -43,6 +47,19 @@ SWEEP_SUBJECTS = ["lockref", "lockref_unbounded"]
 SWEEP_LIMITS = [1, 2, 4, 15, 50, 100, 200, 500]
 OPENCLOSE_SUBJECTS = ["threads", "processes"]
 DEFAULT_THREADS = {"contend": [1, 2, 4, 8], "lockref-sweep": [2, 4, 8], "openclose": [1, 2, 4, 8]}
+# zero: the fixed subjects after the library's variants (read from --list), the dd ones last.
+ZERO_FIXED = ["hl_zero", "hl_try_zero", "glibc_memset", "memcpy_zero_page", "read_dev_zero"]
+ZERO_DD = ["dd_sparse_tmpfs", "dd_dev_zero"]
+ZERO_KERNEL = {"read_dev_zero"} | set(ZERO_DD)
+ZERO_AUTO = {"hl_zero", "hl_try_zero"}
+ZERO_BASELINE = "glibc_memset"
+ZERO_DEFAULT_SIZES = sorted([1 << p for p in range(31)] +
+                            [3, 17, 100, 1000, 3000, 65537, (3 << 20) + 3])
+ZERO_QUICK_SIZES = [1, 17, 64, 256, 1000, 4096, 16384, 65537, 262144, 1 << 20, (3 << 20) + 3,
+                    16 << 20, 64 << 20]
+ZERO_DD_BLOCK = 1 << 20
+ZERO_DD_TOTAL = {False: 4 << 30, True: 256 << 20}
+SKIP_SPARSE_NOTE = "dd_sparse_tmpfs skipped"
 failures = []
 
 
@@ -282,18 +299,166 @@ def check_threaded_results(a, results, repeat, threads_list, duration):
             check_contention_extras(r, w, subj, r.get("threads"))
 
 
+def parse_sizes(text):
+    """--sizes as the bench reads it: K/M/G are powers of 1024; sorted, no duplicates."""
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    out = set()
+    for item in text.split(","):
+        unit = units.get(item[-1].lower(), 1)
+        out.add(int(item[:-1] if unit > 1 else item) * unit)
+    return sorted(out)
+
+
+def zero_subjects(bench):
+    """zero's subjects in table order, as --list shows them."""
+    p = subprocess.run([bench, "--list"], stdout=subprocess.PIPE, text=True)
+    names, inside = [], False
+    for line in p.stdout.splitlines():
+        if not line.startswith(" "):
+            inside = line.startswith("zero:")
+        elif inside:
+            names.append(line.split()[0])
+    return names
+
+
+def check_zero_result(r, w, repeat, baseline_present):
+    """Fields of every zero result; returns nothing, records failures."""
+    subj, mode = r.get("subject"), r.get("mode")
+    pos = lambda v: is_num(v) and v > 0
+    check_type(r, "scenario", lambda v: v == "zero", "'zero'", w)
+    check_type(r, "threads", lambda v: v == 1, "1", w)
+    size = check_type(r, "size", lambda v: is_int(v) and v >= 1, "a byte count", w)
+    check_type(r, "retry_limit", lambda v: v is None, "null", w)
+    check_type(r, "headline", lambda v: v == "gb_per_sec", "'gb_per_sec'", w)
+    gb = check_type(r, "gb_per_sec", pos, "a positive number", w)
+    ops = check_type(r, "ops_per_sec", pos, "a positive number", w)
+    check_type(r, "ns_per_op", pos, "a positive number", w)
+    runs = check_type(r, "runs",
+                      lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
+                      f"a list of {repeat} positive numbers (GB/s of each repetition)", w)
+    if isinstance(runs, list) and runs and all(pos(x) for x in runs) and is_num(gb):
+        lo, hi = min(runs) * (1 - 1e-9), max(runs) * (1 + 1e-9)
+        check(lo <= gb <= hi, f"{w}: expected gb_per_sec (the median) within runs {runs}, got {gb}")
+        spread = r.get("spread")
+        check(isinstance(spread, dict) and spread.get("min") == min(runs) and
+              spread.get("max") == max(runs),
+              f"{w}.spread: expected min/max of runs {runs}, got {spread!r}")
+    if mode != "dd" and is_num(gb) and is_num(ops) and is_int(size):
+        # Each repetition's GB/s is its calls/s times the size: so are the medians.
+        check(abs(gb - ops * size / 1e9) <= 1e-6 * gb,
+              f"{w}: expected gb_per_sec = ops_per_sec x size / 1e9 = {ops * size / 1e9}, "
+              f"got {gb}")
+    per_thread = check_type(r, "per_thread", lambda v: isinstance(v, list) and len(v) == 1,
+                            "a list of one thread", w)
+    if isinstance(per_thread, list) and per_thread:
+        t = per_thread[0]
+        check(isinstance(t, dict) and (t.get("cpu") is None or is_int(t.get("cpu"))) and
+              is_int(t.get("ops")) and t.get("ops") >= 1,
+              f"{w}.per_thread[0]: expected {{cpu: N|null, ops: N >= 1}}, got {t!r}")
+    check_type(r, "fairness", lambda v: v == 1.0, "1.0 (one thread)", w)
+    kernel = lambda v: isinstance(v, str) and v.startswith("host kernel")
+    if mode == "dd":
+        check_type(r, "size", lambda v: v == ZERO_DD_BLOCK, f"{ZERO_DD_BLOCK} (the block size)", w)
+        check_type(r, "total_bytes", lambda v: is_int(v) and v >= ZERO_DD_BLOCK,
+                   "a byte count of at least one block", w)
+        check_type(r, "source", lambda v: isinstance(v, str) and v != "", "a string", w)
+        check_type(r, "measures", kernel, "a string starting 'host kernel'", w)
+        return
+    check_type(r, "mode", lambda v: v in ("hot", "cold"), "'hot', 'cold' or 'dd'", w)
+    check_type(r, "duration", pos, "seconds per sample", w)
+    llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
+    if mode == "cold":
+        check_type(r, "arena_bytes",
+                   lambda v: is_int(v) and v >= 2 * size and
+                   (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
+                   "a byte count: at least twice the size and 4 x llc_bytes (up to 2 GiB)", w)
+    else:
+        check_type(r, "arena_bytes", lambda v: v is None, "null (hot)", w)
+    want_variant = "auto" if subj in ZERO_AUTO else None if subj in ZERO_FIXED else subj
+    check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
+    check_type(r, "plan",
+               (lambda v: isinstance(v, str) and v != "") if subj in ZERO_AUTO else
+               (lambda v: v is None),
+               "hl_zero's plan (a string)" if subj in ZERO_AUTO else "null", w)
+    check_type(r, "measures", kernel if subj in ZERO_KERNEL else (lambda v: v is None),
+               "a string starting 'host kernel'" if subj in ZERO_KERNEL else "null", w)
+    check_type(r, "ratio_to", lambda v: v == ZERO_BASELINE, repr(ZERO_BASELINE), w)
+    if baseline_present:
+        check_type(r, "ratio", pos, "a positive number", w)
+        check_type(r, "ratio_runs",
+                   lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
+                   f"a list of {repeat} positive numbers", w)
+        if subj == ZERO_BASELINE:
+            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * repeat,
+                  f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself, got "
+                  f"{r.get('ratio')!r} {r.get('ratio_runs')!r}")
+    else:
+        check_type(r, "ratio", lambda v: v is None, f"null ({ZERO_BASELINE} was not run)", w)
+        check_type(r, "ratio_runs", lambda v: v is None, f"null ({ZERO_BASELINE} was not run)", w)
+
+
+def check_zero(a, p, results, repeat):
+    """zero: what ran (subjects, sizes, modes, in order), every result's fields, the table."""
+    listed = zero_subjects(a.bench)
+    fixed = ZERO_FIXED + ZERO_DD
+    check(all(s in listed for s in fixed) and len(listed) > len(fixed),
+          f"--list: expected the library's variants then {fixed}, got {listed}")
+    m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
+    unsupported = set(m.group(1).split(", ")) if m else set()
+    named = a.subjects.split(",") if a.subjects else listed
+    subjects = [s for s in listed if s in named and s not in unsupported]
+    if SKIP_SPARSE_NOTE in p.stderr:
+        subjects.remove("dd_sparse_tmpfs")
+    buffer = [s for s in subjects if s not in ZERO_DD]
+    dd = [s for s in subjects if s in ZERO_DD]
+    sizes = (parse_sizes(a.sizes) if a.sizes else ZERO_QUICK_SIZES if a.quick
+             else ZERO_DEFAULT_SIZES)
+    modes = ["hot", "cold"] if a.mode in (None, "both") else [a.mode]
+    arena = next((r.get("arena_bytes") for r in results if isinstance(r, dict) and
+                  r.get("mode") == "cold"), None)
+    want = []
+    for mode in modes:
+        for size in sizes:
+            if mode == "cold" and is_int(arena) and size > arena // 2:
+                continue  # beyond half the arena: hot only
+            want += [(mode, size, s) for s in buffer]
+    want += [("dd", ZERO_DD_BLOCK, s) for s in dd]
+    got = [(r.get("mode"), r.get("size"), r.get("subject")) for r in results
+           if isinstance(r, dict)]
+    check(got == want, f"results: expected (mode, size, subject) {want}, got {got}")
+    for i, r in enumerate(results):
+        if check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
+            w = f"results[{i}] ({r.get('subject')}, {r.get('mode')}, {r.get('size')} B)"
+            check_zero_result(r, w, repeat, ZERO_BASELINE in buffer)
+            if r.get("mode") == "dd":
+                check(r.get("total_bytes") == ZERO_DD_TOTAL[a.quick],
+                      f"{w}: expected total_bytes {ZERO_DD_TOTAL[a.quick]}, "
+                      f"got {r.get('total_bytes')!r}")
+    # The table: a header naming every subject per mode, then a row per size; dd rows.
+    for mode in modes if buffer else []:
+        h = re.search(rf"^{mode}, GB/s.*\n(size .*)$", p.stdout, re.M)
+        if check(h is not None, f"stdout: expected a '{mode}, GB/s' table, got:\n{p.stdout}"):
+            check(h.group(1).split()[1:] == buffer,
+                  f"stdout: expected the {mode} table's columns {buffer}, got {h.group(1)!r}")
+    for s in dd:
+        check(re.search(rf"^{s}\s", p.stdout, re.M) is not None,
+              f"stdout: expected a dd row for '{s}', got:\n{p.stdout}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bench")
     ap.add_argument("out")
     ap.add_argument("--scenario", default="refcount-timing",
-                    choices=["refcount-timing", "contend", "lockref-sweep", "openclose"])
+                    choices=["refcount-timing", "contend", "lockref-sweep", "openclose", "zero"])
     ap.add_argument("--subjects")
     ap.add_argument("--count", type=int, default=100000)
     ap.add_argument("--repeat", type=int)
     ap.add_argument("--threads")
     ap.add_argument("--duration", type=float)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--sizes")
+    ap.add_argument("--mode", choices=["hot", "cold", "both"])
     a = ap.parse_args()
 
     timed = a.scenario != "refcount-timing"
@@ -304,7 +469,8 @@ def main():
     if a.repeat is not None:
         cmd += ["--repeat", str(a.repeat)]
     repeat = a.repeat if a.repeat is not None else 1 if a.quick else 3
-    for opt, val in (("--threads", a.threads), ("--subjects", a.subjects)):
+    for opt, val in (("--threads", a.threads), ("--subjects", a.subjects), ("--sizes", a.sizes),
+                     ("--mode", a.mode)):
         if val:
             cmd += [opt, val]
     if a.duration:
@@ -315,11 +481,16 @@ def main():
     if p.returncode != 0:
         print(f"FAIL: {' '.join(cmd)}: expected exit status 0, got {p.returncode}\n{p.stderr}")
         return 1
-    check(p.stderr == "", f"stderr: expected nothing (not a terminal), got {p.stderr!r}")
+    stderr = p.stderr
+    if a.scenario == "zero":
+        # The one note zero may give unasked: no tmpfs for the sparse file.
+        stderr = "".join(l for l in stderr.splitlines(True) if SKIP_SPARSE_NOTE not in l)
+    check(stderr == "", f"stderr: expected nothing (not a terminal), got {p.stderr!r}")
     default_subjects = {"refcount-timing": ALL_SUBJECTS, "contend": CONTEND_SUBJECTS,
-                        "lockref-sweep": SWEEP_SUBJECTS, "openclose": OPENCLOSE_SUBJECTS}
+                        "lockref-sweep": SWEEP_SUBJECTS, "openclose": OPENCLOSE_SUBJECTS,
+                        "zero": []}
     expected = a.subjects.split(",") if a.subjects else default_subjects[a.scenario]
-    for s in expected:
+    for s in expected if a.scenario != "zero" else []:
         row = rf"^{re.escape(s)}\s" if not timed else rf"^\d+\s+{re.escape(s)}\s"
         check(re.search(row, p.stdout, re.M) is not None,
               f"stdout: expected a table row for '{s}', got:\n{p.stdout}")
@@ -344,6 +515,8 @@ def main():
     results = doc.get("results")
     if not check(isinstance(results, list), f"results: expected a list, got {results!r}"):
         results = []
+    elif a.scenario == "zero":
+        check_zero(a, p, results, repeat)
     elif timed:
         threads = ([int(t) for t in a.threads.split(",")] if a.threads
                    else DEFAULT_THREADS[a.scenario])

@@ -92,7 +92,6 @@ expect_bad "'-x'" $safe -x
 expect_bad "--quick '--quick=1'" $safe --quick=1
 expect_bad "scenario 'foo' unknown" foo
 expect_bad "'refcount'" refcount
-expect_bad "'zero' not implemented" zero
 expect_bad "no scenario" --repeat 2
 expect_bad "unexpected 'extra'" refcount-timing extra
 # The threaded scenarios: the same checks apply, and their own subject names.
@@ -109,6 +108,31 @@ expect_bad "--threads 'x'" lockref-sweep --duration 0.01 --repeat 1 --threads x
 expect_bad "--subjects 'lockref' openclose" openclose --duration 0.01 --repeat 1 --subjects lockref
 expect_bad "--duration '-0.5'" openclose --repeat 1 --duration -0.5
 expect_bad "--subjects 'selftest_nolock' refcount-timing" $safe --subjects selftest_nolock
+# zero: sizes (bytes, K/M/G, 1..1G) and modes. A run that got past the
+# checks would be one subject at one size, hot.
+quick_zero="zero --quick --repeat 1 --sizes 1 --mode hot --subjects hl_zero"
+expect_bad "--sizes '0'" $quick_zero --sizes 0
+expect_bad "--sizes '-1'" $quick_zero --sizes -1
+expect_bad "--sizes 'x' '4K,x'" $quick_zero --sizes 4K,x
+expect_bad "--sizes '1,,2'" $quick_zero --sizes 1,,2
+expect_bad "--sizes '4K,'" $quick_zero --sizes 4K,
+expect_bad "--sizes ''" $quick_zero --sizes ''
+expect_bad "--sizes '1.5M'" $quick_zero --sizes 1.5M
+expect_bad "--sizes '4KB'" $quick_zero --sizes 4KB
+expect_bad "--sizes 'K'" $quick_zero --sizes K
+expect_bad "--sizes '4T'" $quick_zero --sizes 4T
+expect_bad "--sizes '2G' range" $quick_zero --sizes 2G
+expect_bad "--sizes '1025M' range" $quick_zero --sizes 1025M
+expect_bad "--sizes '1073741825' range" $quick_zero --sizes 1073741825
+expect_bad "--sizes '99999999999999999999999' range" $quick_zero --sizes 99999999999999999999999
+expect_bad "--sizes missing" $quick_zero --sizes
+expect_bad "--mode 'warm'" $quick_zero --mode warm
+expect_bad "--mode 'HOT'" $quick_zero --mode HOT
+expect_bad "--mode ''" $quick_zero --mode ''
+expect_bad "--mode 'hot,cold'" $quick_zero --mode hot,cold
+expect_bad "--subjects 'nosuch' zero" $quick_zero --subjects nosuch
+expect_bad "--subjects 'atomic' zero" $quick_zero --subjects atomic
+expect_bad "--duration '0'" $quick_zero --duration 0
 # A value with a newline in it still gives one line.
 expect_bad "--pin" $safe --pin "0
 1"
@@ -130,7 +154,9 @@ status=$?
 for name in refcount-timing atomic refcount refcount_full refcount_full_inline \
 	contend atomic_faa cas_loop lockref lockref_unbounded lockref_relax lockref_relax_alt \
 	lockref_spinlock_only qspinlock ticket pthread_mutex lockref_lib \
-	lockref-sweep openclose threads processes; do
+	lockref-sweep openclose threads processes \
+	zero hl_zero hl_try_zero glibc_memset memcpy_zero_page read_dev_zero dd_sparse_tmpfs \
+	dd_dev_zero; do
 	grep -qw -- "$name" "$tmp/out" || fail "--list: expected '$name' to be listed"
 done
 grep -q selftest "$tmp/out" && fail "--list: expected the self-test subject not to be listed"
@@ -155,6 +181,26 @@ status=$?
 [ "$status" -eq 0 ] || fail "--count with contend: expected exit status 0, got $status: $(cat "$tmp/err")"
 grep -q 'note: --count does not apply to contend' "$tmp/err" ||
 	fail "--count with contend: expected a note that it is ignored, got: $(cat "$tmp/err")"
+
+# --sizes and --mode do not apply to refcount-timing: notes, and the run works.
+"$bench" $safe --sizes 4K --mode cold >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 0 ] || fail "--sizes with refcount-timing: expected exit status 0, got $status"
+grep -q 'note: --sizes does not apply to refcount-timing' "$tmp/err" ||
+	fail "--sizes with refcount-timing: expected a note that it is ignored, got: $(cat "$tmp/err")"
+grep -q 'note: --mode does not apply to refcount-timing' "$tmp/err" ||
+	fail "--mode with refcount-timing: expected a note that it is ignored, got: $(cat "$tmp/err")"
+
+# zero accepts what it should: sizes with suffixes in any order and case.
+"$bench" zero --quick --repeat 1 --sizes 1k,3,2M,1G --mode hot --subjects hl_zero \
+	--json "$tmp/zero.json" >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 0 ] ||
+	fail "zero --sizes 1k,3,2M,1G: expected exit status 0, got $status: $(cat "$tmp/err")"
+for row in 3 1K 2M 1G; do
+	grep -q "^$row " "$tmp/out" ||
+		fail "zero --sizes 1k,3,2M,1G: expected a row for $row, got: $(cat "$tmp/out")"
+done
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures check(s) failed"

@@ -1,0 +1,1128 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scenarios/zero.c - clearing memory: hotline's hl_zero variants against
+ * glibc's memset and the kernel's own ways, from 1 byte to 1 GiB.
+ *
+ * The kernel argued for a year over which instruction sequence clears
+ * memory fastest (rep stosb, rep stosq, an unrolled movq loop) and found the
+ * answer depends on the CPU and the size (reference.md §clear_user). This
+ * scenario asks the machine at hand: every hl_zero variant this CPU can run
+ * (forced with hl_zero_use), hl_zero and hl_try_zero with their automatic
+ * per-size plan, glibc's memset, a copy from a zero page (what tmpfs did for
+ * holes) and read(2) from /dev/zero (the kernel's clear_user), each at every
+ * size, in two states of the cache:
+ *
+ *  - hot: one buffer, cleared again and again; it stays in the cache as far
+ *    as it fits;
+ *  - cold: every call clears a different place of an arena four times the
+ *    last-level cache, visited in a scattered order, so that each call finds
+ *    its buffer evicted (and the prefetchers cannot guess the next one).
+ *    Every page is faulted in beforehand (and asked to be a transparent huge
+ *    page): this measures cache misses, not page faults or TLB walks.
+ *
+ * Beside them, the seed's two kernel experiments against this machine's
+ * kernel: dd-style sequential read(2) in 1 MiB blocks of a large sparse
+ * tmpfs file and of /dev/zero. Those measure the host kernel, not hotline.
+ *
+ * One sample of one subject at one size: in hot mode one untimed call to
+ * warm the cache, then calls in batches until the sample's duration is
+ * over (at least one call), timed as a whole with the harness's clock.
+ * Batches grow until one lasts ZT_BATCH_NS, so that reading the clock costs
+ * nothing next to them, even at 1 byte. Repetitions are interleaved across
+ * the subjects at each size, so each repetition's figures can be compared
+ * side by side (ratio: to glibc_memset in the same repetition).
+ *
+ * The loop is written once (zt_timed) and inlined into one small run
+ * function per subject, with that subject's clear operation inlined into
+ * it. The variant subjects are the library's own list (hl_zero_variant_name),
+ * read before main(); that is why this scenario object is not const.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <linux/magic.h>
+
+#include <hotline/zero.h>
+
+#include "../arch_cycles.h"
+#include "scenarios.h"
+
+#define ZT_NAME		 "zero"
+#define ZT_BASELINE	 "glibc_memset"
+#define ZT_DURATION	 0.03	/* seconds per sample */
+#define ZT_QUICK_DURATION 0.002
+#define ZT_BATCH_NS	 20000	/* a batch of calls grows until it lasts this long */
+#define ZT_ALIGN	 64	/* every buffer starts on a cache line */
+#define ZT_PAGE		 4096
+#define ZT_HUGE_PAGE	 (2u << 20)
+#define ZT_MAX_SIZE	 (1ull << 30)
+#define ZT_ARENA_LLCS	 4	/* the cold arena: this many times the last-level cache */
+#define ZT_MIN_ARENA	 (64ull << 20)
+#define ZT_MAX_ARENA	 (2ull << 30)
+#define ZT_LLC_GUESS	 (32ull << 20)	/* when the machine does not say */
+#define ZT_DD_BLOCK	 (1u << 20)
+#define ZT_DD_TOTAL	 (4ull << 30)	/* bytes read per dd run */
+#define ZT_DD_QUICK_TOTAL (256ull << 20)
+#define ZT_MAX_VARIANTS	 16
+
+#define ZT_KERNEL_CLEAR                                                                     \
+	"host kernel: read(2) from /dev/zero, i.e. the kernel's clear_user on this machine; " \
+	"not hotline code"
+#define ZT_KERNEL_DD_SPARSE                                                                  \
+	"host kernel: read(2) of a hole of a tmpfs file (shmem read of an unallocated page) on " \
+	"this machine's kernel; not hotline code"
+#define ZT_KERNEL_DD_ZERO \
+	"host kernel: read(2) from /dev/zero in 1 MiB blocks on this machine's kernel; not hotline code"
+
+/* The extra sizes of the default list, beside every power of two: unaligned tails. */
+static const size_t zt_odd_sizes[] = { 3, 17, 100, 1000, 3000, 65537, (3u << 20) + 3 };
+
+/* --quick: a few sizes from each level of the memory hierarchy. */
+static const size_t zt_quick_sizes[] = {
+	1, 17, 64, 256, 1000, 4096, 16384, 65537, 262144, 1u << 20, (3u << 20) + 3, 16u << 20,
+	64u << 20,
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- one sample: what the loop is told, and what it leaves -------------- */
+
+struct zt_sample {
+	/* Set by the scenario before the measurement. */
+	const char *subject;		/* a variant subject: the variant to force */
+	unsigned char *base;		/* hot: the buffer; cold: the arena; dd: the block */
+	size_t size;			/* bytes per call (dd: per read) */
+	size_t slot_bytes, nr_slots, step;	/* cold: the walk over the arena */
+	size_t cursor;			/* cold: the next slot, carried from sample to sample */
+	bool cold;
+	bool warm_up;			/* hot: one untimed call first (the buffer fits a cache) */
+	uint64_t duration_ns;
+	uint64_t total_bytes;		/* dd: bytes to read per run */
+	int fd;				/* read_dev_zero and dd: the file read from */
+	/* Left by the loop. */
+	uint64_t calls, bytes, elapsed_ns, cycles;
+};
+
+/* The files read from; -1 when not open. Set up once per scenario run. */
+static struct {
+	int dev_zero;
+	int sparse;			/* unlinked at once: nothing to remove later */
+	char sparse_dir[64];		/* where it was made */
+} zt_files = { -1, -1, "" };
+
+/* ---- the subjects' clear operations -------------------------------------- */
+
+/*
+ * Each returns the number of bytes it could not clear (0: all of them).
+ * glibc's functions are called through volatile pointers so that the
+ * compiler can neither inline them nor drop them.
+ */
+typedef size_t (*zt_clear_fn)(const struct zt_sample *s, unsigned char *dst, size_t n);
+
+static void *(*volatile zt_memset)(void *, int, size_t) = memset;
+static void *(*volatile zt_memcpy)(void *, const void *, size_t) = memcpy;
+
+/* The zero page memcpy_zero_page copies from; never written. */
+static _Alignas(ZT_PAGE) const unsigned char zt_zero_page[ZT_PAGE];
+
+static inline size_t clear_hl_zero(const struct zt_sample *s, unsigned char *dst, size_t n)
+{
+	(void)s;
+	hl_zero(dst, n);
+	return 0;
+}
+
+static inline size_t clear_hl_try_zero(const struct zt_sample *s, unsigned char *dst, size_t n)
+{
+	(void)s;
+	return hl_try_zero(dst, n);
+}
+
+static inline size_t clear_glibc_memset(const struct zt_sample *s, unsigned char *dst, size_t n)
+{
+	(void)s;
+	zt_memset(dst, 0, n);
+	return 0;
+}
+
+static inline size_t clear_memcpy_zero_page(const struct zt_sample *s, unsigned char *dst,
+					    size_t n)
+{
+	(void)s;
+	for (size_t off = 0; off < n; off += ZT_PAGE)
+		zt_memcpy(dst + off, zt_zero_page, n - off < ZT_PAGE ? n - off : ZT_PAGE);
+	return 0;
+}
+
+static inline size_t clear_read_dev_zero(const struct zt_sample *s, unsigned char *dst, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t got = read(s->fd, dst + done, n - done);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		done += (size_t)got;
+	}
+	return n - done;
+}
+
+/* ---- the measurement loop, once ----------------------------------------- */
+
+/* The stores of the last call are observable: nothing may be optimised away. */
+static inline void zt_escape(void *p)
+{
+	__asm__ volatile("" : : "r"(p) : "memory");
+}
+
+#define ZT_MARK	    0xa5	/* must be cleared */
+#define ZT_SENTINEL 0x5a	/* just past the buffer: must survive */
+
+/*
+ * Mark the first, middle and last byte of the first buffer the timed loop
+ * clears, and (hot mode, where the byte after the buffer is not another
+ * call's) the byte after it; zt_check says what the calls did to them.
+ */
+static void zt_mark(unsigned char *p, size_t n, bool sentinel)
+{
+	p[0] = p[n / 2] = p[n - 1] = ZT_MARK;
+	if (sentinel)
+		p[n] = ZT_SENTINEL;
+}
+
+static bool zt_check(struct bench_worker *w, const unsigned char *p, size_t n, bool sentinel)
+{
+	const size_t at[] = { 0, n / 2, n - 1 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
+		if (p[at[i]] != 0) {
+			snprintf(w->why, sizeof(w->why),
+				 "byte %zu of a %zu-byte buffer is 0x%02x after clearing it", at[i], n,
+				 p[at[i]]);
+			return false;
+		}
+	}
+	if (sentinel && p[n] != ZT_SENTINEL) {
+		snprintf(w->why, sizeof(w->why),
+			 "the byte after a %zu-byte buffer was overwritten (0x%02x, expected 0x%02x)", n,
+			 p[n], ZT_SENTINEL);
+		return false;
+	}
+	return true;
+}
+
+static bench_always_inline void zt_timed(struct bench_worker *w, bool cold, zt_clear_fn clear)
+{
+	struct zt_sample *s = w->state;
+	const size_t n = s->size;
+	size_t slot = cold ? s->cursor : 0, left = 0;
+	unsigned char *first = s->base + slot * s->slot_bytes;
+	uint64_t calls = 0, batch = 1, t0, t1, tb, c0;
+
+	if (!cold && s->warm_up)
+		left |= clear(s, s->base, n);
+	zt_mark(first, n, !cold);
+	t0 = tb = bench_now_ns();
+	c0 = bench_cycles();
+	do {
+		for (uint64_t k = 0; k < batch; k++) {
+			unsigned char *dst = cold ? s->base + slot * s->slot_bytes : s->base;
+
+			left |= clear(s, dst, n);
+			zt_escape(dst);
+			if (cold) {
+				slot += s->step;
+				if (slot >= s->nr_slots)
+					slot -= s->nr_slots;
+			}
+		}
+		calls += batch;
+		t1 = bench_now_ns();
+		if (t1 - tb < ZT_BATCH_NS)
+			batch *= 2;
+		tb = t1;
+	} while (t1 - t0 < s->duration_ns);
+	s->cycles = bench_cycles() - c0;
+	s->elapsed_ns = t1 - t0;
+	s->calls = calls;
+	s->bytes = calls * n;
+	s->cursor = slot;
+	w->ops = calls;
+	if (left) {
+		w->failed = true;
+		snprintf(w->why, sizeof(w->why), "a call left bytes of a %zu-byte buffer uncleared",
+			 n);
+	} else if (!zt_check(w, first, n, !cold)) {
+		w->failed = true;
+	}
+}
+
+/* The same loop for a hot or a cold sample: each compiled without the other's bookkeeping. */
+static bench_always_inline void zt_loop(struct bench_worker *w, zt_clear_fn clear)
+{
+	const struct zt_sample *s = w->state;
+
+	if (s->cold)
+		zt_timed(w, true, clear);
+	else
+		zt_timed(w, false, clear);
+}
+
+/* One line per subject: the loop above with that subject's operation. */
+static void run_variant(struct bench_worker *w)
+{
+	zt_loop(w, clear_hl_zero);	/* the variant was forced by setup */
+}
+
+static void run_hl_zero(struct bench_worker *w)
+{
+	zt_loop(w, clear_hl_zero);
+}
+
+static void run_hl_try_zero(struct bench_worker *w)
+{
+	zt_loop(w, clear_hl_try_zero);
+}
+
+static void run_glibc_memset(struct bench_worker *w)
+{
+	zt_loop(w, clear_glibc_memset);
+}
+
+static void run_memcpy_zero_page(struct bench_worker *w)
+{
+	zt_loop(w, clear_memcpy_zero_page);
+}
+
+static void run_read_dev_zero(struct bench_worker *w)
+{
+	zt_loop(w, clear_read_dev_zero);
+}
+
+/*
+ * dd: read(2) total_bytes sequentially in blocks of s->size into one
+ * buffer, as `dd if=FILE of=/dev/null bs=1M` does. Timed as a whole.
+ */
+static void run_dd(struct bench_worker *w)
+{
+	struct zt_sample *s = w->state;
+	uint64_t got = 0, reads = 0, t0, c0;
+
+	t0 = bench_now_ns();
+	c0 = bench_cycles();
+	while (got < s->total_bytes) {
+		uint64_t want = s->total_bytes - got < s->size ? s->total_bytes - got : s->size;
+		ssize_t r = read(s->fd, s->base, (size_t)want);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			w->failed = true;
+			snprintf(w->why, sizeof(w->why), "read(2) after %llu bytes: %s",
+				 (unsigned long long)got, r < 0 ? strerror(errno) : "end of file");
+			break;
+		}
+		got += (uint64_t)r;
+		reads++;
+	}
+	s->cycles = bench_cycles() - c0;
+	s->elapsed_ns = bench_now_ns() - t0;
+	s->calls = reads;
+	s->bytes = got;
+	w->ops = reads;
+}
+
+/* ---- setup: each subject's state is the sample the scenario prepared ----- */
+
+static void *zt_setup_variant(const struct bench_params *p)
+{
+	struct zt_sample *s = p->sink;
+
+	if (hl_zero_use(s->subject) != 0) {
+		errno = ENOTSUP;
+		return NULL;
+	}
+	return s;
+}
+
+static void *zt_setup_auto(const struct bench_params *p)
+{
+	hl_zero_use("auto");
+	return p->sink;
+}
+
+static void *zt_setup_plain(const struct bench_params *p)
+{
+	return p->sink;
+}
+
+static void *zt_setup_dev_zero(const struct bench_params *p)
+{
+	struct zt_sample *s = p->sink;
+
+	s->fd = zt_files.dev_zero;
+	return s;
+}
+
+static void *zt_setup_sparse(const struct bench_params *p)
+{
+	struct zt_sample *s = p->sink;
+
+	s->fd = zt_files.sparse;
+	if (lseek(s->fd, 0, SEEK_SET) != 0)
+		return NULL;
+	return s;
+}
+
+static void zt_teardown(void *state)
+{
+	(void)state;
+}
+
+/* ---- the subject table: the library's variants, then the fixed subjects --- */
+
+static const struct bench_subject zt_fixed[] = {
+	{ "hl_zero", "hl_zero with the automatic per-size plan (hl_zero_use(\"auto\"))",
+	  zt_setup_auto, run_hl_zero, zt_teardown },
+	{ "hl_try_zero", "hl_try_zero (fault-tolerant, clear_user's contract), automatic plan",
+	  zt_setup_auto, run_hl_try_zero, zt_teardown },
+	{ ZT_BASELINE, "glibc memset(dst, 0, n), called through a volatile pointer",
+	  zt_setup_plain, run_glibc_memset, zt_teardown },
+	{ "memcpy_zero_page", "memcpy from a 4 KiB zero page, page by page (tmpfs holes, old)",
+	  zt_setup_plain, run_memcpy_zero_page, zt_teardown },
+	{ "read_dev_zero", "read(2) from /dev/zero into the buffer: the host kernel's clear_user",
+	  zt_setup_dev_zero, run_read_dev_zero, zt_teardown },
+	{ "dd_sparse_tmpfs", "dd: read(2) a 4 GiB sparse file on tmpfs in 1 MiB blocks (host kernel)",
+	  zt_setup_sparse, run_dd, zt_teardown },
+	{ "dd_dev_zero", "dd: read(2) 4 GiB of /dev/zero in 1 MiB blocks (host kernel)",
+	  zt_setup_dev_zero, run_dd, zt_teardown },
+};
+
+/* What each variant the library may name does; others get a generic line. */
+static const struct {
+	const char *name, *description;
+} zt_variant_text[] = {
+	{ "rep_stosb", "hotline variant: rep stosb (ERMS/FSRM/FSRS)" },
+	{ "rep_stosq", "hotline variant: rep stosq, rep stosb tail (REP_GOOD)" },
+	{ "movq_unrolled", "hotline variant: unrolled 64-byte movq loop (the kernel's original)" },
+	{ "avx2", "hotline variant: 32-byte AVX2 stores" },
+	{ "avx512", "hotline variant: 64-byte AVX-512 stores" },
+	{ "evex256", "hotline variant: 32-byte stores from EVEX registers (AVX-512VL)" },
+	{ "nontemporal", "hotline variant: streaming (non-temporal) stores, bypassing the cache" },
+	{ "dc_zva", "hotline variant: DC ZVA, a whole block per instruction" },
+	{ "stp", "hotline variant: STP pairs of zero registers" },
+	{ "mops", "hotline variant: FEAT_MOPS SETP/SETM/SETE" },
+};
+
+static struct bench_subject zt_subjects[ZT_MAX_VARIANTS + ARRAY_SIZE(zt_fixed)];
+
+static int zt_run(const struct bench_scenario *sc, const struct bench_config *cfg,
+		  json_t *results);
+
+/* nr_subjects is set with the table, before main() (zt_init_subjects). */
+struct bench_scenario bench_zero = {
+	.name = ZT_NAME,
+	.description = "clear 1 B..1 GiB: every hl_zero variant, glibc memset, /dev/zero; hot "
+		       "and cold",
+	.uses = BENCH_USES_DURATION | BENCH_USES_SIZES | BENCH_USES_MODE,
+	.ignores_why = "it runs one thread",
+	.subjects = zt_subjects,
+	.run = zt_run,
+};
+
+static bool zt_is_variant(const struct bench_subject *s)
+{
+	return s->setup == zt_setup_variant;
+}
+
+static bool zt_is_dd(const struct bench_subject *s)
+{
+	return s->run == run_dd;
+}
+
+/* ---- sizes, the cache, the arena ----------------------------------------- */
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "4K", "1M", "1G" for exact multiples, else the bytes. */
+static const char *zt_size_text(size_t n, char *buf, size_t len)
+{
+	if (n >= (1u << 30) && n % (1u << 30) == 0)
+		snprintf(buf, len, "%zuG", n >> 30);
+	else if (n >= (1u << 20) && n % (1u << 20) == 0)
+		snprintf(buf, len, "%zuM", n >> 20);
+	else if (n >= (1u << 10) && n % (1u << 10) == 0)
+		snprintf(buf, len, "%zuK", n >> 10);
+	else
+		snprintf(buf, len, "%zu", n);
+	return buf;
+}
+
+/*
+ * The last-level cache in bytes: the highest-level data or unified cache
+ * of CPU 0 in sysfs, else glibc's idea of the L3, else a guess (*guessed).
+ */
+static size_t zt_llc_bytes(bool *guessed)
+{
+	unsigned int best_level = 0;
+	size_t best = 0;
+	long v;
+
+	*guessed = false;
+	for (int i = 0; i < 16; i++) {
+		char path[96], type[32] = "", size[32] = "";
+		unsigned int level = 0;
+		unsigned long long kib = 0;
+		char unit = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		if (fscanf(f, "%u", &level) != 1)
+			level = 0;
+		fclose(f);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(type, sizeof(type), f))
+				type[0] = '\0';
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(size, sizeof(size), f))
+				size[0] = '\0';
+			fclose(f);
+		}
+		if (strncmp(type, "Instruction", 11) == 0 || sscanf(size, "%llu%c", &kib, &unit) < 1)
+			continue;
+		if (unit == 'K')
+			kib <<= 10;
+		else if (unit == 'M')
+			kib <<= 20;
+		if (level > best_level && kib) {
+			best_level = level;
+			best = (size_t)kib;
+		}
+	}
+	if (best)
+		return best;
+	v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+	if (v > 0)
+		return (size_t)v;
+	*guessed = true;
+	return ZT_LLC_GUESS;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+	return (n + to - 1) / to * to;
+}
+
+static size_t gcd(size_t a, size_t b)
+{
+	while (b) {
+		size_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * The cold walk at size n: slots of n bytes rounded up to a cache line, and
+ * a step near 0.618 of their number that is coprime with it, so that the
+ * walk visits every slot once before it comes back (the whole arena, four
+ * times the cache, is written between two visits of one slot) and two
+ * consecutive calls are far apart.
+ */
+static void zt_cold_walk(struct zt_sample *s, size_t arena)
+{
+	s->slot_bytes = round_up(s->size, ZT_ALIGN);
+	s->nr_slots = arena / s->slot_bytes;
+	s->step = 1;
+	if (s->nr_slots > 3) {
+		s->step = (size_t)((double)s->nr_slots * 0.6180339887);
+		while (gcd(s->step, s->nr_slots) != 1)
+			s->step++;
+	}
+}
+
+/* ---- the scenario ------------------------------------------------------- */
+
+struct zt_run {
+	const struct bench_config *cfg;
+	unsigned int reps;
+	double duration;
+	size_t llc, arena;		/* bytes */
+	bool llc_guessed;
+	unsigned char *region;		/* the hot buffers, the cold arena, the dd block */
+	size_t region_bytes;
+	char plan[256];			/* hl_zero's automatic plan */
+};
+
+/* One mode at one size: every buffer subject, repetitions interleaved. */
+struct zt_ctx {
+	const struct zt_run *run;
+	const struct bench_subject **subjects;
+	size_t n;
+	struct zt_sample sample;	/* this mode and size; each measurement copies it */
+	struct bench_series *series;	/* [n] */
+	int baseline;			/* glibc_memset's index, or -1 */
+};
+
+static int zt_measure(void *arg, size_t i, unsigned int rep)
+{
+	struct zt_ctx *ctx = arg;
+	const struct bench_subject *s = ctx->subjects[i];
+	struct zt_sample sample = ctx->sample;
+	struct bench_params params = { .threads = 1, .size = sample.size, .sink = &sample };
+	char size[32];
+	struct bench_run run;
+
+	(void)rep;
+	sample.subject = s->name;
+	if (bench_measure(s, &params, 1, &ctx->run->cfg->pin, 0, &run))
+		return 1;
+	zt_size_text(sample.size, size, sizeof(size));
+	if (run.failed) {
+		bench_error("%s: %s, %s %s: %s", ZT_NAME, s->name,
+			    zt_is_dd(s) ? "dd" : sample.cold ? "cold" : "hot", size, run.why);
+		bench_run_free(&run);
+		return 1;
+	}
+	/* The loop's own interval: without the warm-up, the marks and the thread's start. */
+	run.elapsed_ns = (double)sample.elapsed_ns;
+	run.cycles = sample.cycles;
+	bench_series_add(&ctx->series[i], &run,
+			 sample.calls ? (double)sample.bytes / (double)sample.calls : 0);
+	ctx->sample.cursor = sample.cursor;	/* the next subject's cold walk goes on from here */
+	bench_run_free(&run);
+	return 0;
+}
+
+/* Median over repetitions of subject i's gb_per_sec / the baseline's, into ratio[reps]. */
+static double zt_ratio(const struct zt_ctx *ctx, size_t i, double *ratio)
+{
+	const struct bench_series *s = &ctx->series[i], *b = &ctx->series[ctx->baseline];
+
+	for (unsigned int rep = 0; rep < s->n; rep++)
+		ratio[rep] = s->gb_per_sec[rep] / b->gb_per_sec[rep];
+	return bench_median(ratio, s->n);
+}
+
+static json_t *zt_string_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void zt_results(const struct zt_ctx *ctx, json_t *results)
+{
+	const struct zt_run *run = ctx->run;
+	double *ratio = calloc(run->reps, sizeof(*ratio));
+
+	for (size_t i = 0; i < ctx->n; i++) {
+		const struct bench_subject *s = ctx->subjects[i];
+		bool autoplan = s->setup == zt_setup_auto;
+		const char *variant = zt_is_variant(s) ? s->name : autoplan ? "auto" : NULL;
+		const char *measures = s->run == run_read_dev_zero ? ZT_KERNEL_CLEAR : NULL;
+		json_t *arena = ctx->sample.cold ? json_integer((json_int_t)run->arena) : json_null();
+		json_t *r = bench_result_json(ZT_NAME, s->name, &ctx->series[i],
+					      BENCH_HEADLINE_GB_PER_SEC, ctx->sample.size, 0);
+
+		json_object_set_new(r, "mode", json_string(ctx->sample.cold ? "cold" : "hot"));
+		json_object_set_new(r, "duration", json_real(run->duration));
+		json_object_set_new(r, "llc_bytes", json_integer((json_int_t)run->llc));
+		json_object_set_new(r, "arena_bytes", arena);
+		json_object_set_new(r, "variant", zt_string_or_null(variant));
+		json_object_set_new(r, "plan", zt_string_or_null(autoplan ? run->plan : NULL));
+		json_object_set_new(r, "measures", zt_string_or_null(measures));
+		json_object_set_new(r, "ratio_to", json_string(ZT_BASELINE));
+		if (ctx->baseline >= 0 && ratio) {
+			json_object_set_new(r, "ratio", json_real(zt_ratio(ctx, i, ratio)));
+			json_object_set_new(r, "ratio_runs",
+					    bench_json_reals(ratio, ctx->series[i].n));
+		} else {
+			json_object_set_new(r, "ratio", json_null());
+			json_object_set_new(r, "ratio_runs", json_null());
+		}
+		json_array_append_new(results, r);
+	}
+	free(ratio);
+}
+
+/* Column width of a subject in the tables: its name, at least 7 characters. */
+static int zt_width(const struct bench_subject *s)
+{
+	int len = (int)strlen(s->name);
+
+	return len < 7 ? 7 : len;
+}
+
+static void zt_print_header(const struct bench_subject *const *subjects, size_t n,
+			    const char *mode)
+{
+	printf("\n%s, GB/s (median):\n%-9s", mode, "size");
+	for (size_t i = 0; i < n; i++)
+		printf(" %*s", zt_width(subjects[i]), subjects[i]->name);
+	putchar('\n');
+}
+
+static void zt_print_row(const struct zt_ctx *ctx)
+{
+	char size[32];
+
+	printf("%-9s", zt_size_text(ctx->sample.size, size, sizeof(size)));
+	for (size_t i = 0; i < ctx->n; i++) {
+		const struct bench_series *s = &ctx->series[i];
+
+		printf(" %*.3g", zt_width(ctx->subjects[i]), bench_median(s->gb_per_sec, s->n));
+	}
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* One mode at one size: measure, print the row, append the results. */
+static int zt_run_size(struct zt_ctx *ctx, json_t *results)
+{
+	char label[64], size[32];
+	int ret = 1;
+
+	ctx->series = calloc(ctx->n, sizeof(*ctx->series));
+	if (!ctx->series) {
+		bench_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < ctx->n; i++) {
+		if (bench_series_init(&ctx->series[i], ctx->run->reps, 1))
+			goto out;
+	}
+	snprintf(label, sizeof(label), "%s, %s %s", ZT_NAME, ctx->sample.cold ? "cold" : "hot",
+		 zt_size_text(ctx->sample.size, size, sizeof(size)));
+	if (bench_interleave(label, ctx->subjects, ctx->n, ctx->run->reps, zt_measure, ctx))
+		goto out;
+	zt_print_row(ctx);
+	zt_results(ctx, results);
+	ret = 0;
+out:
+	for (size_t i = 0; ctx->series && i < ctx->n; i++)
+		bench_series_free(&ctx->series[i]);
+	free(ctx->series);
+	ctx->series = NULL;
+	return ret;
+}
+
+static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects, size_t n,
+		       const size_t *sizes, size_t nr_sizes, bool cold, json_t *results)
+{
+	struct zt_ctx ctx = {
+		.run = run,
+		.subjects = subjects,
+		.n = n,
+		.baseline = -1,
+		.sample = {
+			.base = run->region,
+			.cold = cold,
+			.duration_ns = (uint64_t)(run->duration * 1e9),
+			.fd = -1,
+		},
+	};
+	size_t skipped = 0;
+	char text[32];
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(subjects[i]->name, ZT_BASELINE) == 0)
+			ctx.baseline = (int)i;
+	}
+	zt_print_header(subjects, n, cold ? "cold" : "hot");
+	for (size_t z = 0; z < nr_sizes; z++) {
+		ctx.sample.size = sizes[z];
+		if (cold && sizes[z] > run->arena / 2) {
+			skipped++;
+			continue;
+		}
+		if (cold) {
+			zt_cold_walk(&ctx.sample, run->arena);
+			ctx.sample.cursor = 0;
+		} else {
+			ctx.sample.slot_bytes = 0;
+			ctx.sample.nr_slots = 1;
+			ctx.sample.step = 0;
+			ctx.sample.warm_up = sizes[z] <= run->llc;
+		}
+		if (zt_run_size(&ctx, results))
+			return 1;
+	}
+	if (skipped)
+		printf("(cold skips the sizes over %s: such a buffer is itself at least twice the "
+		       "last-level cache, so hot already finds it evicted)\n",
+		       zt_size_text(run->arena / 2, text, sizeof(text)));
+	return 0;
+}
+
+/* The dd experiments: each subject reads total_bytes once per repetition. */
+struct zt_dd_ctx {
+	const struct zt_run *run;
+	const struct bench_subject **subjects;
+	size_t n;
+	uint64_t total;
+	struct bench_series *series;
+};
+
+static int zt_dd_measure(void *arg, size_t i, unsigned int rep)
+{
+	struct zt_dd_ctx *ctx = arg;
+	const struct bench_subject *s = ctx->subjects[i];
+	struct zt_sample sample = {
+		.subject = s->name,
+		.base = ctx->run->region,
+		.size = ZT_DD_BLOCK,
+		.total_bytes = ctx->total,
+		.fd = -1,
+	};
+	struct bench_params params = { .threads = 1, .size = ZT_DD_BLOCK, .sink = &sample };
+	struct bench_run run;
+
+	(void)rep;
+	if (bench_measure(s, &params, 1, &ctx->run->cfg->pin, 0, &run))
+		return 1;
+	if (run.failed) {
+		bench_error("%s: %s: %s", ZT_NAME, s->name, run.why);
+		bench_run_free(&run);
+		return 1;
+	}
+	run.elapsed_ns = (double)sample.elapsed_ns;
+	run.cycles = sample.cycles;
+	bench_series_add(&ctx->series[i], &run, (double)sample.bytes / (double)sample.calls);
+	bench_run_free(&run);
+	return 0;
+}
+
+static int zt_run_dd(struct zt_run *run, const struct bench_subject **subjects, size_t n,
+		     json_t *results)
+{
+	struct zt_dd_ctx ctx = {
+		.run = run,
+		.subjects = subjects,
+		.n = n,
+		.total = run->cfg->quick ? ZT_DD_QUICK_TOTAL : ZT_DD_TOTAL,
+	};
+	char total[32], source[128];
+	int ret = 1;
+
+	ctx.series = calloc(n, sizeof(*ctx.series));
+	if (!ctx.series) {
+		bench_error("out of memory");
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (bench_series_init(&ctx.series[i], run->reps, 1))
+			goto out;
+	}
+	if (bench_interleave(ZT_NAME ", dd", subjects, n, run->reps, zt_dd_measure, &ctx))
+		goto out;
+	zt_size_text(ctx.total, total, sizeof(total));
+	printf("\ndd (the host kernel, not hotline): read(2) of %s in 1 MiB blocks\n"
+	       "%-16s %8s %17s %9s %7s\n",
+	       total, "subject", "GB/s", "min..max GB/s", "us/read", "spread");
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_series *s = &ctx.series[i];
+		bool sparse = subjects[i]->setup == zt_setup_sparse;
+		struct bench_stats st;
+		char range[40];
+		json_t *r;
+
+		bench_stats(s->gb_per_sec, s->n, &st);
+		snprintf(range, sizeof(range), "%.2f..%.2f", st.min, st.max);
+		printf("%-16s %8.2f %17s %9.1f %6.1f%%\n", subjects[i]->name, st.median, range,
+		       bench_median(s->ns_per_op, s->n) / 1e3, 100 * st.rel_spread);
+		if (sparse)
+			snprintf(source, sizeof(source), "%s (tmpfs): a sparse file of %s",
+				 zt_files.sparse_dir, total);
+		else
+			snprintf(source, sizeof(source), "/dev/zero");
+		r = bench_result_json(ZT_NAME, subjects[i]->name, s, BENCH_HEADLINE_GB_PER_SEC,
+				      ZT_DD_BLOCK, 0);
+		json_object_set_new(r, "mode", json_string("dd"));
+		json_object_set_new(r, "total_bytes", json_integer((json_int_t)ctx.total));
+		json_object_set_new(r, "source", json_string(source));
+		json_object_set_new(r, "measures",
+				    json_string(sparse ? ZT_KERNEL_DD_SPARSE : ZT_KERNEL_DD_ZERO));
+		json_array_append_new(results, r);
+	}
+	fflush(stdout);
+	ret = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		bench_series_free(&ctx.series[i]);
+	free(ctx.series);
+	return ret;
+}
+
+/* Whether dir is on tmpfs. */
+static bool zt_is_tmpfs(const char *dir)
+{
+	struct statfs fs;
+
+	return statfs(dir, &fs) == 0 && fs.f_type == TMPFS_MAGIC;
+}
+
+/*
+ * The sparse file: on /dev/shm, else on $TMPDIR or /tmp if that is tmpfs.
+ * Unlinked as soon as it is made (the open descriptor keeps it), so that
+ * nothing is left behind however the run ends. Returns 0, 1 when there is
+ * no tmpfs (a note says so; the subject is skipped), -1 after bench_error.
+ */
+static int zt_make_sparse(uint64_t total)
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *dirs[] = { "/dev/shm", tmp && *tmp ? tmp : "/tmp", "/tmp" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (!zt_is_tmpfs(dirs[i]) || strlen(dirs[i]) >= sizeof(zt_files.sparse_dir))
+			continue;
+		snprintf(path, sizeof(path), "%s/hotline-zero-sparse.XXXXXX", dirs[i]);
+		zt_files.sparse = mkstemp(path);
+		if (zt_files.sparse < 0) {
+			bench_error("%s: cannot create a file in '%s': %s", ZT_NAME, dirs[i],
+				    strerror(errno));
+			return -1;
+		}
+		unlink(path);
+		if (ftruncate(zt_files.sparse, (off_t)total) != 0) {
+			bench_error("%s: cannot make '%s' %llu bytes long: %s", ZT_NAME, path,
+				    (unsigned long long)total, strerror(errno));
+			return -1;
+		}
+		snprintf(zt_files.sparse_dir, sizeof(zt_files.sparse_dir), "%s", dirs[i]);
+		return 0;
+	}
+	bench_note("%s: no tmpfs at /dev/shm, $TMPDIR or /tmp: dd_sparse_tmpfs skipped", ZT_NAME);
+	return 1;
+}
+
+static void zt_close_files(void)
+{
+	if (zt_files.dev_zero >= 0)
+		close(zt_files.dev_zero);
+	if (zt_files.sparse >= 0)
+		close(zt_files.sparse);
+	zt_files.dev_zero = zt_files.sparse = -1;
+}
+
+/*
+ * The memory every sample uses (need bytes: the largest hot buffer and the
+ * byte after it, the cold arena, the dd block), every page faulted in;
+ * huge pages where the kernel gives them.
+ */
+static int zt_map(struct zt_run *run, size_t need)
+{
+	run->region_bytes = round_up(need, ZT_HUGE_PAGE);
+	run->region = mmap(NULL, run->region_bytes, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (run->region == MAP_FAILED) {
+		run->region = NULL;
+		bench_error("%s: cannot map %zu MiB: %s", ZT_NAME, run->region_bytes >> 20,
+			    strerror(errno));
+		return -1;
+	}
+	madvise(run->region, run->region_bytes, MADV_HUGEPAGE);	/* a hint: fine if refused */
+	for (size_t off = 0; off < run->region_bytes; off += ZT_PAGE)
+		run->region[off] = 1;
+	return 0;
+}
+
+/* The sizes to run: --sizes, or the default or quick list. Caller frees. */
+static size_t *zt_sizes(const struct bench_config *cfg, size_t *nr)
+{
+	size_t *v, n = 0;
+
+	if (cfg->sizes) {
+		v = malloc(cfg->nr_sizes * sizeof(*v));
+		if (v)
+			memcpy(v, cfg->sizes, cfg->nr_sizes * sizeof(*v));
+		*nr = cfg->nr_sizes;
+		return v;
+	}
+	if (cfg->quick) {
+		v = malloc(sizeof(zt_quick_sizes));
+		if (v)
+			memcpy(v, zt_quick_sizes, sizeof(zt_quick_sizes));
+		*nr = ARRAY_SIZE(zt_quick_sizes);
+		return v;
+	}
+	v = malloc((31 + ARRAY_SIZE(zt_odd_sizes)) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t p = 1; p <= ZT_MAX_SIZE; p <<= 1)
+		v[n++] = p;
+	for (size_t i = 0; i < ARRAY_SIZE(zt_odd_sizes); i++)
+		v[n++] = zt_odd_sizes[i];
+	qsort(v, n, sizeof(*v), cmp_size);
+	*nr = n;
+	return v;
+}
+
+static int zt_run(const struct bench_scenario *sc, const struct bench_config *cfg,
+		  json_t *results)
+{
+	const struct bench_subject *picked[ARRAY_SIZE(zt_subjects)];
+	const struct bench_subject *buffer[ARRAY_SIZE(zt_subjects)], *dd[ARRAY_SIZE(zt_subjects)];
+	unsigned int modes = cfg->modes ? cfg->modes : BENCH_MODE_HOT | BENCH_MODE_COLD;
+	struct zt_run run = {
+		.cfg = cfg,
+		.reps = cfg->repeat,
+		.duration = cfg->duration ? cfg->duration :
+			    cfg->quick	  ? ZT_QUICK_DURATION :
+					    ZT_DURATION,
+	};
+	size_t nr_picked = bench_select_subjects(sc, cfg, picked), nr_buffer = 0, nr_dd = 0;
+	size_t nr_sizes = 0, *sizes = NULL, need;
+	char unsupported[256] = "", llc[32], arena[32];
+	bool need_sparse = false;
+	int ret = 1;
+
+	for (size_t i = 0; i < nr_picked; i++) {
+		const struct bench_subject *s = picked[i];
+
+		if (zt_is_variant(s) && !hl_zero_supported(s->name)) {
+			size_t len = strlen(unsupported);
+
+			snprintf(unsupported + len, sizeof(unsupported) - len, "%s%s",
+				 len ? ", " : "", s->name);
+			if (cfg->subjects)
+				bench_note("%s: %s is not supported by this CPU; skipped", ZT_NAME,
+					   s->name);
+			continue;
+		}
+		if (zt_is_dd(s)) {
+			dd[nr_dd++] = s;
+			need_sparse |= s->setup == zt_setup_sparse;
+		} else {
+			buffer[nr_buffer++] = s;
+		}
+	}
+	if (!nr_buffer && !nr_dd)
+		return 0;
+
+	sizes = zt_sizes(cfg, &nr_sizes);
+	if (!sizes) {
+		bench_error("out of memory");
+		return 1;
+	}
+	run.llc = zt_llc_bytes(&run.llc_guessed);
+	run.arena = round_up(run.llc * ZT_ARENA_LLCS, ZT_HUGE_PAGE);
+	if (run.arena < ZT_MIN_ARENA)
+		run.arena = ZT_MIN_ARENA;
+	if (run.arena > ZT_MAX_ARENA)
+		run.arena = ZT_MAX_ARENA;
+	need = ZT_DD_BLOCK;
+	if (nr_buffer && (modes & BENCH_MODE_HOT) && sizes[nr_sizes - 1] + ZT_ALIGN > need)
+		need = sizes[nr_sizes - 1] + ZT_ALIGN;
+	if (nr_buffer && (modes & BENCH_MODE_COLD) && run.arena > need)
+		need = run.arena;
+	if (zt_map(&run, need))
+		goto out;
+	zt_files.dev_zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	if (zt_files.dev_zero < 0) {
+		bench_error("%s: cannot open /dev/zero: %s", ZT_NAME, strerror(errno));
+		goto out;
+	}
+	if (need_sparse) {
+		int made = zt_make_sparse(cfg->quick ? ZT_DD_QUICK_TOTAL : ZT_DD_TOTAL);
+
+		if (made < 0)
+			goto out;
+		if (made > 0) {
+			size_t kept = 0;
+
+			for (size_t i = 0; i < nr_dd; i++) {
+				if (dd[i]->setup != zt_setup_sparse)
+					dd[kept++] = dd[i];
+			}
+			nr_dd = kept;
+		}
+	}
+	if (hl_try_zero_prepare() != 0) {
+		bench_error("%s: hl_try_zero_prepare: %s", ZT_NAME, strerror(errno));
+		goto out;
+	}
+	hl_zero_use("auto");
+	hl_zero_plan(run.plan, sizeof(run.plan));
+
+	printf("%s: clearing one buffer per call, one thread; %.3f s per sample, %u repetition%s "
+	       "interleaved; placement %s\n"
+	       "hl_zero's automatic plan: %s\n"
+	       "cold: each call clears another %d-byte-aligned place of a %s arena (%d x the %s "
+	       "last-level cache%s), in scattered order; every page faulted in first\n",
+	       ZT_NAME, run.duration, run.reps, run.reps == 1 ? "" : "s", cfg->pin.text, run.plan,
+	       ZT_ALIGN, zt_size_text(run.arena, arena, sizeof(arena)), ZT_ARENA_LLCS,
+	       zt_size_text(run.llc, llc, sizeof(llc)), run.llc_guessed ? ", guessed" : "");
+	if (unsupported[0])
+		printf("variants this CPU cannot run (not measured): %s\n", unsupported);
+	fflush(stdout);
+
+	if (nr_buffer && (modes & BENCH_MODE_HOT) &&
+	    zt_run_mode(&run, buffer, nr_buffer, sizes, nr_sizes, false, results))
+		goto out;
+	if (nr_buffer && (modes & BENCH_MODE_COLD) &&
+	    zt_run_mode(&run, buffer, nr_buffer, sizes, nr_sizes, true, results))
+		goto out;
+	if (nr_dd && zt_run_dd(&run, dd, nr_dd, results))
+		goto out;
+	ret = 0;
+out:
+	hl_zero_use("auto");
+	zt_close_files();
+	if (run.region)
+		munmap(run.region, run.region_bytes);
+	free(sizes);
+	return ret;
+}
+
+/*
+ * The subject table, before main() reads it: every variant the library
+ * names for this architecture (those the CPU lacks are listed, and skipped
+ * when run), then the fixed subjects.
+ */
+static void __attribute__((constructor)) zt_init_subjects(void)
+{
+	size_t n = 0;
+	const char *name;
+
+	for (unsigned int i = 0; (name = hl_zero_variant_name(i)) && n < ZT_MAX_VARIANTS; i++) {
+		const char *description = "hotline variant, forced with hl_zero_use()";
+
+		for (size_t j = 0; j < ARRAY_SIZE(zt_variant_text); j++) {
+			if (strcmp(zt_variant_text[j].name, name) == 0)
+				description = zt_variant_text[j].description;
+		}
+		zt_subjects[n++] = (struct bench_subject){ name, description, zt_setup_variant,
+							   run_variant, zt_teardown };
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(zt_fixed); i++)
+		zt_subjects[n++] = zt_fixed[i];
+	bench_zero.nr_subjects = n;
+}
