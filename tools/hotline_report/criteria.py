@@ -1,16 +1,25 @@
-"""The project's done criteria for contention, as data, and their check.
+"""The project's done criteria, as data, and their check.
 
-Each criterion compares two throughputs from the contend scenario:
+Contention (CRITERIA): each compares two throughputs from the contend scenario:
 
     SUBJECT's ops/s at THREADS  >=  FACTOR x  BASE's ops/s at BASE_THREADS
 
-and is met, not met, or not checked (a figure is missing from the file).
+Clearing memory (ZERO_CRITERIA, issue 4): each compares two subjects of the
+zero scenario, in one mode (hot or cold), at every size of a range, and
+holds only if it holds at each of them:
+
+    SUBJECT's GB/s  >=  FACTOR x  BASE's GB/s             ("ratio")
+    SUBJECT's ns per call  <=  BASE's + LIMIT_NS          ("ns")
+
+Each is met, not met, or not checked (a figure is missing from the file).
 
 When both figures come from the same thread count, the bench ran their
 repetitions interleaved (repetition k of every subject close together in
 time), so the ratio is taken side by side: the median over k of
 runs[k] / base_runs[k], which the machine's drift affects least. Otherwise
-(or when the runs do not pair up) it is the ratio of the two medians.
+(or when the runs do not pair up) it is the ratio of the two medians.  The
+zero scenario interleaves its subjects at each size and mode the same way;
+its differences in ns per call are side by side too.
 """
 
 import statistics
@@ -32,8 +41,26 @@ CRITERIA = [
 ]
 
 
-class Check:
-    """One criterion against one file: met is True, False or None (not checked)."""
+def _digits(v, holds):
+    """Decimals (2 or more) enough that rounding V cannot hide whether HOLDS(V)."""
+    digits = 2
+    while digits < 6 and holds(round(v, digits)) != holds(v):
+        digits += 1
+    return digits
+
+
+class Verdict:
+    """What every check shows: met is True, False or None (not checked)."""
+
+    met = None
+
+    @property
+    def verdict(self):
+        return {True: "**met**", False: "**not met**", None: "not checked"}[self.met]
+
+
+class Check(Verdict):
+    """One contention criterion against one file."""
 
     def __init__(self, crit, value=None, base=None, missing=None, paired=None):
         self.crit = crit
@@ -47,17 +74,10 @@ class Check:
             self.ratio = value / base if value is not None and base else None
         self.met = None if self.ratio is None else self.ratio >= crit["factor"]
 
-    @property
-    def verdict(self):
-        return {True: "**met**", False: "**not met**", None: "not checked"}[self.met]
-
     def ratio_text(self):
         """The ratio with enough digits that its rounding cannot hide the verdict."""
         f = self.crit["factor"]
-        digits = 2
-        while digits < 6 and (round(self.ratio, digits) >= f) != self.met:
-            digits += 1
-        return f"{self.ratio:.{digits}f}x"
+        return f"{self.ratio:.{_digits(self.ratio, lambda x: x >= f)}f}x"
 
     def figures(self):
         c = self.crit
@@ -86,26 +106,63 @@ def _mops(results, subject, threads):
     return v * 1e-6 if is_number(v) else None
 
 
-def side_by_side(a, b):
-    """Per-repetition ratios of result a to result b, run side by side; None if they do not pair."""
-    ra = a.get("runs") if a else None
-    rb = b.get("runs") if b else None
-    if (a is None or b is None or a.get("threads") != b.get("threads")
-            or a.get("headline") != "ops_per_sec" or b.get("headline") != "ops_per_sec"
-            or not isinstance(ra, list) or not isinstance(rb, list)
-            or not ra or len(ra) != len(rb)
-            or not all(is_number(x) for x in ra + rb) or not all(y > 0 for y in rb)):
+def _paired_runs(a, b, how):
+    """[(x, y)]: repetition k of a with repetition k of b, each turned into a figure by HOW(r)
+    (a list, or None when it cannot); None when a and b were not run side by side."""
+    if a is None or b is None or a.get("threads") != b.get("threads"):
         return None
-    return [x / y for x, y in zip(ra, rb)]
+    ra, rb = how(a), how(b)
+    if (not isinstance(ra, list) or not isinstance(rb, list) or not ra or len(ra) != len(rb)
+            or not all(is_number(x) for x in ra + rb)):
+        return None
+    return list(zip(ra, rb))
 
 
-def ratio(a, b):
-    """(ratio, n): a's ops/s over b's, side by side when the runs pair (n of them), else of medians (n 0)."""
-    paired = side_by_side(a, b)
+def _runs_of(metric):
+    """A HOW for _paired_runs: a result's runs when its headline is METRIC."""
+    return lambda r: r.get("runs") if r.get("headline") == metric else None
+
+
+def side_by_side(a, b, metric="ops_per_sec"):
+    """Per-repetition ratios of result a to result b (both with headline METRIC, a throughput),
+    run side by side; None if they do not pair."""
+    pairs = _paired_runs(a, b, _runs_of(metric))
+    if not pairs or not all(y > 0 for _, y in pairs):
+        return None
+    return [x / y for x, y in pairs]
+
+
+def ratio(a, b, metric="ops_per_sec"):
+    """(ratio, n): a's METRIC over b's, side by side when the runs pair (n of them), else of
+    medians (n 0)."""
+    paired = side_by_side(a, b, metric)
     if paired:
         return statistics.median(paired), len(paired)
-    va, vb = a.get("ops_per_sec"), b.get("ops_per_sec")
+    va, vb = a.get(metric), b.get(metric)
     return (va / vb if is_number(va) and is_number(vb) and vb else None), 0
+
+
+def ns_runs(r):
+    """A zero result's ns per call in each repetition: its runs, or size / GB/s (1 GB/s is one
+    byte per ns); None when neither is known."""
+    runs = r.get("runs")
+    if r.get("headline") == "ns_per_op":
+        return runs
+    size = r.get("size")
+    if r.get("headline") == "gb_per_sec" and size and runs and all(
+            is_number(x) and x > 0 for x in runs):
+        return [size / x for x in runs]
+    return None
+
+
+def ns_difference(a, b):
+    """(difference, n): a's ns per call minus b's, the median of the per-repetition differences
+    when the runs pair (n of them), else of the medians (n 0)."""
+    pairs = _paired_runs(a, b, ns_runs)
+    if pairs:
+        return statistics.median(x - y for x, y in pairs), len(pairs)
+    va, vb = a.get("ns_per_op"), b.get("ns_per_op")
+    return (va - vb if is_number(va) and is_number(vb) else None), 0
 
 
 def _paired(results, c):
@@ -128,4 +185,187 @@ def evaluate(results):
             missing = f"{c['base_threads']}-thread {c['base']}"
         out.append(Check(c, v, b, missing, _paired(results, c)) if missing is None
                    else Check(c, missing=missing))
+    return out
+
+
+# -- clearing memory (issue 4) ---------------------------------------------------
+
+ZERO = "zero"
+
+# Modes of the zero scenario: "hot" clears the same buffer call after call
+# (cache-resident when it fits), "cold" one the caches do not hold; "dd" marks
+# the host kernel's dd-style experiments.  A result without a mode (an older
+# bench) counts as hot.
+DEFAULT_MODE = "hot"
+
+# "Beyond the cache" when the file does not record the last-level cache's size.
+BEYOND_CACHE = 32 << 20
+
+# sizes: (lo, hi), every size of the file in that range, bounds included (None:
+# open); [s, ...]: each of these sizes, all required; "beyond_cache": every size
+# above the last-level cache.  "factor": a ratio of GB/s that must hold at each
+# size; "limit_ns": ns per call that SUBJECT may cost over BASE at each size.
+ZERO_CRITERIA = [
+    {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": (64, 1 << 30),
+     "factor": 0.95,
+     "text": "hl_zero \u2265 0.95x glibc_memset at every size from 64 B to 1 GiB (hot)"},
+    {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": "beyond_cache",
+     "factor": 1.2,
+     "text": "hl_zero clearly ahead of glibc_memset beyond the cache: \u2265 1.2x at every size "
+             "above the last-level cache (hot)"},
+    {"subject": "hl_zero", "base": "memcpy_zero_page", "mode": "hot", "sizes": [4096, 1 << 20],
+     "factor": 1.2, "text": "hl_zero \u2265 1.2x memcpy_zero_page at 4 KiB and 1 MiB (hot)"},
+    {"subject": "hl_try_zero", "base": "hl_zero", "mode": "hot", "sizes": (256, None),
+     "factor": 0.95, "text": "hl_try_zero \u2265 0.95x hl_zero at every size from 256 B up (hot)"},
+    {"subject": "hl_try_zero", "base": "hl_zero", "mode": "hot", "sizes": (None, 255),
+     "limit_ns": 2.0,
+     "text": "hl_try_zero within 2 ns per call of hl_zero at every size below 256 B (hot)"},
+]
+
+
+def mode_of(r):
+    return r.get("mode") or DEFAULT_MODE
+
+
+def zero_index(results):
+    """{(subject, mode, size): result} of the zero results with a size (the first wins)."""
+    idx = {}
+    for r in results:
+        if r["scenario"] == ZERO and r.get("size") is not None:
+            idx.setdefault((r["subject"], mode_of(r), r["size"]), r)
+    return idx
+
+
+class Point:
+    """One size of a zero criterion: the two figures shown and the value judged."""
+
+    def __init__(self, size, a, b, value, n):
+        self.size, self.a, self.b, self.value, self.n = size, a, b, value, n
+
+
+class SizeCheck(Verdict):
+    """One zero criterion against one file, over the sizes it covers."""
+
+    def __init__(self, crit, points=(), missing=None, scope=""):
+        self.crit = crit
+        self.points = list(points)
+        self.missing = missing      # what is missing when not checked
+        self.scope = scope          # which sizes, in words ("26 sizes from 64 B to 1 GiB")
+        self.ns = "limit_ns" in crit
+        self.worst = None
+        if self.points and missing is None:
+            pick = max if self.ns else min
+            self.worst = pick(self.points, key=lambda p: p.value)
+            self.met = all(self.holds(p.value) for p in self.points)
+
+    def holds(self, v):
+        c = self.crit
+        return v <= c["limit_ns"] if self.ns else v >= c["factor"]
+
+    def value_text(self, v):
+        """A ratio or a difference with digits enough that rounding cannot hide the verdict."""
+        d = _digits(v, self.holds)
+        if self.ns:
+            return f"{v:+.{d}f} ns".replace("-", "\u2212")
+        return f"{v:.{d}f}x"
+
+    def _point_text(self, p):
+        c = self.crit
+        unit = "ns per call" if self.ns else "GB/s"
+        return (f"{c['subject']} {fmt.num(p.a)} vs {c['base']} {fmt.num(p.b)} {unit} = "
+                f"{self.value_text(p.value)}")
+
+    def _how(self):
+        ns = {p.n for p in self.points}
+        what = "differences" if self.ns else "ratios"
+        if ns == {0}:
+            return f"{what} of the medians"
+        if ns == {1}:
+            return f"{what} from one repetition each"
+        if len(ns) == 1:
+            return f"each the median of {ns.pop()} side-by-side repetitions"
+        return f"{what} side by side where the repetitions pair, else of the medians"
+
+    def figures(self):
+        c = self.crit
+        if self.met is None:
+            return f"no {self.missing} in this file"
+        need = (f"needs \u2264 +{c['limit_ns']:g} ns at each" if self.ns
+                else f"needs \u2265 {c['factor']:g}x at each")
+        if isinstance(c["sizes"], list):
+            each = "; ".join(f"{fmt.size_exact(p.size)}: {self._point_text(p)}"
+                             for p in self.points)
+            return f"{each}; {self._how()} ({need})"
+        s = f"worst at {fmt.size_exact(self.worst.size)}: {self._point_text(self.worst)}"
+        last = self.points[-1]
+        if last is not self.worst and not self.ns:
+            s += f"; at {fmt.size_exact(last.size)}, the largest: {self.value_text(last.value)}"
+        return f"{s}; {self.scope}, {self._how()} ({need})"
+
+
+def _zero_sizes(c, sizes, llc):
+    """(sizes of the file C covers, scope in words, what is missing when a listed one is absent)."""
+    spec = c["sizes"]
+    if isinstance(spec, list):
+        gone = [s for s in spec if s not in sizes]
+        return ([s for s in spec if s in sizes], "",
+                f"at {fmt.size_exact(gone[0])}" if gone else None)
+    note = None
+    if spec == "beyond_cache":
+        lo, hi = (llc or BEYOND_CACHE) + 1, None
+        note = (f"above the {fmt.size_exact(llc)} last-level cache" if llc else
+                f"above {fmt.size_exact(BEYOND_CACHE)}, the file recording no cache size")
+    else:
+        lo, hi = spec
+    got = [s for s in sizes if (lo is None or s >= lo) and (hi is None or s <= hi)]
+    if not got:
+        return [], "", "at any size " + (note or _range_words(lo, hi))
+    first, last = fmt.size_exact(got[0]), fmt.size_exact(got[-1])
+    scope = fmt.plural(len(got), "size") + " " + (
+        f"from {first} to {last}" if len(got) > 1 else first)
+    if note:
+        scope += f" ({note})"
+    elif hi is not None and sizes[-1] < hi:
+        scope += f" (this file's sizes stop at {fmt.size_exact(sizes[-1])})"
+    return got, scope, None
+
+
+def _range_words(lo, hi):
+    if lo is None:
+        return f"up to {fmt.size_exact(hi)}"
+    if hi is None:
+        return f"from {fmt.size_exact(lo)} up"
+    return f"from {fmt.size_exact(lo)} to {fmt.size_exact(hi)}"
+
+
+def _zero_point(c, a, b):
+    """The Point of criterion C at one size, from results a (subject) and b (base), or None."""
+    if "limit_ns" in c:
+        d, n = ns_difference(a, b)
+        va, vb = a.get("ns_per_op"), b.get("ns_per_op")
+        return Point(a["size"], va, vb, d, n) if d is not None else None
+    v, n = ratio(a, b, "gb_per_sec")
+    return Point(a["size"], a.get("gb_per_sec"), b.get("gb_per_sec"), v, n) if v is not None \
+        else None
+
+
+def evaluate_zero(results, llc=None):
+    """Check every zero criterion against RESULTS; a list of SizeCheck, in ZERO_CRITERIA order.
+
+    LLC: the last-level cache's size in bytes, when known ("beyond the cache")."""
+    idx = zero_index(results)
+    out = []
+    for c in ZERO_CRITERIA:
+        both = sorted(s for (subj, mode, s) in idx
+                      if subj == c["subject"] and mode == c["mode"]
+                      and (c["base"], mode, s) in idx)
+        sizes, scope, gone = _zero_sizes(c, both, llc)
+        points = [_zero_point(c, idx[(c["subject"], c["mode"], s)], idx[(c["base"], c["mode"], s)])
+                  for s in sizes]
+        points = [p for p in points if p is not None]
+        if gone or not points:
+            out.append(SizeCheck(c, missing=f"{c['mode']} {c['subject']} and {c['base']} results "
+                                            f"{gone or 'with figures'}"))
+        else:
+            out.append(SizeCheck(c, points, scope=scope))
     return out

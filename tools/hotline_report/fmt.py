@@ -12,6 +12,7 @@ The formats are part of what the tests check, so they are fixed here:
   rate(0.00004)  -> "0.004%"   (shares that may be tiny: fallback rates)
   ns(3910000)    -> "3.91 ms"  (times in ns, scaled; bare numbers are ns)
   size(4096)     -> "4 KiB"
+  size_exact(65537) -> "65,537 B" (size() unless that would round)
 """
 
 import math
@@ -100,6 +101,18 @@ def size(n):
             v = n / scale
             return f"{v:.0f} {unit}" if v == int(v) else f"{v:.3g} {unit}"
     return f"{n} B"
+
+
+def size_exact(n):
+    """size(n) when that names n exactly (4 KiB, 1.5 MiB), else the bytes (65,537 B), so
+    that an odd size is not read as the power of two beside it."""
+    if n is None:
+        return DASH
+    text = size(n)
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if text.endswith(unit):
+            return text if float(text.split()[0]) * scale == n else f"{n:,} B"
+    return text
 
 
 def rng(lo, hi, scale=1.0):

@@ -7,7 +7,7 @@ General helpers, usable by any scenario:
   line_plot(path, series, ...)           lines with error bars, linear or log axes
   plot_vs_threads(path, results, metric) a metric vs thread count, one line per subject,
                                          optionally with the oversubscribed range shaded
-  plot_vs_size(path, results, metric)    a metric vs buffer size, log-log
+  plot_vs_size(path, results, metric)    a metric vs buffer size, log-log, cache sizes marked
   plot_vs_limit(path, series, ...)       a metric vs retry limit (log), the unbounded
                                          case as a separate point labelled "inf"
 
@@ -111,6 +111,17 @@ def shade_oversubscribed(ax, xs, cpus, logx):
     span = ax.axvspan(start, right, color="#999999", alpha=0.18, zorder=0, linewidth=0)
     ax.set_xlim(left, right)
     return span, f"oversubscribed: more runnable threads than the {cpus} CPUs"
+
+
+def mark_x(ax, marks):
+    """Dotted vertical lines at MARKS [(x, text)], each labelled at the foot of AX (where a
+    throughput vs size plot has room: low figures are at the small sizes, on the left)."""
+    from matplotlib.transforms import blended_transform_factory
+    where = blended_transform_factory(ax.transData, ax.transAxes)
+    for x, text in marks or []:
+        ax.axvline(x, color="#666666", linestyle=":", linewidth=1.1, zorder=1)
+        ax.text(x, 0.02, f"{text} ", transform=where, rotation=90, ha="right", va="bottom",
+                fontsize=8, color="#444444")
 
 
 def _titles(fig, ax, title, subtitle):
@@ -280,7 +291,7 @@ def _draw_lines(ax, series, ylabel, logx, logy, xticks, xticklabel, ymin0, dodge
 
 def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, logy=False,
               xticks=None, xticklabel=None, ymin0=False, oversub=None, styles=None,
-              panels=None, dodge=0):
+              panels=None, dodge=0, marks=None):
     """Draw SERIES (from series_vs) as lines with markers and error bars.
 
     logx: False, True (base 10) or an integer base.  logy: False, True or
@@ -292,7 +303,8 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
     (name, series, ylabel) drawn side by side, each on its own y scale,
     instead of SERIES and YLABEL.  DODGE: shift each series sideways by
     this much (in octaves on a log axis) so that equal values do not hide
-    one another.  Returns PATH.
+    one another.  MARKS: [(x, text)] drawn as labelled dotted vertical
+    lines on every panel (e.g. cache sizes).  Returns PATH.
     """
     plt = pyplot()
     panels = panels or [(None, series, ylabel)]
@@ -309,6 +321,7 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylab)
         shade = shade_oversubscribed(ax, [x for s in ser for x in s["x"]], oversub, logx) or shade
+        mark_x(ax, marks)
         if name:
             ax.set_title(name, fontsize=10)
     if len(panels) == 1:
@@ -375,9 +388,18 @@ def plot_vs_threads(path, results, metric, title, subtitle=None, series=None, ov
                      oversub=oversub, styles=styles, panels=panels, dodge=dodge)
 
 
-def plot_vs_size(path, results, metric, title, subtitle=None, series=None):
+def _round_sizes(xs):
+    """The powers of two among sizes XS (ticks that read well), or XS when fewer than two."""
+    pow2 = [x for x in xs if x > 0 and x & (x - 1) == 0]
+    return pow2 if len(set(pow2)) >= 2 else xs
+
+
+def plot_vs_size(path, results, metric, title, subtitle=None, series=None, marks=None,
+                 styles=None):
     """METRIC against buffer size on log-log axes, one line per subject.
 
+    MARKS [(bytes, text)]: sizes marked by labelled dotted lines (cache sizes);
+    those outside the sizes drawn are left out.  STYLES as for line_plot.
     Returns PATH, or None when there is nothing to draw.
     """
     series = series if series is not None else series_vs(results, "size", metric)
@@ -390,9 +412,12 @@ def plot_vs_size(path, results, metric, title, subtitle=None, series=None):
     xs = [x for s in series for x in s["x"]]
     if not xs:
         return None
+    marks = [(x, text) for x, text in marks or [] if min(xs) <= x <= max(xs)]
     return line_plot(path, series, title, "buffer size (bytes, log scale)",
                      fmt.metric_axis(metric) + ", log scale", subtitle=subtitle,
-                     logx=2, logy=True, xticks=_pick_ticks(xs, 10), xticklabel=fmt.size)
+                     logx=2, logy=True, xticks=_pick_ticks(_round_sizes(xs), 10),
+                     xticklabel=fmt.size,
+                     marks=marks, styles=styles)
 
 
 INF = "\u221e"
