@@ -345,6 +345,11 @@ class BadInputTests(ToolCase):
         self.check_bad(path, 'results[0] (openclose threads): field "measures" must be a string '
                              'or null, got 42')
 
+    def test_zero_mode_not_text(self):
+        path = self.mutated("mode.json", lambda d: d["results"][0].update(mode=5), "zero.json")
+        self.check_bad(path, 'results[0] (zero rep_stosb): field "mode" must be a string or null, '
+                             'got 5')
+
     def test_non_number_in_runs(self):
         path = self.mutated("runs.json", lambda d: d["results"][0]["runs"].append("fast"))
         self.check_bad(path, 'field "runs" must be a list of numbers')
@@ -445,7 +450,8 @@ class DerivedInputTests(ToolCase):
 
     def test_one_size_gives_table_only(self):
         out, md = self.derive("one-size.json", lambda r: r["scenario"] == "zero" and r["size"] == 4096)
-        self.assertHas(md, "Fastest at each size: 4 KiB: glibc_memset (190 GB/s).")
+        self.assertHas(md, "| 4 KiB | 180 | 190 | 0.95x |")
+        self.assertHas(md, "| 4 KiB | 180 | **190** | 25.0 |")
         self.assertPngs(out, md, [])
 
     def with_inline(self, name, inline_ratio):
@@ -495,8 +501,11 @@ class ThreadsReportTests(ToolCase):
         self.assertHas(self.md, "| lockref_unbounded | \u2014 | 8 | 17.1 |")
 
     def test_zero(self):
-        self.assertHas(self.md, f"| hl_zero | 2 GiB | 1 | 24.0 | 89,478,485 | 23.3{EN}24.5 | 3 |")
-        self.assertHas(self.md, "Fastest at each size: 256 B: glibc_memset (200 GB/s);")
+        """Results without a mode (an older bench) count as hot."""
+        self.assertHas(self.md, "Hot buffers, each power-of-two size:")
+        self.assertHas(self.md, "| 2 GiB | 24.0 | 12.0 | 2.00x |")
+        self.assertHas(self.md, "| 2 GiB | **24.0** | 12.0 | 9.00 |")
+        self.assertLacks(self.md, "#### Which variant is fastest")
 
     def test_simulated_marked(self):
         self.assertHas(self.md, "## 2. ")
@@ -508,7 +517,7 @@ class ThreadsReportTests(ToolCase):
     def test_plots(self):
         self.assertPngs(self.out, self.md, [
             "threads-contend-ops_per_sec.png", "threads-contend-attempts.png",
-            "threads-lockref-sweep-limit.png", "threads-zero-gb_per_sec.png",
+            "threads-lockref-sweep-limit.png", "threads-zero-hot.png",
             "sim-contend-ops_per_sec.png", "overlay-contend.png"])
 
 
@@ -868,6 +877,354 @@ class OpencloseReportTests(ToolCase):
         self.assertLacks(md, "This measures this machine's kernel")
 
 
+def set_gb(data, subject, mode, size, gb):
+    """Set a zero result's GB/s to GB (median, runs 2% either side, ns and ops alike)."""
+    for r in data["results"]:
+        if (r["scenario"], r["subject"], r.get("mode"), r["size"]) != ("zero", subject, mode, size):
+            continue
+        runs = [gb * 0.98, gb, gb * 1.02]
+        r.update(gb_per_sec=gb, ns_per_op=size / gb, ops_per_sec=gb * 1e9 / size, runs=runs,
+                 spread={"min": runs[0], "max": runs[2], "median": gb, "rel_spread": 0.04})
+        return
+    raise KeyError(f"zero {subject} {mode} {size}")
+
+
+class ZeroReportTests(ToolCase):
+    """zero.json: 11 subjects, hot 16 B..1 GiB and cold 16 B..64 MiB, 32 MiB LLC, dd; hl_zero
+    is 0.93x glibc_memset at 256 B hot (side by side; 0.92x of the medians): one criterion fails."""
+
+    def setUp(self):
+        self.out, self.md = self.cached_report("zero", "zero.json")
+
+    def says(self, md):
+        return self.section(md, "### What this machine says")
+
+    def criteria_rows(self, md):
+        sec = self.section(md, "#### Done criteria")
+        return {line.split(" | ")[0][2:]: line for line in sec.splitlines()
+                if line.startswith("| ") and "criterion" not in line}
+
+    def test_sections(self):
+        for heading in ("### zero: clearing memory\n",
+                        "#### hl_zero against glibc, a zero-page copy, and hl_try_zero\n",
+                        "#### Small sizes: ns per call\n", "#### Which variant is fastest\n",
+                        "#### Every figure\n", "#### dd: the host kernel's clearing\n",
+                        "### What this machine says\n", "#### Done criteria\n"):
+            self.assertHas(self.md, heading)
+        self.assertLacks(self.md, "Not checked: no contend results")
+        self.assertLacks(self.md, "Large spread")
+
+    def test_plots(self):
+        self.assertPngs(self.out, self.md, ["zero-zero-hot.png", "zero-zero-cold.png"])
+        self.assertHas(self.md, "Dotted lines: LLC 32 MiB (the last-level cache as the bench "
+                                "found it).")
+
+    def test_plan(self):
+        self.assertHas(self.md, "hl_zero's automatic plan on this machine: avx512 up to 2 KiB, "
+                                "rep_stosb up to 24 MiB and nontemporal beyond (`avx512 <= 2048 "
+                                "< rep_stosb <= 25165824 < nontemporal`).")
+
+    def test_ratios_by_size(self):
+        self.assertHas(self.md, "| size | hl_zero GB/s | glibc_memset GB/s | hl_zero / glibc_memset | "
+                                "hl_try_zero / hl_zero | hl_zero / memcpy_zero_page |")
+        # side by side: the median of 0.93, 0.94, 0.90 (the medians' ratio would be 0.92x)
+        self.assertHas(self.md, "| 256 B | 89.3 | 97.0 | 0.93x | 0.96x | 1.98x |")
+        self.assertHas(self.md, "| 1 GiB | 23.8 | 12.0 | 1.98x | 0.99x | 2.67x |")
+        cold = self.md[self.md.index("Cold buffers, each power-of-two size:"):]
+        self.assertHas(cold, "| 64 MiB | 23.2 | 12.0 | 1.93x | 0.98x | 2.64x |", "cold table")
+        self.assertHas(self.md, "The odd sizes (100 B) count in the classes")
+
+    def test_ratios_by_class(self):
+        self.assertHas(self.md, "| sizes | hl_zero / glibc_memset | hl_try_zero / hl_zero | "
+                                "hl_zero / memcpy_zero_page |")
+        self.assertHas(self.md, f"| 64 B{EN}256 B | 0.93x (256 B) / 0.97x | 0.94x (64 B) / 0.95x | "
+                                "1.90x (100 B) / 1.98x |")
+        self.assertHas(self.md, f"| 64 MiB{EN}1 GiB | 1.88x (64 MiB) / 1.93x |")
+
+    def test_small_sizes_ns(self):
+        sec = self.section(self.md, "#### Small sizes: ns per call")
+        self.assertHas(sec, "| size | glibc_memset ns | hl_zero ns | hl_try_zero ns | "
+                            "read_dev_zero ns | hl_try_zero \u2212 hl_zero (ns) |", "small sizes")
+        self.assertHas(sec, "| 16 B | 1.91 | 2.00 | 2.50 | 114 | +0.500 |", "small sizes")
+        self.assertHas(sec, "| 16 B | 14 | 14 | 15 | 133 | +0.986 |", "small sizes")
+
+    def test_crossover_table(self):
+        sec = self.section(self.md, "#### Which variant is fastest")
+        for row in (f"| hot | 16 B{EN}4 KiB | avx512 | 9.00{EN}200 | 1.01x{EN}1.27x |",
+                    f"| hot | 64 KiB{EN}16 MiB | rep_stosb | 33.0{EN}112 | 1.06x{EN}1.08x |",
+                    f"| hot | 64 MiB{EN}1 GiB | nontemporal | 24.0 | 1.71x{EN}1.92x |",
+                    "| cold | 4 KiB | rep_stosb | 31.0 | 1.03x |",
+                    f"| cold | 1 MiB{EN}64 MiB | nontemporal | 22.5{EN}24.0 | 1.07x{EN}1.85x |"):
+            self.assertHas(sec, row, "crossovers")
+        self.assertHas(sec, "rep_stosb catches up with vector stores (within 5% of the faster of "
+                            "avx512 and avx2 at that size and every larger one) from 4 KiB with hot "
+                            "buffers and from 4 KiB with cold buffers; at 256 B it runs at 0.28x "
+                            "avx512's speed with hot buffers.", "crossovers")
+
+    def test_every_figure(self):
+        self.assertHas(self.md, "| 4 KiB | 196 | 193 | **200** | 110 | 25.0 | 198 | 150 | 62.0 | 160 "
+                                "| **200** | 52.0 |")
+
+    def test_dd(self):
+        sec = self.section(self.md, "#### dd: the host kernel's clearing")
+        self.assertHas(sec, "**These measure this machine's kernel (Linux 6.1.0-40-cloud-amd64), "
+                            "not hotline.**", "dd")
+        self.assertHas(sec, f"| dd_dev_zero | /dev/zero | 1 MiB | 4 GiB | 30.1 | 29.2{EN}30.4 | 3 |",
+                       "dd")
+        self.assertHas(sec, "23.9 GB/s with the old clear_user, 32.9 GB/s with rep stosb", "dd")
+
+    def test_paragraph(self):
+        says = self.says(self.md)
+        for needle in (
+                "On this machine, among the variants, with hot buffers avx512 is fastest from 16 B "
+                "to 4 KiB, rep_stosb from 64 KiB to 16 MiB and nontemporal from 64 MiB to 1 GiB; "
+                "with cold buffers avx512 is fastest from 16 B to 256 B, rep_stosb at 4 KiB and "
+                "nontemporal from 1 MiB to 64 MiB",
+                "On reference.md's machine kind, rep stosb is 3-4x slower than vector stores at "
+                "256 B",
+                "its variant is within 5% of the fastest variant at every size with hot buffers; "
+                "with cold buffers, not at 1 MiB (rep_stosb 0.93x nontemporal) and 16 MiB "
+                "(rep_stosb 0.65x nontemporal).",
+                "Against glibc_memset from 64 B up, hl_zero's ratio is at worst 0.93x (256 B) and "
+                "1.98x at 1 GiB, the largest size, with hot buffers; at worst 0.97x (256 B) and "
+                "1.93x at 64 MiB, the largest size, with cold buffers.",
+                "Against copying a zero page, hl_zero's ratio to memcpy_zero_page is 1.78x at 4 KiB "
+                "and 1.45x at 1 MiB with hot buffers; 1.52x at 4 KiB and 1.73x at 1 MiB with cold "
+                "buffers.",
+                "With hot buffers, hl_try_zero costs at most +0.500 ns per call over hl_zero below "
+                "256 B (at 16 B) and keeps at least 0.96x its throughput from 256 B up (at 256 B).",
+                "Here, hot: glibc_memset peaks at 200 GB/s (4 KiB); at 1 GiB glibc_memset 12.0, "
+                "nontemporal 24.0, memcpy_zero_page 8.90 and read_dev_zero 9.00 GB/s; read_dev_zero "
+                "takes 114 ns per call at 16 B.",
+                "dd-style reads in 1 MiB blocks (the host kernel, Linux 6.1.0-40-cloud-amd64) give a "
+                "sparse tmpfs file at 11.2 GB/s and /dev/zero at 30.1 GB/s: these measure the "
+                "kernel's own clearing on this machine, not hotline."):
+            self.assertHas(says, needle, "What this machine says")
+
+    def test_criteria(self):
+        rows = self.criteria_rows(self.md)
+        self.assertEqual(len(rows), 5, f"expected the five zero criteria, got {list(rows)}")
+        self.assertHas(rows["hl_zero \u2265 0.95x glibc_memset at every size from 64 B to 1 GiB (hot)"],
+                       "| worst at 256 B: hl_zero 89.3 vs glibc_memset 97.0 GB/s = 0.93x; at 1 GiB, "
+                       "the largest: 1.98x; 10 sizes from 64 B to 1 GiB, each the median of 3 "
+                       "side-by-side repetitions (needs \u2265 0.95x at each) | **not met** |")
+        self.assertHas(rows["hl_zero clearly ahead of glibc_memset beyond the cache: \u2265 1.2x at "
+                            "every size above the last-level cache (hot)"],
+                       "| worst at 64 MiB: hl_zero 23.5 vs glibc_memset 12.5 GB/s = 1.88x; at 1 GiB, "
+                       "the largest: 1.98x; 2 sizes from 64 MiB to 1 GiB (above the 32 MiB last-level "
+                       "cache), each the median of 3 side-by-side repetitions (needs \u2265 1.2x at "
+                       "each) | **met** |")
+        self.assertHas(rows["hl_zero \u2265 1.2x memcpy_zero_page at 4 KiB and 1 MiB (hot)"],
+                       "| 4 KiB: hl_zero 196 vs memcpy_zero_page 110 GB/s = 1.78x; 1 MiB: hl_zero "
+                       "55.0 vs memcpy_zero_page 38.0 GB/s = 1.45x; each the median of 3 "
+                       "side-by-side repetitions (needs \u2265 1.2x at each) | **met** |")
+        self.assertHas(rows["hl_try_zero \u2265 0.95x hl_zero at every size from 256 B up (hot)"],
+                       "| worst at 256 B: hl_try_zero 86.0 vs hl_zero 89.3 GB/s = 0.96x;")
+        self.assertHas(rows["hl_try_zero within 2 ns per call of hl_zero at every size below "
+                            "256 B (hot)"],
+                       "| worst at 16 B: hl_try_zero 2.50 vs hl_zero 2.00 ns per call = +0.50 ns; "
+                       "3 sizes from 16 B to 100 B, each the median of 3 side-by-side repetitions "
+                       "(needs \u2264 +2 ns at each) | **met** |")
+
+    def test_try_zero_too_dear_below_256(self):
+        out, md = self.edited("try-dear.json", "zero.json",
+                              lambda d: set_gb(d, "hl_try_zero", "hot", 16, 16 / 4.5))
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["hl_try_zero within 2 ns per call of hl_zero at every size below "
+                            "256 B (hot)"],
+                       "| worst at 16 B: hl_try_zero 4.50 vs hl_zero 2.00 ns per call = +2.50 ns;")
+        self.assertHas(rows["hl_try_zero within 2 ns per call of hl_zero at every size below "
+                            "256 B (hot)"], "| **not met** |")
+
+    def test_all_met(self):
+        def edit(d):
+            """hl_zero at 256 B hot: 0.97x glibc, hl_try_zero 0.97x that, both side by side."""
+            at = {r["subject"]: r for r in d["results"]
+                  if (r.get("mode"), r["size"]) == ("hot", 256)}
+            hl = [x * 0.97 for x in at["glibc_memset"]["runs"]]
+            at["hl_zero"].update(runs=hl, gb_per_sec=sorted(hl)[1])
+            at["hl_try_zero"].update(runs=[x * 0.97 for x in hl], gb_per_sec=sorted(hl)[1] * 0.97)
+        out, md = self.edited("all-met.json", "zero.json", edit)
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["hl_zero \u2265 0.95x glibc_memset at every size from 64 B to 1 GiB (hot)"],
+                       "| worst at 2 KiB: hl_zero 188 vs glibc_memset 195 GB/s = 0.96x;")
+        self.assertLacks(self.section(md, "#### Done criteria"), "not met")
+
+    def test_missing_subject_not_checked(self):
+        out, md = self.edited("no-memcpy.json", "zero.json", lambda d: d.update(
+            results=[r for r in d["results"] if r["subject"] != "memcpy_zero_page"]))
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["hl_zero \u2265 1.2x memcpy_zero_page at 4 KiB and 1 MiB (hot)"],
+                       "| no hot hl_zero and memcpy_zero_page results at 4 KiB in this file | "
+                       "not checked |")
+        self.assertLacks(md, "hl_zero / memcpy_zero_page")
+        self.assertLacks(self.says(md), "Against copying a zero page")
+
+    def test_sizes_stop_short(self):
+        """A quick run's sizes stop at 64 MiB: the rows say so."""
+        out, md = self.edited("short.json", "zero.json", lambda d: d.update(
+            results=[r for r in d["results"] if r["size"] <= 64 << 20]))
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["hl_zero \u2265 0.95x glibc_memset at every size from 64 B to 1 GiB (hot)"],
+                       "9 sizes from 64 B to 64 MiB (this file's sizes stop at 64 MiB)")
+
+    def test_no_cache_sizes(self):
+        out, md = self.edited("no-llc.json", "zero.json",
+                              lambda d: [r.pop("llc_bytes", None) for r in d["results"]])
+        self.assertHas(md, "The file records no cache sizes, so none are marked on the plots.")
+        rows = self.criteria_rows(md)
+        self.assertHas(rows["hl_zero clearly ahead of glibc_memset beyond the cache: \u2265 1.2x at "
+                            "every size above the last-level cache (hot)"],
+                       "2 sizes from 64 MiB to 1 GiB (above 32 MiB, the file recording no cache size)")
+        self.assertPngs(out, md, ["no-llc-zero-hot.png", "no-llc-zero-cold.png"])
+
+    def test_cache_sizes_from_env(self):
+        out, md = self.edited("caches.json", "zero.json", lambda d: d["env"].update(
+            caches={"l1d": 49152, "l2": 2 << 20, "l3": 32 << 20}))
+        self.assertHas(md, "Dotted lines: L1d 48 KiB, L2 2 MiB and LLC 32 MiB.")
+
+    def test_plan_from_env_or_absent(self):
+        def no_plan(d):
+            for r in d["results"]:
+                r.pop("plan", None)
+        out, md = self.edited("no-plan.json", "zero.json", no_plan)
+        self.assertLacks(md, "automatic plan on this machine")
+        self.assertLacks(md, "plan here")
+
+        def env_plan(d):
+            no_plan(d)
+            d["env"]["zero_plan"] = "rep_stosb"
+        out, md = self.edited("env-plan.json", "zero.json", env_plan)
+        self.assertHas(md, "hl_zero's automatic plan on this machine: rep_stosb at every size "
+                           "(`rep_stosb`).")
+        self.assertHas(self.says(md), "with hot buffers, not at 16 B (rep_stosb 0.24x avx512), "
+                                      "64 B (rep_stosb 0.24x avx512), 100 B (rep_stosb 0.28x avx512), "
+                                      "256 B (rep_stosb 0.28x avx512) and 3 more")
+
+    def test_dd_only(self):
+        out, md = self.edited("dd-only.json", "zero.json", lambda d: d.update(
+            results=[r for r in d["results"] if r.get("mode") == "dd"]))
+        self.assertHas(md, "#### dd: the host kernel's clearing")
+        self.assertLacks(md, "#### Which variant is fastest")
+        self.assertPngs(out, md, [])
+        self.assertHas(self.says(md), "dd-style reads in 1 MiB blocks")
+
+    def test_simulated(self):
+        out, md = self.edited("sim-zero.json", "zero.json", lambda d: d.update(tool="hotline-sim"))
+        self.assertHas(md, "### What this simulation says (simulated)")
+        self.assertHas(md, "In this simulation, among the variants")
+        self.assertLacks(md, "#### Done criteria")
+        self.assertLacks(md, "reference.md's clearing figures")
+
+    def test_with_contend_one_table(self):
+        """A file with contend and zero results: one criteria table, contend's rows first."""
+        with open(fixture("contend.json")) as f:
+            contend = json.load(f)["results"]
+        out, md = self.edited("with-contend.json", "zero.json",
+                              lambda d: d.update(results=contend + d["results"]))
+        rows = list(self.criteria_rows(md))
+        self.assertEqual(len(rows), 9, rows)
+        self.assertTrue(rows[0].startswith("refcount") and rows[4].startswith("hl_zero"), rows)
+
+    def test_no_zero_results_unchanged(self):
+        """Without zero results, nothing of this section or its criteria appears."""
+        out, md = self.report("contend-only", "contend.json")
+        for needle in ("hl_zero", "dd-style", "clearing"):
+            self.assertLacks(md, needle)
+        self.assertEqual(len(ContendVariantsTests.criteria_rows(self, md)), 4)
+
+
+class ZeroUnitTests(unittest.TestCase):
+    """The zero criteria, plan parsing and crossovers, called directly."""
+
+    @classmethod
+    def setUpClass(cls):
+        from hotline_report import criteria, zeroing
+        cls.criteria, cls.zeroing = criteria, zeroing
+
+    @staticmethod
+    def result(subject, size, runs, mode="hot"):
+        med = sorted(runs)[len(runs) // 2]
+        return {"scenario": "zero", "subject": subject, "threads": 1, "size": size, "mode": mode,
+                "headline": "gb_per_sec", "gb_per_sec": med, "ns_per_op": size / med,
+                "runs": runs}
+
+    def checks(self, *results, llc=None):
+        return self.criteria.evaluate_zero(list(results), llc)
+
+    def test_ratio_side_by_side(self):
+        """Medians 20 and 20 (1.00x, met); side by side 1.00, 0.94, 0.91: 0.94x, not met."""
+        c = self.checks(self.result("hl_zero", 4096, [20, 30, 10]),
+                        self.result("glibc_memset", 4096, [20, 32, 11]))[0]
+        self.assertEqual(c.met, False)
+        self.assertEqual(c.worst.n, 3)
+        self.assertEqual(c.value_text(c.worst.value), "0.94x")
+
+    def test_threshold_digits(self):
+        c = self.checks(self.result("hl_zero", 4096, [94.99]),
+                        self.result("glibc_memset", 4096, [100.0]))[0]
+        self.assertEqual((c.met, c.value_text(c.worst.value)), (False, "0.9499x"))
+
+    def test_ns_difference_side_by_side(self):
+        a = self.result("hl_try_zero", 64, [64 / 3.0, 64 / 5.5, 64 / 2.5])
+        b = self.result("hl_zero", 64, [64 / 1.0, 64 / 2.5, 64 / 1.0])
+        d, n = self.criteria.ns_difference(a, b)
+        self.assertEqual((round(d, 6), n), (2.0, 3))   # differences 2.0, 3.0, 1.5
+        self.assertEqual(self.checks(a, b)[4].met, True)
+
+    def test_not_checked(self):
+        self.assertEqual([c.met for c in self.checks()], [None] * 5)
+        c = self.checks(self.result("hl_zero", 32, [1.0]), self.result("glibc_memset", 32, [1.0]))
+        self.assertEqual(c[0].figures(), "no hot hl_zero and glibc_memset results at any size "
+                                         "from 64 B to 1 GiB in this file")
+        self.assertEqual(c[0].met, None)
+
+    def test_cold_results_do_not_count(self):
+        c = self.checks(self.result("hl_zero", 4096, [1.0], "cold"),
+                        self.result("glibc_memset", 4096, [2.0], "cold"))
+        self.assertEqual(c[0].met, None)
+
+    def test_beyond_the_cache_uses_the_llc(self):
+        rs = [self.result(s, size, [v]) for s, size, v in (
+            ("hl_zero", 64 << 20, 20.0), ("glibc_memset", 64 << 20, 12.0),
+            ("hl_zero", 256 << 20, 13.0), ("glibc_memset", 256 << 20, 12.0))]
+        self.assertEqual(self.checks(*rs)[1].met, False)            # beyond 32 MiB: 1.08x at 256 MiB
+        self.assertEqual(self.checks(*rs, llc=128 << 20)[1].met, False)
+        self.assertEqual(self.checks(*rs[:2], llc=32 << 20)[1].met, True)
+
+    def test_plan(self):
+        z = self.zeroing
+        plan = z.parse_plan("avx512 <= 2048 < rep_stosb <= 25165824 < nontemporal")
+        self.assertEqual(plan, [("avx512", 2048), ("rep_stosb", 25165824), ("nontemporal", None)])
+        self.assertEqual(z.plan_words(plan),
+                         "avx512 up to 2 KiB, rep_stosb up to 24 MiB and nontemporal beyond")
+        self.assertEqual([z.planned(plan, n) for n in (1, 2048, 2049, 25165825)],
+                         ["avx512", "avx512", "rep_stosb", "nontemporal"])
+        self.assertEqual(z.parse_plan("stp"), [("stp", None)])
+        for bad in ("", "avx512 <= x < rep", "a <= 10 < b <= 5 < c", None, "two words"):
+            self.assertIsNone(z.parse_plan(bad), bad)
+
+    def test_size_classes(self):
+        self.assertEqual([self.zeroing.size_class(n) for n in
+                          (1, 63, 64, 1023, 1024, 65537, 1 << 20, 32 << 20, 1 << 30)],
+                         [0, 0, 1, 1, 2, 3, 4, 5, 5])
+
+    def test_crossovers_keep_a_tied_lead(self):
+        """avx512 leads; rep_stosb 2% ahead at 4 KiB is a tie, 10% ahead at 8 KiB takes over."""
+        class Doc:
+            env = {}
+        rs = [self.result(s, size, [v]) for s, size, v in (
+            ("avx512", 2048, 100.0), ("rep_stosb", 2048, 60.0),
+            ("avx512", 4096, 100.0), ("rep_stosb", 4096, 102.0),
+            ("avx512", 8192, 100.0), ("rep_stosb", 8192, 110.0))]
+        for r in rs:
+            r["variant"] = r["subject"]
+        segs = self.zeroing.ZeroData(Doc, rs).crossovers("hot")
+        self.assertEqual([(s["who"], s["sizes"]) for s in segs],
+                         [("avx512", [2048, 4096]), ("rep_stosb", [8192])])
+        self.assertAlmostEqual(segs[0]["lead"][1], 100 / 102)
+
+
 class UnitTests(unittest.TestCase):
     """Formatting and criteria, called directly."""
 
@@ -971,6 +1328,16 @@ class PlotHelperTests(unittest.TestCase):
         path = os.path.join(self.tmp, "vs-size.png")
         self.check_png(self.plots.plot_vs_size(path, self.results("zero"), "gb_per_sec",
                                                title="zero vs size"))
+
+    def test_plot_vs_size_marks_and_styles(self):
+        """Cache marks inside the sizes drawn are kept, those outside left out; styles legend."""
+        path = os.path.join(self.tmp, "vs-size-marks.png")
+        self.check_png(self.plots.plot_vs_size(
+            path, self.results("zero"), "gb_per_sec", title="zero vs size",
+            marks=[(1 << 20, "L2 1 MiB"), (1 << 40, "far beyond")],
+            styles=[("--", "one variant"), (":", "baselines")]))
+        self.assertEqual(self.plots._round_sizes([3, 4, 17, 1024]), [4, 1024])
+        self.assertEqual(self.plots._round_sizes([3, 4, 17]), [3, 4, 17])
 
     def test_nothing_to_draw(self):
         path = os.path.join(self.tmp, "none.png")

@@ -5,13 +5,17 @@ package holds its parts:
   load     read and check input files (InputError: one line, exit 2)
   fmt      number, size and Markdown table formatting
   kernel   published figures from reference.md, as data: refcount timing
-           ratios, this machine kind's contention numbers, lockref history
-  criteria the project's done criteria for contend, as data, and their check
+           ratios, this machine kind's contention and clearing numbers, lockref
+           history, the kernel's clear_user figures
+  criteria the project's done criteria for contend and zero, as data, and their check
   plots    matplotlib (Agg) helpers: bar chart, metric vs threads (oversubscribed
-           range shaded, side-by-side panels), metric vs size, vs retry limit
+           range shaded, side-by-side panels), metric vs size (cache sizes
+           marked), vs retry limit
   report   the Markdown document, scenario by scenario
-  contention  the contend, lockref-sweep and openclose sections and
-           "What this machine says" (a mixin of report.Report)
+  contention  the contend, lockref-sweep and openclose sections and their
+           paragraphs of "What this machine says" (a mixin of report.Report)
+  zeroing  the zero section (clearing memory): ratios, crossovers, dd, and its
+           paragraphs and done criteria (a mixin of report.Report)
   cli      argument parsing and top-level error handling
 """
 

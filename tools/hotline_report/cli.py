@@ -24,11 +24,12 @@ subsection per scenario. refcount-timing gets a bar chart, a table and the
 kernel's published ratios; contend plots and tables of throughput, cmpxchg
 attempts, fallback, fairness and latency against thread count; lockref-sweep
 throughput against retry limit; openclose (the host kernel's open/close)
-threads against processes; zero a log-log plot against buffer size;
-scenarios this version does not know get a plain table. Each file with
-contention results ends with "What this machine says" and the project's
-done criteria, met or not. Results from hotline-sim are marked as
-simulated."""
+threads against processes; zero log-log plots against buffer size (hot
+and cold), hl_zero's ratios to glibc memset and a zero-page copy, the
+crossovers between variants and the dd experiments; scenarios this version
+does not know get a plain table. Each file with contention or zero results
+ends with "What this machine says" and the project's done criteria, met or
+not. Results from hotline-sim are marked as simulated."""
 
 EPILOG = """\
 examples:

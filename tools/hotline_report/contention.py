@@ -9,9 +9,9 @@
                  fallback per limit; which limits are within NEAR of the best
   openclose      open+read+close per second vs N, threads vs processes, said
                  plainly to measure the host kernel, not hotline
-  machine_says   "What this machine says": a generated paragraph over the
-                 three, compared with reference.md's figures (kernel.py), and
-                 the project's done criteria (criteria.py), met or not
+  contention_paragraphs  the paragraphs of "What this machine says" over the
+                 three, compared with reference.md's figures (kernel.py); the
+                 report puts them before the done criteria (criteria.py)
 
 ContentionSections is a mixin of report.Report: it uses its _png, _plot,
 _subtitle, _flags, _table and _threads_summary.
@@ -537,30 +537,13 @@ class ContentionSections:
         return L
 
     # -- what this machine says ----------------------------------------------------
-    def machine_says(self, doc):
+    def contention_paragraphs(self, doc):
+        """This file's contention paragraphs of "What this machine says": lists of sentences."""
         con = [r for r in doc.results if r["scenario"] == "contend"]
         swp = [r for r in doc.results if r["scenario"] == "lockref-sweep"]
         opc = [r for r in doc.results if r["scenario"] == "openclose"]
-        if not (con or swp or opc):
-            return []
-        sim = doc.simulated
-        L = ["### What this simulation says (simulated)" if sim
-             else "### What this machine says", ""]
-        for S in (self.contend_sentences(doc, con) if con else [], self._sweep_sentences(swp),
-                  self._history_sentences(doc, con), self._openclose_sentences(doc, opc)):
-            if S:
-                L += [" ".join(S), ""]
-        if sim:
-            L += ["The project's done criteria are about measurements on a real machine; they "
-                  "are not checked against a simulation.", ""]
-            return L
-        L += ["#### Done criteria", ""]
-        if not con:
-            L += ["Not checked: no contend results in this file.", ""]
-            return L
-        rows = [[c.crit["text"], c.figures(), c.verdict] for c in criteria.evaluate(con)]
-        L += fmt.table(["criterion", "this file", "verdict"], rows, "lll") + [""]
-        return L
+        return [self.contend_sentences(doc, con) if con else [], self._sweep_sentences(swp),
+                self._history_sentences(doc, con), self._openclose_sentences(doc, opc)]
 
     def contend_sentences(self, doc, results):
         idx = _index(results)

@@ -193,6 +193,11 @@ OPTIONAL = [
     ("latency_ns", _obj_or_null, "an object or null"),
     ("per_thread", _list_or_null, "a list or null"),
     ("measures", _str_or_null, "a string or null"),
+    ("mode", _str_or_null, "a string or null"),
+    ("variant", _str_or_null, "a string or null"),
+    ("plan", _str_or_null, "a string or null"),
+    ("llc_bytes", _int_or_null, "a byte count or null"),
+    ("total_bytes", _int_or_null, "a byte count or null"),
 ]
 
 

@@ -2,10 +2,14 @@
 
   refcount-timing          bar chart, table, kernel's published ratios, summary
   contend, lockref-sweep,  see contention.py (plots vs threads or retry limit,
-  openclose                tables of every extra), then "What this machine
-                           says" and the done criteria for the file
-  zero                     GB/s vs size (log-log), table, fastest per size
+  openclose                tables of every extra)
+  zero                     see zeroing.py (GB/s vs size per mode, ratios per
+                           size and size class, crossovers, dd)
   anything else            a generic table (a newer bench still yields a report)
+
+Each file's section ends with "What this machine says": the paragraphs of
+contention.py and zeroing.py, then the done criteria of criteria.py, met
+or not.
 
 Several files: their sections follow one another; hotline-sim files are
 marked as simulated, and scenarios with a threads dimension found in more
@@ -16,8 +20,9 @@ import json
 import os
 import re
 
-from . import VERSION, fmt, kernel, plots
+from . import VERSION, criteria, fmt, kernel, plots
 from .contention import ContentionSections
+from .zeroing import ZeroSections
 from .fmt import DASH, EN
 
 THREAD_SCENARIOS = ("contend", "lockref-sweep", "openclose")
@@ -109,7 +114,7 @@ def _common_headline(results):
     return max(set(heads), key=heads.count) if heads else "ns_per_op"
 
 
-class Report(ContentionSections):
+class Report(ContentionSections, ZeroSections):
     def __init__(self, docs, outdir):
         self.docs = docs
         self.outdir = outdir
@@ -248,6 +253,8 @@ class Report(ContentionSections):
                     what += f" at {r['threads']} threads"
                 if r.get("size") is not None:
                     what += f" at {fmt.size(r['size'])}"
+                if r.get("mode"):
+                    what += f", {r['mode']}"
                 wide.append(f"{what} ({fmt.pct(st.rel)})")
         if wide:
             shown = wide[:8] + ([f"and {len(wide) - 8} more"] if len(wide) > 8 else [])
@@ -256,6 +263,34 @@ class Report(ContentionSections):
                      ". The machine was probably busy or the runs too short; "
                      "treat these figures with care.")
         return [x for line in L for x in (line, "")]
+
+    # -- what this machine says ----------------------------------------------
+    def machine_says(self, doc):
+        """The file's generated paragraphs, then its done criteria (not for a simulation)."""
+        con = [r for r in doc.results if r["scenario"] == "contend"]
+        zer = [r for r in doc.results if r["scenario"] == criteria.ZERO]
+        others = any(r["scenario"] in THREAD_SCENARIOS for r in doc.results)
+        if not (others or zer):
+            return []
+        sim = doc.simulated
+        L = ["### What this simulation says (simulated)" if sim
+             else "### What this machine says", ""]
+        for S in self.contention_paragraphs(doc) + self.zero_paragraphs(doc, zer):
+            if S:
+                L += [" ".join(S), ""]
+        if sim:
+            L += ["The project's done criteria are about measurements on a real machine; they "
+                  "are not checked against a simulation.", ""]
+            return L
+        L += ["#### Done criteria", ""]
+        checks = (criteria.evaluate(con) if con else []) + self.zero_checks(doc, zer)
+        if checks:
+            rows = [[c.crit["text"], c.figures(), c.verdict] for c in checks]
+            L += fmt.table(["criterion", "this file", "verdict"], rows, "lll") + [""]
+        if not con and others:
+            L += ["Not checked: no contend results in this file." if not zer else
+                  "The contention criteria are not checked: no contend results in this file.", ""]
+        return L
 
     # -- refcount-timing ---------------------------------------------------
     def refcount_timing(self, doc, results):
@@ -475,33 +510,6 @@ class Report(ContentionSections):
             factor = bv / wv if higher_better else wv / bv
             s += f" ({fmt.num(factor)}x {'slower' if higher_better else 'dearer'})"
         return [s + ".", ""]
-
-    # -- zero ----------------------------------------------------------------
-    def zero(self, doc, results):
-        L = []
-        stem = self._stem(doc)
-        sub = self._subtitle(doc, results)
-        mark = " (simulated)" if doc.simulated else ""
-        sizes = sorted({r["size"] for r in results if r.get("size") is not None})
-        metric = "gb_per_sec" if any(r.get("gb_per_sec") is not None for r in results) else "ns_per_op"
-        if len(sizes) > 1:
-            L += self._plot(plots.plot_vs_size, self._png(stem, "zero", metric), results, metric,
-                            title=f"zero: {fmt.metric_label(metric)} vs buffer size{mark}",
-                            subtitle=sub)
-        order = _order(results)
-        L += self._table(results, ["size", "threads"],
-                         lambda r: (r.get("size") or 0, r["threads"], order.index(r["subject"])))
-        if metric == "gb_per_sec" and sizes:
-            best = []
-            for sz in sizes:
-                rs = [r for r in results if r.get("size") == sz and r.get("gb_per_sec") is not None]
-                if rs:
-                    b = max(rs, key=lambda r: r["gb_per_sec"])
-                    best.append(f"{fmt.size(sz)}: {b['subject']} ({fmt.num(b['gb_per_sec'])} GB/s)")
-            if best:
-                L += ["Fastest at each size: " + "; ".join(best) + ".", ""]
-        L += self._flags(doc, results)
-        return L
 
     # -- anything else ----------------------------------------------------------
     def generic(self, doc, scen, results):
