@@ -48,6 +48,46 @@
  *
  * restore_default_handler is a cmocka group teardown that puts back the
  * default refcount handler, hl_refcount_set_handler(NULL).
+ *
+ * Faults (the tests of hl_try_zero). cmocka replaces SIGSEGV and SIGBUS
+ * handlers around every test and puts them back with signal(), losing
+ * SA_SIGINFO; so a program whose tests fault calls fault_handlers_setup() in
+ * main (it installs fault_report, then hotline's handler on top of it with
+ * hl_try_zero_prepare(), and remembers hotline's), and each test that faults
+ * starts with fault_handlers_restore(). A fault hotline passes on then reaches
+ * fault_report, which prints the signal, si_code, address and the last
+ * fault_note(fmt, ...) (what the test was doing), and exits 1.
+ *
+ * map_guarded(len, prot) maps len bytes (a multiple of the page size) read-
+ * write, filled with fill_pattern(), followed by one page that holds the
+ * pattern too and is then given prot (PROT_NONE or PROT_READ); the guard
+ * page starts at the returned pointer + len. unmap_guarded(p, len) undoes it.
+ * fill_pattern(p, n, from) writes the pattern's bytes [from, from + n) to p:
+ * byte i is i % 251 + 1: never 0, and no copy shifted by 1..250 bytes matches.
+ * first_nonzero(p, n) is the index of the first non-zero byte, n if none;
+ * first_unlike_pattern(p, n, from) the first byte that is not the pattern's.
+ *
+ * map_beyond_eof(&fd) makes a file (unlinked at once) of 1.5 pages in
+ * $TMPDIR or /tmp and maps 3 pages of it MAP_SHARED, read-write: the second
+ * page holds the end of the file, so a store anywhere in it succeeds, and the
+ * third lies wholly beyond the end, where an access raises SIGBUS. The file's
+ * bytes hold the pattern; *fd stays open for pread.
+ *
+ * zero_subjects(names, max) fills names with every variant hl_zero_supported()
+ * says this CPU runs, then "auto", and returns how many; zero_use(name) is
+ * hl_zero_use that fails the test unless it returns 0.
+ *
+ * describe_status(status, buf, size) says what a waitpid() status means
+ * ("exited with 3", "killed by signal 11 (Segmentation fault)").
+ *
+ * children_without_sanitizer_fault_handlers() is for main, before any child
+ * is started: ASan and TSan install SIGSEGV/SIGBUS handlers of their own at
+ * start-up, so a child that must die of a fault as a plain program does would
+ * otherwise end in the sanitizer's report. It appends handle_segv=0 and
+ * handle_sigbus=0 to ASAN_OPTIONS and TSAN_OPTIONS (keeping what the Makefile
+ * set) in this process's environment, which children inherit; this process's
+ * sanitizer has already read its options. sanitizer_options_at_start(var) is
+ * the value var had before, NULL if it was unset.
  */
 #ifndef HOTLINE_TESTS_TEST_UTIL_H
 #define HOTLINE_TESTS_TEST_UTIL_H
@@ -64,6 +104,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -71,6 +112,7 @@
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
 #include <hotline/refcount.h>
+#include <hotline/zero.h>
 
 static char watchdog_msg[256];
 static size_t watchdog_len;
@@ -313,6 +355,235 @@ static inline int restore_default_handler(void **state)
 	(void)state;
 	hl_refcount_set_handler(NULL);
 	return 0;
+}
+
+/* ---- Faults: the tests of hl_try_zero ---- */
+
+static char fault_what[512];
+static struct sigaction fault_hotline_segv, fault_hotline_bus;
+
+#define fault_note(...) snprintf(fault_what, sizeof(fault_what), __VA_ARGS__)
+
+/* Append v in hex (base 16) or decimal to *p; async-signal-safe. */
+static inline void fault_put_num(char **p, unsigned long v, unsigned int base)
+{
+	char digits[24];
+	int n = 0;
+
+	if (base == 16) {
+		*(*p)++ = '0';
+		*(*p)++ = 'x';
+	}
+	do {
+		digits[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	while (n)
+		*(*p)++ = digits[--n];
+}
+
+static inline void fault_put_str(char **p, const char *s, size_t max)
+{
+	while (*s && max--)
+		*(*p)++ = *s++;
+}
+
+static inline void fault_report(int sig, siginfo_t *si, void *uc)
+{
+	char msg[1024], *p = msg;
+
+	(void)uc;
+	fault_put_str(&p, program_invocation_short_name, 64);
+	fault_put_str(&p, ": unexpected ", 64);
+	fault_put_str(&p, sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : "signal ", 16);
+	if (sig != SIGSEGV && sig != SIGBUS)
+		fault_put_num(&p, (unsigned long)sig, 10);
+	fault_put_str(&p, " (si_code ", 16);
+	if (si->si_code < 0) {
+		*p++ = '-';
+		fault_put_num(&p, (unsigned long)-(long)si->si_code, 10);
+	} else {
+		fault_put_num(&p, (unsigned long)si->si_code, 10);
+	}
+	fault_put_str(&p, ") at ", 16);
+	fault_put_num(&p, (unsigned long)(uintptr_t)si->si_addr, 16);
+	fault_put_str(&p, " that hl_try_zero's handler passed on, while: ", 64);
+	fault_put_str(&p, fault_what, sizeof(fault_what));
+	*p++ = '\n';
+	if (write(STDERR_FILENO, msg, (size_t)(p - msg)) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+static inline void fault_handlers_setup(void)
+{
+	struct sigaction sa = { .sa_sigaction = fault_report, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGBUS, &sa, NULL) ||
+	    hl_try_zero_prepare() != 0) {
+		fprintf(stderr, "%s: cannot install the fault handlers: %s\n",
+			program_invocation_short_name, strerror(errno));
+		exit(1);
+	}
+	sigaction(SIGSEGV, NULL, &fault_hotline_segv);
+	sigaction(SIGBUS, NULL, &fault_hotline_bus);
+}
+
+static inline void fault_handlers_restore(void)
+{
+	sigaction(SIGSEGV, &fault_hotline_segv, NULL);
+	sigaction(SIGBUS, &fault_hotline_bus, NULL);
+}
+
+static inline size_t page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The pattern repeats every 251 bytes: write one period, then copy what is written. */
+static inline void fill_pattern(unsigned char *p, size_t n, size_t from)
+{
+	size_t done = n < 251 ? n : 251;
+
+	for (size_t i = 0; i < done; i++)
+		p[i] = (unsigned char)((from + i) % 251 + 1);
+	while (done < n) {
+		size_t c = n - done < done ? n - done : done;
+
+		memcpy(p + done, p, c);
+		done += c;
+	}
+}
+
+static inline size_t first_nonzero(const unsigned char *p, size_t n)
+{
+	static const unsigned char zeros[4096];
+	size_t i = 0;
+
+	for (; i + sizeof(zeros) <= n; i += sizeof(zeros))
+		if (memcmp(p + i, zeros, sizeof(zeros)))
+			break;
+	for (; i < n; i++)
+		if (p[i])
+			return i;
+	return n;
+}
+
+static inline size_t first_unlike_pattern(const unsigned char *p, size_t n, size_t from)
+{
+	size_t i = 0, head = n < 251 ? n : 251;
+
+	for (; i < head; i++)
+		if (p[i] != (unsigned char)((from + i) % 251 + 1))
+			return i;
+	/* p[0, 251) is right: each later 251-byte block must equal it */
+	for (; i + 251 <= n; i += 251)
+		if (memcmp(p + i, p, 251))
+			break;
+	for (; i < n; i++)
+		if (p[i] != (unsigned char)((from + i) % 251 + 1))
+			return i;
+	return n;
+}
+
+static inline unsigned char *map_guarded(size_t len, int prot)
+{
+	size_t page = page_size();
+	unsigned char *p = mmap(NULL, len + page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		fail_msg("mmap of %zu bytes: %s", len + page, strerror(errno));
+	fill_pattern(p, len + page, 0);
+	if (mprotect(p + len, page, prot))
+		fail_msg("mprotect of the guard page: %s", strerror(errno));
+	return p;
+}
+
+static inline void unmap_guarded(unsigned char *p, size_t len)
+{
+	munmap(p, len + page_size());
+}
+
+static inline unsigned char *map_beyond_eof(int *fd)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t page = page_size();
+	char path[4096];
+	unsigned char *p;
+
+	snprintf(path, sizeof(path), "%s/hotline-test-XXXXXX", dir && *dir ? dir : "/tmp");
+	*fd = mkstemp(path);
+	if (*fd < 0)
+		fail_msg("mkstemp(%s): %s", path, strerror(errno));
+	unlink(path);
+	if (ftruncate(*fd, (off_t)(page + page / 2)))
+		fail_msg("ftruncate: %s", strerror(errno));
+	p = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED)
+		fail_msg("mmap of 3 pages of a file of 1.5: %s", strerror(errno));
+	fill_pattern(p, page + page / 2, 0);
+	return p;
+}
+
+static inline int zero_subjects(const char **names, int max)
+{
+	const char *name;
+	int n = 0;
+
+	for (unsigned int i = 0; (name = hl_zero_variant_name(i)) && n < max - 1; i++)
+		if (hl_zero_supported(name))
+			names[n++] = name;
+	names[n++] = "auto";
+	return n;
+}
+
+static inline void zero_use(const char *name)
+{
+	if (hl_zero_use(name) != 0)
+		fail_msg("hl_zero_use(\"%s\") returned -1, expected 0 (hl_zero_supported says %s)",
+			 name, hl_zero_supported(name) ? "true" : "false");
+}
+
+static inline const char *describe_status(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, size, "exited with %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, size, "ended with status 0x%x", status);
+	return buf;
+}
+
+static char sanitizer_asan_options[1024], sanitizer_tsan_options[1024];
+static bool sanitizer_asan_set, sanitizer_tsan_set;
+
+static inline const char *sanitizer_options_at_start(const char *var)
+{
+	if (strcmp(var, "ASAN_OPTIONS") == 0)
+		return sanitizer_asan_set ? sanitizer_asan_options : NULL;
+	return sanitizer_tsan_set ? sanitizer_tsan_options : NULL;
+}
+
+static inline void children_without_sanitizer_fault_handlers(void)
+{
+	static const char *const vars[] = { "ASAN_OPTIONS", "TSAN_OPTIONS" };
+	char *saved[] = { sanitizer_asan_options, sanitizer_tsan_options };
+	bool *set[] = { &sanitizer_asan_set, &sanitizer_tsan_set };
+	char value[1100];
+
+	for (int i = 0; i < 2; i++) {
+		const char *was = getenv(vars[i]);
+
+		*set[i] = was != NULL;
+		snprintf(saved[i], sizeof(sanitizer_asan_options), "%s", was ? was : "");
+		snprintf(value, sizeof(value), "%s%shandle_segv=0:handle_sigbus=0", saved[i],
+			 *saved[i] ? ":" : "");
+		setenv(vars[i], value, 1);
+	}
 }
 
 #endif /* HOTLINE_TESTS_TEST_UTIL_H */
