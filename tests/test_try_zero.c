@@ -1,0 +1,956 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_try_zero.c - hl_try_zero where memory faults (design.md, zero.h),
+ * in every variant this CPU runs and in the automatic plan.
+ *
+ * The contract, byte-exact: r = hl_try_zero(dst, n) is the number of bytes
+ * not cleared; [dst, dst+n-r) is zero; dst+n-r is the first address whose
+ * store faulted; nothing outside [dst, dst+n) is written.
+ *
+ * In this process (hotline's handler installed in main, on top of
+ * fault_report, which names any fault hotline passes on):
+ *  - a buffer ending at a PROT_NONE page, and one ending at a read-only page
+ *    that holds a pattern: every distance 0..130 from dst to the page and
+ *    every length 0..300;
+ *  - faults deep inside calls of every size class of the plan, and a
+ *    PROT_NONE page in the middle of a 1 MiB buffer;
+ *  - a MAP_SHARED file mapping that reaches past the end of the file: the
+ *    page holding EOF can be stored to, pages wholly beyond raise SIGBUS;
+ *  - a fault handled on an alternate signal stack.
+ * In re-executed children, the handler's manners: stray faults (a NULL or
+ * read-only store, hl_zero, a load or store beyond EOF, raise/kill) still kill
+ * with the right signal; a handler installed before hotline's gets them, with
+ * its si_addr and mask; one installed after that chains to hotline keeps
+ * hl_try_zero working; hl_try_zero_prepare is idempotent; and hl_try_zero
+ * inside a timer signal's handler, interrupting a faulting hl_try_zero.
+ *
+ * Sanitizers: children that must die of a signal run with the sanitizer's
+ * own SIGSEGV/SIGBUS handlers off (see children_without_sanitizer_fault_handlers
+ * in test_util.h); under ASan one more child keeps ASan's handler and checks
+ * that hotline passes a stray fault on to it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include <hotline/zero.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN_BUILD 1
+#endif
+#endif
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+#define MAX_SUBJECTS	32
+#define MAX_D		130	/* distances 0..MAX_D from dst to the protected page */
+#define MAX_N		300	/* lengths 0..MAX_N */
+#define EDGE_CANARY	192	/* pattern bytes checked before dst, per call */
+
+static const char *subjects[MAX_SUBJECTS];
+static int n_subjects;
+
+static const char *prot_name(int prot)
+{
+	return prot == PROT_NONE ? "PROT_NONE" : "read-only";
+}
+
+/*
+ * buf[0, len) is followed by a protected page. Clear n bytes at d bytes
+ * before it (buf[lo, len) holding the pattern first) and check: r exact,
+ * [dst, dst+n-r) zero, buf[lo, dst) and [dst+n, len) untouched.
+ */
+static void fault_at(const char *v, const char *where, unsigned char *buf, size_t len, size_t lo,
+		     size_t d, size_t n)
+{
+	unsigned char *dst = buf + len - d;
+	size_t want = n > d ? n - d : 0, r, i, done;
+
+	fill_pattern(buf + lo, len - lo, lo);
+	fault_note("%s: hl_try_zero(%s - %zu, %zu)", v, where, d, n);
+	r = hl_try_zero(dst, n);
+	if (r != want)
+		fail_msg("%s: hl_try_zero(%s - %zu, %zu) returned %zu, expected %zu", v, where, d,
+			 n, r, want);
+	done = n - r;
+	i = first_nonzero(dst, done);
+	if (i < done)
+		fail_msg("%s: hl_try_zero(%s - %zu, %zu) returned %zu but dst[%zu] is 0x%02x, "
+			 "expected 0", v, where, d, n, r, i, dst[i]);
+	i = first_unlike_pattern(buf + lo, len - d - lo, lo);
+	if (i < len - d - lo)
+		fail_msg("%s: hl_try_zero(%s - %zu, %zu) wrote before dst: dst[-%zu] is 0x%02x",
+			 v, where, d, n, len - d - lo - i, buf[lo + i]);
+	i = first_unlike_pattern(dst + done, d - (done < d ? done : d), len - d + done);
+	if (done < d && i < d - done)
+		fail_msg("%s: hl_try_zero(%s - %zu, %zu) wrote past dst+n: dst[%zu] is 0x%02x",
+			 v, where, d, n, done + i, dst[done + i]);
+}
+
+/* The guard page at buf + len must still hold its pattern (it is read, unprotected if need be). */
+static void check_guard(const char *v, unsigned char *buf, size_t len, int prot)
+{
+	size_t page = page_size(), i;
+
+	if (prot == PROT_NONE)
+		assert_int_equal(mprotect(buf + len, page, PROT_READ), 0);
+	i = first_unlike_pattern(buf + len, page, len);
+	if (i < page)
+		fail_msg("%s: the %s page after the buffer changed: byte %zu is 0x%02x", v,
+			 prot_name(prot), i, buf[len + i]);
+	if (prot == PROT_NONE)
+		assert_int_equal(mprotect(buf + len, page, PROT_NONE), 0);
+}
+
+/* Every distance 0..MAX_D and every length 0..MAX_N, before a page given prot. */
+static void check_edge_grid(int prot)
+{
+	size_t len = 2 * page_size(), lo = len - MAX_D - EDGE_CANARY;
+	unsigned char *buf = map_guarded(len, prot);
+	char where[32];
+
+	fault_handlers_restore();
+	snprintf(where, sizeof(where), "%s page", prot_name(prot));
+	for (int s = 0; s < n_subjects; s++) {
+		zero_use(subjects[s]);
+		for (size_t d = 0; d <= MAX_D; d++)
+			for (size_t n = 0; n <= MAX_N; n++)
+				fault_at(subjects[s], where, buf, len, len - d - EDGE_CANARY, d, n);
+		if (first_unlike_pattern(buf, lo, 0) < lo)
+			fail_msg("%s: bytes far before dst changed", subjects[s]);
+		check_guard(subjects[s], buf, len, prot);
+	}
+	zero_use("auto");
+	unmap_guarded(buf, len);
+}
+
+static void edge_at_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
+{
+	(void)state;
+	check_edge_grid(PROT_NONE);
+}
+
+static void edge_at_read_only_every_distance_to_130_every_length_to_300_exact(void **state)
+{
+	(void)state;
+	check_edge_grid(PROT_READ);
+}
+
+/*
+ * Calls of many sizes, and for auto of every class of the plan (each bound
+ * and bound + 1, and a size well inside the last class), fault at distances
+ * from the start to the end of the call.
+ */
+static void faults_deep_inside_every_size_class_exact(void **state)
+{
+	size_t sizes[64], n_sizes = 0, max = 0, len, page = page_size();
+	static const size_t fixed[] = { 64, 1000, 2049, 4096 + 100, 65536 + 7, (1 << 20) + 3 };
+	char plan[512], *p;
+	unsigned char *buf;
+
+	(void)state;
+	fault_handlers_restore();
+	zero_use("auto");
+	hl_zero_plan(plan, sizeof(plan));
+	for (size_t i = 0; i < N_OF(fixed); i++)
+		sizes[n_sizes++] = fixed[i];
+	/* every number in the plan is a class bound */
+	for (p = plan; *p && n_sizes + 2 < N_OF(sizes); p++) {
+		if (*p >= '0' && *p <= '9' && (p == plan || p[-1] == ' ')) {
+			size_t bound = strtoull(p, NULL, 10);
+
+			sizes[n_sizes++] = bound;
+			sizes[n_sizes++] = bound + 1;
+		}
+	}
+	for (size_t i = 0; i < n_sizes; i++)
+		max = sizes[i] > max ? sizes[i] : max;
+	sizes[n_sizes++] = max + max / 4 + 5;	/* well inside the last class */
+	max = sizes[n_sizes - 1];
+	len = (max + 2 * page) / page * page;
+	buf = map_guarded(len, PROT_NONE);
+	print_message("plan '%s': sizes up to %zu\n", plan, max);
+	for (int s = 0; s < n_subjects; s++) {
+		zero_use(subjects[s]);
+		for (size_t i = 0; i < n_sizes; i++) {
+			size_t n = sizes[i];
+			size_t ds[] = { 1, 63, 64, 65, 4095, 4097, n / 2 + 3, n - 64, n - 1, n };
+
+			/* only auto needs the plan's sizes; every variant gets the fixed ones */
+			if (i >= N_OF(fixed) && strcmp(subjects[s], "auto") != 0)
+				continue;
+			for (size_t k = 0; k < N_OF(ds); k++)
+				if (ds[k] <= n)
+					fault_at(subjects[s], "PROT_NONE page", buf, len,
+						 len - ds[k] - (ds[k] + 4096 <= len ? 4096 : 0),
+						 ds[k], n);
+		}
+	}
+	zero_use("auto");
+	unmap_guarded(buf, len);
+}
+
+/* A PROT_NONE page at 512 KiB + 4096 k of a 1 MiB buffer: the call stops exactly there. */
+static void hole_in_the_middle_of_1_mib_stops_exactly_at_it(void **state)
+{
+	size_t page = page_size(), len = 1 << 20;
+	unsigned char *buf;
+
+	(void)state;
+	fault_handlers_restore();
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(buf != MAP_FAILED);
+	for (int s = 0; s < n_subjects; s++) {
+		zero_use(subjects[s]);
+		for (size_t k = 0; k < 4; k++) {
+			size_t hole = (512 << 10) + page * k;
+
+			assert_int_equal(mprotect(buf + hole, page, PROT_NONE), 0);
+			for (size_t a = 0; a < 80; a += 37) {
+				size_t n = len - a, want = len - hole, r, i;
+
+				fill_pattern(buf, hole, 0);
+				fault_note("%s: hl_try_zero(buf + %zu, %zu), PROT_NONE page at %zu",
+					   subjects[s], a, n, hole);
+				r = hl_try_zero(buf + a, n);
+				if (r != want)
+					fail_msg("%s: hl_try_zero(buf + %zu, %zu) with a PROT_NONE "
+						 "page at buf + %zu returned %zu, expected %zu",
+						 subjects[s], a, n, hole, r, want);
+				i = first_nonzero(buf + a, hole - a);
+				if (i < hole - a)
+					fail_msg("%s: hole at %zu: buf[%zu] is 0x%02x, expected 0",
+						 subjects[s], hole, a + i, buf[a + i]);
+				if (first_unlike_pattern(buf, a, 0) < a)
+					fail_msg("%s: hole at %zu: a byte before dst = buf + %zu "
+						 "changed", subjects[s], hole, a);
+			}
+			assert_int_equal(mprotect(buf + hole, page, PROT_READ | PROT_WRITE), 0);
+		}
+	}
+	zero_use("auto");
+	munmap(buf, len);
+}
+
+/*
+ * A shared mapping of 3 pages over a file of 1.5 (made so, or truncated
+ * after mapping): stores up to the end of page 2, which holds EOF, succeed;
+ * page 3 raises SIGBUS. The file's bytes are cleared through the mapping.
+ */
+static void check_one_beyond_eof(const char *v, int fd, unsigned char *map, size_t off,
+				 size_t n)
+{
+	size_t page = page_size(), eof = page + page / 2, stop = 2 * page;
+	size_t want = off + n > stop ? off + n - (off > stop ? off : stop) : 0, r, done, i;
+	unsigned char *file = malloc(eof);
+	struct stat st;
+
+	assert_non_null(file);
+	fill_pattern(map, eof, 0);
+	fault_note("%s: hl_try_zero(map + %zu, %zu) over a file of %zu bytes", v, off, n, eof);
+	r = hl_try_zero(map + off, n);
+	if (r != want)
+		fail_msg("%s: hl_try_zero(map + %zu, %zu) over a file of %zu bytes mapped for %zu "
+			 "returned %zu, expected %zu (page %zu.. raises SIGBUS)", v, off, n, eof,
+			 3 * page, r, want, stop);
+	done = n - r;
+	i = first_nonzero(map + off, done);
+	if (i < done)
+		fail_msg("%s: hl_try_zero(map + %zu, %zu): map[%zu] is 0x%02x, expected 0", v, off,
+			 n, off + i, map[off + i]);
+	if (pread(fd, file, eof, 0) != (ssize_t)eof)
+		fail_msg("pread of the file: %s", strerror(errno));
+	for (i = 0; i < eof; i++) {
+		bool cleared = i >= off && i < off + done;
+		unsigned char want_byte = cleared ? 0 : (unsigned char)(i % 251 + 1);
+
+		if (file[i] != want_byte)
+			fail_msg("%s: after hl_try_zero(map + %zu, %zu) the file's byte %zu is "
+				 "0x%02x, expected 0x%02x", v, off, n, i, file[i], want_byte);
+	}
+	assert_int_equal(fstat(fd, &st), 0);
+	if ((size_t)st.st_size != eof)
+		fail_msg("%s: the file is %lld bytes after hl_try_zero, expected %zu", v,
+			 (long long)st.st_size, eof);
+	free(file);
+}
+
+static void check_beyond_eof(int fd, unsigned char *map)
+{
+	size_t page = page_size(), eof = page + page / 2, stop = 2 * page;
+	size_t offs[] = { 0, 100, page - 1, page + 5, eof, stop - 1, stop, stop + 7 };
+
+	for (int s = 0; s < n_subjects; s++) {
+		zero_use(subjects[s]);
+		for (size_t o = 0; o < N_OF(offs); o++) {
+			size_t off = offs[o];
+			size_t lens[] = { 3 * page - off, stop - off, stop - off + 1, 1, 0 };
+
+			for (size_t l = 0; l < N_OF(lens); l++)
+				if (lens[l] <= 3 * page - off)
+					check_one_beyond_eof(subjects[s], fd, map, off, lens[l]);
+		}
+	}
+	zero_use("auto");
+}
+
+static void mapping_beyond_eof_clears_up_to_the_page_holding_eof(void **state)
+{
+	unsigned char *map;
+	int fd;
+
+	(void)state;
+	fault_handlers_restore();
+	map = map_beyond_eof(&fd);
+	check_beyond_eof(fd, map);
+	munmap(map, 3 * page_size());
+	close(fd);
+}
+
+static void file_truncated_under_a_mapping_clears_up_to_the_page_holding_eof(void **state)
+{
+	size_t page = page_size();
+	unsigned char *map;
+	int fd;
+
+	(void)state;
+	fault_handlers_restore();
+	map = map_beyond_eof(&fd);
+	assert_int_equal(ftruncate(fd, (off_t)(3 * page)), 0);
+	fill_pattern(map, 3 * page, 0);
+	assert_int_equal(msync(map, 3 * page, MS_SYNC), 0);
+	assert_int_equal(ftruncate(fd, (off_t)(page + page / 2)), 0);
+	check_beyond_eof(fd, map);
+	munmap(map, 3 * page);
+	close(fd);
+}
+
+/*
+ * With an alternate signal stack of sysconf(_SC_SIGSTKSZ) bytes, a fault is
+ * resolved exactly, and on that stack (hotline installs with SA_ONSTACK):
+ * the signal frame must have left marks on it.
+ */
+static void fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack(void **state)
+{
+	size_t size = (size_t)sysconf(_SC_SIGSTKSZ), len = page_size(), used;
+	unsigned char *alt, *buf;
+	stack_t ss = { 0 }, old;
+
+	(void)state;
+	fault_handlers_restore();
+	alt = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(alt != MAP_FAILED);
+	ss.ss_sp = alt;
+	ss.ss_size = size;
+	assert_int_equal(sigaltstack(&ss, &old), 0);
+	buf = map_guarded(len, PROT_NONE);
+	for (int s = 0; s < n_subjects; s++) {
+		zero_use(subjects[s]);
+		memset(alt, 0xa5, size);
+		fault_at(subjects[s], "PROT_NONE page (alternate stack)", buf, len, 0, 10, 100);
+		used = 0;
+		for (size_t i = 0; i < size; i++)
+			used += alt[i] != 0xa5;
+		if (!used)
+			fail_msg("%s: the fault was resolved but the %zu-byte alternate signal "
+				 "stack is untouched: the handler did not run on it (SA_ONSTACK?)",
+				 subjects[s], size);
+	}
+	assert_int_equal(sigaltstack(&old, NULL), 0);
+	zero_use("auto");
+	unmap_guarded(buf, len);
+	munmap(alt, size);
+}
+
+static void prepare_returns_0_every_time(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		if (hl_try_zero_prepare() != 0)
+			fail_msg("hl_try_zero_prepare() call %d returned -1 (%s), expected 0",
+				 i + 2, strerror(errno));
+}
+
+/* ---- Children: how the handler treats faults that are not its own ---- */
+
+/* Exit codes of the children; the handlers installed before hotline's use 40..49. */
+enum child_exit {
+	CHILD_OK = 0,
+	CHILD_SURVIVED = 20,		/* the stray access did not end the process */
+	CHILD_TRY_WRONG = 21,		/* hl_try_zero returned the wrong count */
+	CHILD_PREPARE_FAILED = 22,	/* hl_try_zero_prepare() != 0 */
+	CHILD_BAD_SCENARIO = 23,
+	CHILD_NOT_INSTALLED = 24,	/* no SA_SIGINFO | SA_ONSTACK handler after prepare */
+	CHILD_REINSTALLED = 25,		/* a second prepare or hl_try_zero replaced it */
+	CHILD_LATER_NOT_CALLED = 26,	/* the later handler never saw hl_try_zero's fault */
+	CHILD_NOT_NESTED = 27,		/* the timer never interrupted an hl_try_zero */
+	CHILD_NO_SECCOMP = 28,		/* the seccomp filter could not be installed */
+	CHILD_PREPARE_SUCCEEDED = 29,	/* prepare returned 0 though sigaction was refused */
+	CHILD_WRONG_ERRNO = 30,		/* ... or -1 without sigaction's errno (EPERM) */
+	CHILD_CLEARED_ANYWAY = 31,	/* hl_try_zero did not return n, or wrote */
+	CHILD_HL_ZERO_FAILED = 32,	/* hl_zero did not clear without the handler */
+	PRIOR_OK = 42,			/* the earlier handler got the stray fault */
+	PRIOR_WRONG_SIGNAL = 43,
+	PRIOR_WRONG_ADDR = 44,
+	PRIOR_WRONG_CODE = 45,
+	PRIOR_MASK_NOT_APPLIED = 46,	/* its sa_mask (SIGUSR1) was not blocked while it ran */
+};
+
+static const char *exit_meaning(int code)
+{
+	switch (code) {
+	case CHILD_OK: return "all went as expected";
+	case CHILD_SURVIVED: return "the stray access did not end the process";
+	case CHILD_TRY_WRONG: return "hl_try_zero returned a wrong count";
+	case CHILD_PREPARE_FAILED: return "hl_try_zero_prepare() failed";
+	case CHILD_BAD_SCENARIO: return "unknown scenario";
+	case CHILD_NOT_INSTALLED: return "no SA_SIGINFO|SA_ONSTACK handler installed";
+	case CHILD_REINSTALLED: return "prepare or hl_try_zero replaced the handler again";
+	case CHILD_LATER_NOT_CALLED: return "the later handler never saw hl_try_zero's fault";
+	case CHILD_NOT_NESTED: return "no timer signal arrived inside hl_try_zero";
+	case CHILD_NO_SECCOMP: return "the seccomp filter could not be installed";
+	case CHILD_PREPARE_SUCCEEDED: return "hl_try_zero_prepare() returned 0";
+	case CHILD_WRONG_ERRNO: return "hl_try_zero_prepare() failed without errno EPERM";
+	case CHILD_CLEARED_ANYWAY: return "hl_try_zero did not return n untouched";
+	case CHILD_HL_ZERO_FAILED: return "hl_zero did not clear";
+	case PRIOR_OK: return "the earlier handler got the fault";
+	case PRIOR_WRONG_SIGNAL: return "the earlier handler got the wrong signal";
+	case PRIOR_WRONG_ADDR: return "the earlier handler got the wrong si_addr";
+	case PRIOR_WRONG_CODE:
+		return "the earlier handler got the wrong si_code, or hl_try_zero's own fault";
+	case PRIOR_MASK_NOT_APPLIED: return "the earlier handler ran without its sa_mask";
+	case 255: return "a test helper failed (see stderr)";
+	case 127: return "exec failed";
+	}
+	return "?";
+}
+
+/* What the earlier handler expects: set before the stray access. */
+static volatile int prior_sig;
+static void *volatile prior_addr;
+static volatile int prior_code;
+static char *volatile null_ptr;
+
+static bool prior_mask_applied(void)
+{
+	sigset_t now;
+
+	pthread_sigmask(SIG_BLOCK, NULL, &now);
+	return sigismember(&now, SIGUSR1);
+}
+
+static void prior_siginfo(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (sig != prior_sig)
+		_exit(PRIOR_WRONG_SIGNAL);
+	if (si->si_code != prior_code)
+		_exit(PRIOR_WRONG_CODE);
+	if (si->si_code > 0 && si->si_addr != prior_addr)
+		_exit(PRIOR_WRONG_ADDR);
+	_exit(prior_mask_applied() ? PRIOR_OK : PRIOR_MASK_NOT_APPLIED);
+}
+
+static void prior_plain(int sig)
+{
+	if (sig != prior_sig)
+		_exit(PRIOR_WRONG_SIGNAL);
+	_exit(prior_mask_applied() ? PRIOR_OK : PRIOR_MASK_NOT_APPLIED);
+}
+
+static void install_prior(int sig, bool siginfo)
+{
+	struct sigaction sa = { 0 };
+
+	if (siginfo) {
+		sa.sa_sigaction = prior_siginfo;
+		sa.sa_flags = SA_SIGINFO;
+	} else {
+		sa.sa_handler = prior_plain;
+	}
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGUSR1);
+	sigaction(sig, &sa, NULL);
+}
+
+/* A later handler, installed after hotline's, that passes everything on as it should. */
+static struct sigaction later_old;
+static volatile int later_calls;
+
+static void later_handler(int sig, siginfo_t *si, void *uc)
+{
+	later_calls++;
+	if (later_old.sa_flags & SA_SIGINFO)
+		later_old.sa_sigaction(sig, si, uc);
+	else if (later_old.sa_handler != SIG_DFL && later_old.sa_handler != SIG_IGN)
+		later_old.sa_handler(sig);
+	else
+		signal(sig, SIG_DFL);	/* return: the fault repeats, now fatal */
+}
+
+/* Plain accesses of application code, with no sanitizer check in front of them. */
+__attribute__((noinline, no_sanitize("address", "undefined")))
+static void stray_store(char *p)
+{
+	*(volatile char *)p = 1;
+}
+
+__attribute__((noinline, no_sanitize("address", "undefined")))
+static char stray_load(const char *p)
+{
+	return *(const volatile char *)p;
+}
+
+/* hl_try_zero across an edge, in a child: the count must be exact. */
+static void child_try(int prot)
+{
+	size_t len = page_size();
+	unsigned char *buf = map_guarded(len, prot);
+
+	if (hl_try_zero(buf + len - 8, 64) != 56)
+		_exit(CHILD_TRY_WRONG);
+	unmap_guarded(buf, len);
+}
+
+static char *read_only_page(void)
+{
+	size_t len = page_size();
+	unsigned char *p = map_guarded(len, PROT_READ);
+
+	return (char *)p + len;
+}
+
+static bool handler_installed(int sig, struct sigaction *sa)
+{
+	sigaction(sig, NULL, sa);
+	return (sa->sa_flags & (SA_SIGINFO | SA_ONSTACK)) == (SA_SIGINFO | SA_ONSTACK) &&
+	       sa->sa_sigaction != NULL;
+}
+
+/* Timer signals, each running a faulting hl_try_zero, while the main loop runs big ones. */
+static unsigned char *inner_buf;
+static volatile int in_outer;
+static volatile long inner_calls, nested_calls, inner_wrong;
+
+static void inner_clear(int sig)
+{
+	size_t len = page_size();
+
+	(void)sig;
+	inner_calls++;
+	nested_calls += in_outer;
+	if (hl_try_zero(inner_buf + len - 13, 200) != 187)
+		inner_wrong++;
+}
+
+static int child_nested(void)
+{
+	struct sigaction sa = { .sa_handler = inner_clear };
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct itimerspec its = { { 0, 50000 }, { 0, 50000 } };
+	size_t len = 4 << 20;
+	unsigned char *buf = map_guarded(len, PROT_NONE);
+	double end = now() + 0.2;
+	timer_t timer;
+	long outer = 0;
+
+	inner_buf = map_guarded(page_size(), PROT_NONE);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) || timer_settime(timer, 0, &its, NULL))
+		return CHILD_BAD_SCENARIO;
+	while (now() < end || (nested_calls < 20 && now() < end + 5)) {
+		size_t r;
+
+		in_outer = 1;
+		r = hl_try_zero(buf + 100, len);
+		in_outer = 0;
+		outer++;
+		if (r != 100)
+			return CHILD_TRY_WRONG;
+	}
+	timer_delete(timer);
+	printf("outer %ld, inner %ld, inner inside outer %ld, inner wrong %ld\n", outer,
+	       inner_calls, nested_calls, inner_wrong);
+	fflush(stdout);
+	if (inner_wrong)
+		return CHILD_TRY_WRONG;
+	return nested_calls ? CHILD_OK : CHILD_NOT_NESTED;
+}
+
+/*
+ * Make every rt_sigaction that installs a handler (new action not NULL) fail
+ * with EPERM, as a sandbox might; queries still work. args[1] is read as two
+ * little-endian 32-bit halves.
+ */
+static int refuse_sigaction(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_rt_sigaction, 0, 4),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1]) + 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+static int child_sigaction_refused(void)
+{
+	unsigned char buf[100];
+
+	if (refuse_sigaction())
+		return CHILD_NO_SECCOMP;
+	errno = 0;
+	if (hl_try_zero_prepare() != -1)
+		return CHILD_PREPARE_SUCCEEDED;
+	if (errno != EPERM)
+		return CHILD_WRONG_ERRNO;
+	memset(buf, 0x5a, sizeof(buf));
+	if (hl_try_zero(buf + 10, 80) != 80)
+		return CHILD_CLEARED_ANYWAY;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		if (buf[i] != 0x5a)
+			return CHILD_CLEARED_ANYWAY;
+	hl_zero(buf + 10, 80);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		if (buf[i] != (i >= 10 && i < 90 ? 0 : 0x5a))
+			return CHILD_HL_ZERO_FAILED;
+	return CHILD_OK;
+}
+
+static int child_main(const char *scenario)
+{
+	struct sigaction first, again;
+	size_t page = page_size();
+	int fd;
+
+	alarm(20);
+	if (!strcmp(scenario, "null-store-after-prepare")) {
+		if (hl_try_zero_prepare())
+			return CHILD_PREPARE_FAILED;
+		stray_store(null_ptr);
+	} else if (!strcmp(scenario, "null-store-after-first-use")) {
+		char buf[64];
+
+		if (hl_try_zero(buf, sizeof(buf)))
+			return CHILD_TRY_WRONG;
+		stray_store(null_ptr);
+	} else if (!strcmp(scenario, "null-store-after-a-handled-fault")) {
+		child_try(PROT_NONE);
+		stray_store(null_ptr);
+	} else if (!strcmp(scenario, "read-only-store-after-a-handled-fault")) {
+		child_try(PROT_READ);
+		stray_store(read_only_page() + 5);
+	} else if (!strcmp(scenario, "hl_zero-on-read-only-after-a-handled-fault")) {
+		child_try(PROT_READ);
+		hl_zero(read_only_page() - 100, 300);
+	} else if (!strcmp(scenario, "store-beyond-eof-after-a-handled-fault")) {
+		child_try(PROT_NONE);
+		stray_store((char *)map_beyond_eof(&fd) + 2 * page + 5);
+	} else if (!strcmp(scenario, "load-beyond-eof-after-a-handled-fault")) {
+		child_try(PROT_NONE);
+		stray_load((char *)map_beyond_eof(&fd) + 2 * page + 5);
+	} else if (!strcmp(scenario, "raise-segv-after-prepare")) {
+		if (hl_try_zero_prepare())
+			return CHILD_PREPARE_FAILED;
+		raise(SIGSEGV);
+	} else if (!strcmp(scenario, "kill-bus-after-prepare")) {
+		if (hl_try_zero_prepare())
+			return CHILD_PREPARE_FAILED;
+		kill(getpid(), SIGBUS);
+	} else if (!strcmp(scenario, "sig_ign-before-then-null-store")) {
+		signal(SIGSEGV, SIG_IGN);
+		child_try(PROT_NONE);
+		stray_store(null_ptr);
+	} else if (!strncmp(scenario, "prior-", 6)) {
+		/* prior-{siginfo,plain}-{segv,bus,raise}: installed first, then hotline's */
+		bool siginfo = !strncmp(scenario, "prior-siginfo-", 14);
+		const char *what = scenario + (siginfo ? 14 : 12);
+		char *p;
+
+		prior_sig = !strcmp(what, "bus") ? SIGBUS : SIGSEGV;
+		install_prior(prior_sig, siginfo);
+		if (hl_try_zero_prepare() || hl_try_zero_prepare())
+			return CHILD_PREPARE_FAILED;
+		child_try(PROT_NONE);
+		child_try(PROT_READ);
+		if (!strcmp(what, "bus")) {
+			p = (char *)map_beyond_eof(&fd) + 2 * page + 5;
+			prior_addr = p;
+			prior_code = BUS_ADRERR;
+			stray_store(p);
+		} else if (!strcmp(what, "raise")) {
+			prior_code = SI_TKILL;
+			raise(SIGSEGV);
+		} else {
+			p = read_only_page() + 5;
+			prior_addr = p;
+			prior_code = SEGV_ACCERR;
+			stray_store(p);
+		}
+	} else if (!strcmp(scenario, "later-handler-chains-to-hotline")) {
+		struct sigaction sa = { .sa_sigaction = later_handler, .sa_flags = SA_SIGINFO };
+
+		if (hl_try_zero_prepare())
+			return CHILD_PREPARE_FAILED;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGSEGV, &sa, &later_old);
+		child_try(PROT_NONE);
+		child_try(PROT_READ);
+		if (!later_calls)
+			return CHILD_LATER_NOT_CALLED;
+		stray_store(null_ptr);
+	} else if (!strcmp(scenario, "prepare-twice-and-use-keep-one-handler")) {
+		if (hl_try_zero_prepare())
+			return CHILD_PREPARE_FAILED;
+		if (!handler_installed(SIGSEGV, &first) || !handler_installed(SIGBUS, &again))
+			return CHILD_NOT_INSTALLED;
+		if (hl_try_zero_prepare())
+			return CHILD_PREPARE_FAILED;
+		child_try(PROT_NONE);
+		if (!handler_installed(SIGSEGV, &again) || again.sa_sigaction != first.sa_sigaction)
+			return CHILD_REINSTALLED;
+		return CHILD_OK;
+	} else if (!strcmp(scenario, "first-use-installs-the-handler")) {
+		child_try(PROT_NONE);
+		child_try(PROT_READ);
+		if (!handler_installed(SIGSEGV, &first) || !handler_installed(SIGBUS, &again))
+			return CHILD_NOT_INSTALLED;
+		return CHILD_OK;
+	} else if (!strcmp(scenario, "sigaction-refused")) {
+		return child_sigaction_refused();
+	} else if (!strcmp(scenario, "nested")) {
+		return child_nested();
+	} else {
+		return CHILD_BAD_SCENARIO;
+	}
+	return CHILD_SURVIVED;
+}
+
+/* Run a child with HOTLINE_ZERO=variant (unset if NULL); its waitpid status. */
+static int run_child(const char *scenario, const char *variant, char *out, size_t out_size,
+		     char *err, size_t err_size)
+{
+	int status = run_self_child(scenario, "HOTLINE_ZERO", variant, out, out_size, err,
+				    err_size);
+
+	print_message("child '%s' (HOTLINE_ZERO=%s): stderr '%s'\n", scenario,
+		      variant ? variant : "(unset)", err);
+	return status;
+}
+
+static void expect_killed_by(const char *scenario, const char *variant, int sig)
+{
+	char err[4096], how[128];
+	int status = run_child(scenario, variant, NULL, 0, err, sizeof(err));
+
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
+		fail_msg("child '%s' (HOTLINE_ZERO=%s) %s (%s), expected it to be killed by "
+			 "signal %d (%s); stderr: '%s'", scenario, variant ? variant : "(unset)",
+			 describe_status(status, how, sizeof(how)),
+			 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", sig,
+			 strsignal(sig), err);
+}
+
+static void expect_exit(const char *scenario, const char *variant, int code)
+{
+	char err[4096], how[128];
+	int status = run_child(scenario, variant, NULL, 0, err, sizeof(err));
+
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != code)
+		fail_msg("child '%s' (HOTLINE_ZERO=%s) %s (%s), expected exit %d (%s); stderr: "
+			 "'%s'", scenario, variant ? variant : "(unset)",
+			 describe_status(status, how, sizeof(how)),
+			 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", code,
+			 exit_meaning(code), err);
+}
+
+static void stray_null_store_still_dies_of_sigsegv(void **state)
+{
+	(void)state;
+	expect_killed_by("null-store-after-prepare", NULL, SIGSEGV);
+	expect_killed_by("null-store-after-first-use", NULL, SIGSEGV);
+	expect_killed_by("null-store-after-a-handled-fault", NULL, SIGSEGV);
+}
+
+static void store_to_read_only_page_plain_or_by_hl_zero_dies_of_sigsegv(void **state)
+{
+	(void)state;
+	expect_killed_by("read-only-store-after-a-handled-fault", NULL, SIGSEGV);
+	for (int s = 0; s < n_subjects; s++)
+		expect_killed_by("hl_zero-on-read-only-after-a-handled-fault", subjects[s],
+				 SIGSEGV);
+}
+
+static void plain_load_or_store_beyond_eof_dies_of_sigbus(void **state)
+{
+	(void)state;
+	expect_killed_by("store-beyond-eof-after-a-handled-fault", NULL, SIGBUS);
+	expect_killed_by("load-beyond-eof-after-a-handled-fault", NULL, SIGBUS);
+}
+
+static void user_sent_sigsegv_or_sigbus_kills_as_without_hotline(void **state)
+{
+	(void)state;
+	expect_killed_by("raise-segv-after-prepare", NULL, SIGSEGV);
+	expect_killed_by("kill-bus-after-prepare", NULL, SIGBUS);
+}
+
+static void stray_fault_with_sigsegv_ignored_before_still_dies_of_sigsegv(void **state)
+{
+	(void)state;
+	/* The kernel forces the default action on a fault whose signal is ignored. */
+	expect_killed_by("sig_ign-before-then-null-store", NULL, SIGSEGV);
+}
+
+static void handler_installed_before_gets_stray_faults_with_address_and_mask(void **state)
+{
+	static const char *const scenarios[] = {
+		"prior-siginfo-segv", "prior-siginfo-bus", "prior-siginfo-raise",
+		"prior-plain-segv", "prior-plain-bus", "prior-plain-raise",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(scenarios); i++)
+		expect_exit(scenarios[i], NULL, PRIOR_OK);
+}
+
+static void handler_installed_after_that_chains_keeps_try_zero_working(void **state)
+{
+	(void)state;
+	expect_killed_by("later-handler-chains-to-hotline", NULL, SIGSEGV);
+}
+
+static void prepare_twice_then_use_leaves_one_siginfo_onstack_handler(void **state)
+{
+	(void)state;
+	expect_exit("prepare-twice-and-use-keep-one-handler", NULL, CHILD_OK);
+	expect_exit("first-use-installs-the-handler", NULL, CHILD_OK);
+}
+
+static void when_sigaction_is_refused_try_zero_returns_n_and_prepare_minus_1(void **state)
+{
+	(void)state;
+	expect_exit("sigaction-refused", NULL, CHILD_OK);
+}
+
+static void try_zero_in_a_signal_handler_interrupting_try_zero_is_exact(void **state)
+{
+	char out[256], err[4096], how[128];
+
+	(void)state;
+	for (int s = 0; s < n_subjects; s++) {
+		int status = run_child("nested", subjects[s], out, sizeof(out), err, sizeof(err));
+
+		print_message("%s: %s", subjects[s], out);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != CHILD_OK)
+			fail_msg("%s: child 'nested' %s (%s), expected exit 0; stdout '%s', "
+				 "stderr '%s'", subjects[s],
+				 describe_status(status, how, sizeof(how)),
+				 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", out,
+				 err);
+	}
+}
+
+/*
+ * Under ASan, ASan's own SIGSEGV handler is installed at start-up, before
+ * hotline's: a stray store must reach it (hotline passes it on), and ASan
+ * reports the SEGV at the right address and aborts (abort_on_error=1, from
+ * the Makefile) or exits 1. Without ASan there is no such handler to reach.
+ */
+static void asan_build_stray_store_reaches_asans_handler(void **state)
+{
+#ifdef ASAN_BUILD
+	const char *opts = sanitizer_options_at_start("ASAN_OPTIONS");
+	char err[8192], how[128], env[1100];
+	int status;
+
+	(void)state;
+	snprintf(env, sizeof(env), "%s%shandle_segv=1:handle_sigbus=1", opts ? opts : "",
+		 opts && *opts ? ":" : "");
+	status = run_self_child("null-store-after-a-handled-fault", "ASAN_OPTIONS", env, NULL, 0,
+				err, sizeof(err));
+	if (!strstr(err, "AddressSanitizer: SEGV on unknown address 0x000000000000") ||
+	    (!(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT) &&
+	     !(WIFEXITED(status) && WEXITSTATUS(status) != 0)))
+		fail_msg("ASan build, ASan's handler first: a NULL store %s, expected ASan's "
+			 "report of a SEGV at 0x000000000000 and an abort or exit 1; stderr '%s'",
+			 describe_status(status, how, sizeof(how)), err);
+#else
+	(void)state;
+	print_message("not an ASan build: no sanitizer handler installed before hotline's\n");
+	skip();
+#endif
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	n_subjects = zero_subjects(subjects, MAX_SUBJECTS);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(prepare_returns_0_every_time),
+		cmocka_unit_test(edge_at_prot_none_every_distance_to_130_every_length_to_300_exact),
+		cmocka_unit_test(edge_at_read_only_every_distance_to_130_every_length_to_300_exact),
+		cmocka_unit_test(faults_deep_inside_every_size_class_exact),
+		cmocka_unit_test(hole_in_the_middle_of_1_mib_stops_exactly_at_it),
+		cmocka_unit_test(mapping_beyond_eof_clears_up_to_the_page_holding_eof),
+		cmocka_unit_test(file_truncated_under_a_mapping_clears_up_to_the_page_holding_eof),
+		cmocka_unit_test(fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack),
+		cmocka_unit_test(stray_null_store_still_dies_of_sigsegv),
+		cmocka_unit_test(store_to_read_only_page_plain_or_by_hl_zero_dies_of_sigsegv),
+		cmocka_unit_test(plain_load_or_store_beyond_eof_dies_of_sigbus),
+		cmocka_unit_test(user_sent_sigsegv_or_sigbus_kills_as_without_hotline),
+		cmocka_unit_test(stray_fault_with_sigsegv_ignored_before_still_dies_of_sigsegv),
+		cmocka_unit_test(handler_installed_before_gets_stray_faults_with_address_and_mask),
+		cmocka_unit_test(handler_installed_after_that_chains_keeps_try_zero_working),
+		cmocka_unit_test(prepare_twice_then_use_leaves_one_siginfo_onstack_handler),
+		cmocka_unit_test(when_sigaction_is_refused_try_zero_returns_n_and_prepare_minus_1),
+		cmocka_unit_test(try_zero_in_a_signal_handler_interrupting_try_zero_is_exact),
+		cmocka_unit_test(asan_build_stray_store_reaches_asans_handler),
+	};
+
+	if (argc == 3 && strcmp(argv[1], "--child") == 0)
+		return child_main(argv[2]);
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	children_without_sanitizer_fault_handlers();
+	fault_handlers_setup();
+	watchdog_start(280, "test_try_zero");
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
