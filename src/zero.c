@@ -267,7 +267,13 @@ static void install(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_fault;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+	/*
+	 * SA_NODEFER: a signal handler that interrupts this one may call
+	 * hl_try_zero, whose fault must reach us again rather than find
+	 * SIGSEGV blocked (the kernel then kills the process). pass_on()
+	 * blocks the signal itself for a previous handler that expects it.
+	 */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	/* Read the previous handlers first: a fault racing with us must find them. */
 	for (int i = 0; i < 2; i++) {

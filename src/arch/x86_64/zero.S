@@ -335,9 +335,11 @@ FUNC \pfx\()movq_unrolled
 	addq	$64, %rdi
 	cmpq	%rcx, %rdi
 	jbe	1b
-3:	leaq	-8(%rdx), %rcx
-	cmpq	%rcx, %rdi
-	ja	5f
+3:	movq	%rdx, %rcx
+	subq	%rdi, %rcx
+	cmpq	$8, %rcx
+	jb	5f
+	leaq	-8(%rdx), %rcx	/* no wrap: at least 8 bytes are left */
 4:	movq	%rax, (%rdi)
 	addq	$8, %rdi
 	cmpq	%rcx, %rdi
