@@ -285,7 +285,7 @@ ENDFUNC \fn
 /*
  * VARIANTS pfx, entry, redirect: every variant, named \pfx<variant>, and
  * the public entry point (hl_zero or hl_try_zero), which is the automatic
- * plan for AVX-512VL CPUs (evex256 for small sizes) behind the redirect
+ * plan for AVX-512VL CPUs (avx512 for small sizes) behind the redirect
  * check.
  */
 .macro VARIANTS pfx, entry, redirect
@@ -358,7 +358,7 @@ ENDFUNC \pfx\()movq_unrolled
 	VEC_ZERO \pfx\()auto_avx2, \pfx, 32, 0, 1
 	VEC_ZERO \pfx\()avx512, \pfx, 64, 1, 0
 	VEC_ZERO \pfx\()evex256, \pfx, 32, 1, 0
-	VEC_ZERO \entry, \pfx, 32, 1, 1, \redirect
+	VEC_ZERO \entry, \pfx, 64, 1, 1, \redirect
 
 /*
  * nontemporal: streaming stores (movntdq, SSE2, so every x86-64 has it)
