@@ -93,15 +93,15 @@ static void init(void)
 	hl__zero_rep_max = auto_plan.rep_max;
 	if (env && strcmp(env, "auto") != 0) {
 		v = find_impl(env);
-		if (!v)
+		if (!v) {
 			fprintf(stderr, "hotline: HOTLINE_ZERO=%s: unknown variant; using auto\n",
 				env);
-		else if (!v->supported(cpu))
+		} else if (!v->supported(cpu)) {
 			fprintf(stderr,
 				"hotline: HOTLINE_ZERO=%s: not supported by this CPU; using auto\n",
 				env);
-		if (v && !v->supported(cpu))
 			v = NULL;
+		}
 	}
 	pthread_mutex_lock(&choice_lock);
 	publish(v);
@@ -158,9 +158,6 @@ int hl_zero_plan(char *buf, size_t size)
 	if (!auto_plan.mid)
 		return snprintf(buf, size, "%s <= %zu < %s", auto_plan.name, auto_plan.rep_max,
 				auto_plan.large);
-	if (!auto_plan.large)
-		return snprintf(buf, size, "%s <= %zu < %s", auto_plan.name, auto_plan.vec_max,
-				auto_plan.mid);
 	return snprintf(buf, size, "%s <= %zu < %s <= %zu < %s", auto_plan.name,
 			auto_plan.vec_max, auto_plan.mid, auto_plan.rep_max, auto_plan.large);
 }
