@@ -570,7 +570,12 @@ static int child_nested(void)
 {
 	struct sigaction sa = { .sa_handler = inner_clear };
 	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
-	struct itimerspec its = { { 0, 50000 }, { 0, 50000 } };
+	/*
+	 * Every 200 us: often enough to land inside the outer call many times,
+	 * rare enough that a loaded VM under ASan (a signal and a fault per
+	 * tick) cannot spend the whole period in handlers and starve the loop.
+	 */
+	struct itimerspec its = { { 0, 200000 }, { 0, 200000 } };
 	size_t len = 4 << 20;
 	unsigned char *buf = map_guarded(len, PROT_NONE);
 	double end = now() + 0.2;
