@@ -2,6 +2,9 @@
 #
 #   make test         build; run every test: normal build, ASan+UBSan build,
 #                     and the threaded tests under ThreadSanitizer
+#   make test-arm64   cross-build for arm64 and run every test under qemu-user,
+#                     on a CPU model with LSE atomics and on an ARMv8.0 one
+#                     without (docs/arm64.md)
 #   make bench        build (release); run the default benchmark suite;
 #                     write out/report.md, plots and raw JSON
 #   make bench-quick  the same with every scenario in --quick mode
@@ -22,7 +25,16 @@ SAN_ENV := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 
-.PHONY: all build test test-release test-asan test-tsan bench bench-quick install clean
+# make test-arm64: qemu's CPU models, one with LSE atomics (and, from qemu 8.2
+# on, MOPS) and one plain ARMv8.0; and HOTLINE_TEST_SCALE, the one knob by
+# which the stress tests divide their iteration counts under emulation.
+ARM64_LSE_CPU   ?= max
+ARM64_V80_CPU   ?= cortex-a57
+ARM64_TEST_SCALE ?= 8
+ARM64_CTEST = HOTLINE_TEST_SCALE=$(ARM64_TEST_SCALE) $(CTEST) --output-on-failure -j$(JOBS)
+
+.PHONY: all build test test-release test-asan test-tsan test-arm64 test-arm64-lse \
+	test-arm64-v80 build-arm64 bench bench-quick install clean
 
 all: build
 
@@ -52,6 +64,24 @@ test-tsan:
 	$(CMAKE) --build build-tsan -j$(JOBS)
 	cd build-tsan && $(SAN_ENV) $(CTEST) --output-on-failure -j$(JOBS) -L threaded
 
+# One cross build; its programs choose LSE or exclusives at run time, so the
+# same binaries run on both models. HOTLINE_EXPECT_LSE tells test_cpu which
+# answer hl_cpu() must give on each.
+build-arm64:
+	@scripts/deps.sh arm64
+	$(CMAKE) -S . -B build-arm64 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake
+	$(CMAKE) --build build-arm64 -j$(JOBS)
+
+test-arm64: test-arm64-lse test-arm64-v80
+	@echo "make test-arm64: both CPU models passed"
+
+test-arm64-lse: build-arm64
+	cd build-arm64 && HOTLINE_QEMU_CPU=$(ARM64_LSE_CPU) HOTLINE_EXPECT_LSE=1 $(ARM64_CTEST)
+
+test-arm64-v80: build-arm64
+	cd build-arm64 && HOTLINE_QEMU_CPU=$(ARM64_V80_CPU) HOTLINE_EXPECT_LSE=0 $(ARM64_CTEST)
+
 bench-quick: BENCH_FLAGS = --quick
 bench bench-quick: build
 	@mkdir -p $(OUT)
@@ -63,4 +93,4 @@ install: build
 	$(CMAKE) --install build --prefix $(PREFIX)
 
 clean:
-	rm -rf build build-asan build-tsan $(OUT)
+	rm -rf build build-asan build-tsan build-arm64 $(OUT)

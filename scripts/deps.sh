@@ -1,19 +1,25 @@
 #!/bin/sh
 # Make sure the Debian packages a make target needs are present.
 #
-#   scripts/deps.sh test|bench|all
+#   scripts/deps.sh test|bench|arm64|all
 #
 # As root, missing packages are installed with apt-get (after one
 # 'apt-get update' if the first attempt fails). Otherwise the exact
 # apt-get line is printed and the script fails, so nothing half-works.
+#
+# arm64 (make test-arm64): the cross compiler and qemu-user on the host, and
+# the target's libraries as Debian multiarch packages (name:arm64), for which
+# dpkg must know the arm64 architecture: the script adds it (root) and
+# refreshes apt's lists once.
 set -eu
 
 common="cmake make gcc pkg-config binutils libjansson-dev libhwloc-dev python3 python3-matplotlib"
 case "${1:-all}" in
 test)  pkgs="$common libcmocka-dev libasan8 libubsan1 libtsan2" ;;
 bench) pkgs="$common" ;;
+arm64) pkgs="$common gcc-aarch64-linux-gnu qemu-user libc6:arm64 libcmocka-dev:arm64 libjansson-dev:arm64 libhwloc-dev:arm64" ;;
 all)   pkgs="$common libcmocka-dev libasan8 libubsan1 libtsan2" ;;
-*)     echo "deps.sh: unknown set '$1' (expected test, bench or all)" >&2; exit 2 ;;
+*)     echo "deps.sh: unknown set '$1' (expected test, bench, arm64 or all)" >&2; exit 2 ;;
 esac
 
 missing=""
@@ -29,12 +35,26 @@ done
 line="apt-get install -y --no-install-recommends$missing"
 if [ "$(id -u)" -ne 0 ]; then
 	echo "hotline needs these Debian packages; please run as root:" >&2
+	case "$missing" in
+	*:arm64*) echo "  dpkg --add-architecture arm64 && apt-get update" >&2 ;;
+	esac
 	echo "  $line" >&2
 	exit 1
 fi
 echo "deps.sh: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
-if ! $line >/dev/null 2>&1; then
+fresh_lists=no
+case "$missing" in
+*:arm64*)
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64
+		apt-get update -qq >/dev/null
+		fresh_lists=yes
+	fi ;;
+esac
+if [ "$fresh_lists" = yes ]; then
+	$line >/dev/null
+elif ! $line >/dev/null 2>&1; then
 	apt-get update -qq >/dev/null
 	$line >/dev/null
 fi
