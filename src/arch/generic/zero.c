@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * generic/zero.c - clearing where hotline has no assembly variants (and on
- * arm64 until its variants land): one variant, `memset`, the C library's.
+ * generic/zero.c - clearing where hotline has no assembly variants (neither
+ * x86-64 nor arm64): one variant, `memset`, the C library's.
  *
  * Without assembly there is no exception table. hl_try_zero here makes its
  * own recovery point with sigsetjmp and clears byte by byte through a

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aarch64/zero.c - which clearing variants this CPU can run, the automatic
+ * plan, and the signal-context side of hl_try_zero's fixups. The variants
+ * themselves, and their exception table, are in zero.S beside this file.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <ucontext.h>
+
+#include "../arch.h"
+
+/* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
+#define VARIANT(name)                                   \
+	size_t hl__zero_##name(void *dst, size_t n);    \
+	size_t hl__try_zero_##name(void *dst, size_t n)
+VARIANT(stp);
+VARIANT(dc_zva);
+VARIANT(mops);
+
+extern const struct hl_zero_extable hl__zero_extable_start[], hl__zero_extable_end[];
+
+/* The largest DC ZVA block the architecture allows: DCZID_EL0.BS = 9, 2 KiB. */
+#define ZVA_MAX_BLOCK 2048u
+
+static bool always(const struct hl_cpu *cpu)
+{
+	(void)cpu;
+	return true;
+}
+
+/*
+ * dc_zva needs DC ZVA allowed (DCZID_EL0.DZP clear) and a block of at
+ * least 64 bytes, the step of its head and tail stores; every arm64 server
+ * core has 64 (qemu's `max` model has 512).
+ */
+static bool has_zva(const struct hl_cpu *cpu)
+{
+	return cpu->dczva_block >= 64 && cpu->dczva_block <= ZVA_MAX_BLOCK;
+}
+
+static bool has_mops(const struct hl_cpu *cpu)
+{
+	return cpu->mops;
+}
+
+const struct hl_zero_impl hl_arch_zero_impls[] = {
+#define IMPL(name, supported) { #name, hl__zero_##name, hl__try_zero_##name, supported }
+	IMPL(stp, always),
+	IMPL(dc_zva, has_zva),
+	IMPL(mops, has_mops),
+	{ NULL, NULL, NULL, NULL },
+};
+
+/*
+ * The automatic plan. Not measured on arm64 hardware (this project's
+ * machine is x86-64; qemu's timings mean nothing); it follows what the
+ * architecture and the C libraries' tuned memsets do:
+ *  - with FEAT_MOPS, SETP/SETM/SETE for every size: the CPU picks its own
+ *    best method for the size and alignment, which is what MOPS is for;
+ *  - otherwise plain stores (stp) for small buffers, and DC ZVA for whole
+ *    blocks once a buffer is at least max(256 B, 4 blocks): from there the
+ *    head and tail stores clear at most half of it, and DC ZVA writes a
+ *    block without reading it first;
+ *  - without a usable DC ZVA, stp for every size.
+ * The entry points are the stp/dc_zva plan themselves (zero.S); mops goes
+ * through the redirect.
+ */
+void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
+{
+	if (has_mops(cpu)) {
+		plan->fn = hl__zero_mops;
+		plan->try_fn = hl__try_zero_mops;
+		plan->name = "mops";
+		plan->vec_max = plan->rep_max = SIZE_MAX;
+		return;
+	}
+	plan->inline_entry = true;
+	plan->name = "stp";
+	if (has_zva(cpu)) {
+		size_t four = 4 * (size_t)cpu->dczva_block;
+
+		plan->large = "dc_zva";
+		plan->vec_max = plan->rep_max = four > 256 ? four : 256;
+	} else {
+		plan->vec_max = plan->rep_max = SIZE_MAX;
+	}
+}
+
+/*
+ * The protocol of zero.S: only hl__try_zero_* stores are in the table, and
+ * a store can fault only between the progress pointer (x0) and the end
+ * (x2); anything else is not a fault of ours.
+ */
+bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
+{
+	mcontext_t *m = &((ucontext_t *)uc)->uc_mcontext;
+	uintptr_t fixup = hl__zero_extable_find(hl__zero_extable_start, hl__zero_extable_end,
+						(uintptr_t)m->pc);
+
+	if (!fixup || addr < (uintptr_t)m->regs[0] || addr >= (uintptr_t)m->regs[2])
+		return false;
+	m->pc = fixup;
+	return true;
+}
