@@ -2,8 +2,10 @@
 /*
  * aarch64/cpu.c - HWCAP, DCZID_EL0 and CTR_EL0: what this arm64 CPU offers.
  *
- * Linux lets EL0 read DCZID_EL0 and CTR_EL0 directly; MIDR comes from
- * sysfs, which works whether or not the kernel emulates MRS for EL0.
+ * Linux lets EL0 read DCZID_EL0 and CTR_EL0 directly. MIDR comes from
+ * sysfs, or, where that is missing (qemu-user on another architecture's
+ * kernel, containers without sysfs), from MRS MIDR_EL1, which the kernel
+ * (and qemu) emulate for EL0 when HWCAP_CPUID says so.
  */
 #include <stdio.h>
 #include <stdint.h>
@@ -12,6 +14,7 @@
 #include "../arch.h"
 
 #define HWCAP_LSE_ATOMICS (1UL << 8)	/* AT_HWCAP: HWCAP_ATOMICS */
+#define HWCAP_CPUID_BIT   (1UL << 11)	/* AT_HWCAP: HWCAP_CPUID, MRS of ID registers emulated */
 #define HWCAP2_MOPS_BIT   (1UL << 43)	/* AT_HWCAP2: HWCAP2_MOPS */
 
 static char model[64];
@@ -19,6 +22,7 @@ static char model[64];
 static const char *implementer_name(unsigned int imp)
 {
 	switch (imp) {
+	case 0x00: return "software";	/* reserved for software: qemu's "max" model */
 	case 0x41: return "ARM";
 	case 0x42: return "Broadcom";
 	case 0x43: return "Cavium";
@@ -37,11 +41,13 @@ static uint64_t read_midr(void)
 	FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", "r");
 	unsigned long long v = 0;
 
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llx", &v) != 1)
-		v = 0;
-	fclose(f);
+	if (f) {
+		if (fscanf(f, "%llx", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	if (!f && (getauxval(AT_HWCAP) & HWCAP_CPUID_BIT))
+		__asm__ volatile("mrs %0, midr_el1" : "=r"(v));
 	return v;
 }
 
