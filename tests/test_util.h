@@ -46,6 +46,17 @@
  * NUL-terminated and cut to fit. stderr is read to its end first: for
  * children that write less than a pipe holds to stdout.
  *
+ *
+ * HOTLINE_TARGET_RUN, in the environment: the command that runs a program
+ * built for the target; empty or unset: run it directly. Under emulation
+ * (qemu-user, where a guest cannot execve another guest binary) CTest sets it
+ * to the cross-compiling emulator for every test (tests/CMakeLists.txt), and
+ * run_self_child then executes "HOTLINE_TARGET_RUN PATH --child SCENARIO",
+ * PATH being readlink("/proc/self/exe") (qemu answers with the guest
+ * program's path). The command is split at blanks (no quoting) and looked up
+ * in PATH; children inherit the variable, so they can re-execute in turn.
+ * tests/build's scripts run the programs they build through it too.
+ *
  * restore_default_handler is a cmocka group teardown that puts back the
  * default refcount handler, hl_refcount_set_handler(NULL).
  *
@@ -305,6 +316,45 @@ static inline void read_to_end(int fd, char *buf, size_t size)
 	close(fd);
 }
 
+/*
+ * Replace this process by this program with argv[1...] (argv[0] is a name for
+ * it): directly, or, when HOTLINE_TARGET_RUN is set and not empty, through
+ * that command, with this program's real path. Returns only if exec failed.
+ */
+static inline void exec_self(char *const argv[])
+{
+	const char *run = getenv("HOTLINE_TARGET_RUN");
+	static char cmd[4096], path[4096];
+	char *words[64];
+	int n = 0, argc = 0;
+	ssize_t len;
+
+	if (!run || !*run) {
+		execv("/proc/self/exe", argv);
+		return;
+	}
+	/* Under qemu-user this is the guest program's path, not qemu's. */
+	len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (len <= 0)
+		return;
+	path[len] = '\0';
+	snprintf(cmd, sizeof(cmd), "%s", run);
+	while (argv[argc])
+		argc++;
+	for (char *save, *w = strtok_r(cmd, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (n + argc + 1 >= 64)
+			return;		/* more words than anyone needs: fail as exec would */
+		words[n++] = w;
+	}
+	if (n == 0)
+		return;
+	words[n++] = path;
+	for (int i = 1; i < argc; i++)
+		words[n++] = argv[i];
+	words[n] = NULL;
+	execvp(words[0], words);
+}
+
 static inline int run_self_child(const char *scenario, const char *env_name, const char *env_value,
 				 char *out, size_t out_size, char *err, size_t err_size)
 {
@@ -334,7 +384,7 @@ static inline int run_self_child(const char *scenario, const char *env_name, con
 			setenv(env_name, env_value, 1);
 		else
 			unsetenv(env_name);
-		execv("/proc/self/exe", argv);
+		exec_self(argv);
 		_exit(127);
 	}
 	if (out)
