@@ -1,9 +1,23 @@
 #!/bin/sh
-# The refcount fast paths are what refcount.h promises: one locked
+# The refcount fast paths are what refcount.h promises: one atomic
 # read-modify-write, a branch, and no call on the hot path (the saturation
-# path lives in .text.unlikely); and qspinlock.h's: lock is one cmpxchg,
-# unlock one byte store. Prints the disassembly it judged.
+# path is out of line); and qspinlock.h's: lock is one compare-and-swap,
+# unlock one byte store; each with the ordering the headers promise. Prints
+# the disassembly it judged.
 #   codegen.sh CC OBJDUMP INCLUDE_DIR SOURCE
+#
+# x86-64: lock xadd, lock cmpxchg, a plain byte store (x86 orders them).
+# aarch64, where the ordering is in the instruction and a missing acquire or
+# release shows nowhere else (qemu on an x86 host cannot reorder what a weak
+# CPU would), the source compiled three ways:
+#   -march=armv8.1-a      LSE inline: ldadd (relaxed) for inc, ldaddl (release)
+#                         for the decrements, casa/casal (acquire) for lock
+#   -mno-outline-atomics  ARMv8.0 exclusives: ldxr/stxr for inc, stlxr
+#                         (release) for the decrements, ldaxr (acquire) for lock
+#   default               GCC's outline atomics: one bl to an __aarch64_* helper
+#                         whose name says the ordering (_relax, _rel, _acq)
+# and on every one: dec_and_test's acquire at zero (dmb ishld), unlock a
+# release byte store (stlrb), no other call on a fast path.
 set -u
 cc=$1 objdump=$2 inc=$3 src=$4
 tmp=$(mktemp -d) || exit 1
@@ -11,14 +25,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 arch=$("$cc" -dumpmachine)
 case "$arch" in
-x86_64*) ;;
+x86_64* | aarch64*) ;;
 *) echo "codegen: no expectations written for $arch yet"; exit 1 ;;
 esac
 
-"$cc" -std=c11 -O2 -I"$inc" -c "$src" -o "$tmp/cg.o" || exit 1
-"$objdump" -d --no-show-raw-insn "$tmp/cg.o" >"$tmp/dis" || exit 1
-
 status=0
+# compile [FLAGS...]: codegen.c at -O2 with FLAGS, disassembled into $tmp/dis
+compile() {
+	"$cc" -std=c11 -O2 "$@" -I"$inc" -c "$src" -o "$tmp/cg.o" || exit 1
+	"$objdump" -d --no-show-raw-insn "$tmp/cg.o" >"$tmp/dis" || exit 1
+}
 # body FUNC: the instructions of FUNC in .text (not its .cold part)
 body() {
 	awk -v f="<$1>:" '$2 == f { on = 1; next } /^$/ { on = 0 } on' "$tmp/dis"
@@ -26,49 +42,130 @@ body() {
 count() {
 	printf '%s\n' "$1" | grep -cE "$2"
 }
+how=""	# the compilation being judged, for messages
 expect() { # FUNC WHAT PATTERN N
 	got=$(count "$(body "$1")" "$3")
 	if [ "$got" -ne "$4" ]; then
-		echo "FAIL: $1: expected $4 $2, found $got"
+		echo "FAIL: $1${how:+ ($how)}: expected $4 $2, found $got"
 		status=1
 	fi
 }
+# show FUNC...: print each function's body; fail for one that is missing
+show() {
+	for f; do
+		if [ -z "$(body "$f")" ]; then
+			echo "FAIL: $f${how:+ ($how)} not found in the disassembly"
+			status=1
+			continue
+		fi
+		echo "--- $f${how:+ ($how)}"
+		body "$f"
+	done
+}
 
-for f in cg_inc cg_dec cg_dec_and_test; do
-	if [ -z "$(body $f)" ]; then
-		echo "FAIL: $f not found in the disassembly"
-		status=1
-		continue
-	fi
-	echo "--- $f"
-	body $f
-	expect $f "locked instruction(s)" '\block\b' 1
-	expect $f "lock xadd" 'lock xadd' 1
-	expect $f "call(s) on the hot path" '\bcall' 0
-done
-# inc: exactly one conditional branch, and it leaves the function (to .cold).
-expect cg_inc "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
-expect cg_dec "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
-grep -q '<cg_inc.cold>:' "$tmp/dis" || { echo "FAIL: cg_inc has no .cold part: the saturation path is not out of line"; status=1; }
+# aarch64_common: the checks every aarch64 compilation shares.
+# Conditional branches are b.<cond>; cbz/cbnz also retry an exclusive loop.
+aarch64_common() {
+	show cg_inc cg_dec cg_dec_and_test cg_qspin_lock cg_qspin_unlock
+	# Calls: an atomic helper (counted below) or the saturation path, nothing else.
+	for f in cg_inc cg_dec cg_dec_and_test cg_qspin_lock cg_qspin_unlock; do
+		got=$(body $f | grep -E '\bbl\b' | grep -cvE '<(__aarch64_[a-z0-9_]+|hl__refcount_saturate)>')
+		if [ "$got" -ne 0 ]; then
+			echo "FAIL: $f ($how): expected no call but to an atomic helper or" \
+				"hl__refcount_saturate, found $got"
+			status=1
+		fi
+	done
+	expect cg_inc "conditional branch(es) (b.cond)" '\bb\.[a-z]+\b' 1
+	expect cg_dec "conditional branch(es) (b.cond)" '\bb\.[a-z]+\b' 1
+	# The last put orders the object's teardown after it: acquire at zero.
+	expect cg_dec_and_test "acquire fence(s) (dmb ishld) on the zero path" '\bdmb\s+ishld\b' 1
+	for f in cg_inc cg_dec cg_qspin_lock cg_qspin_unlock; do
+		expect $f "fence(s)" '\bdmb\b' 0
+	done
+	expect cg_qspin_unlock "release byte store(s) (stlrb)" '\bstlrb\b' 1
+	expect cg_qspin_unlock "memory access(es) and call(s) in all (the stlrb alone)" \
+		'\b(ld[a-z]*|st[a-z]*|cas[a-z]*|swp[a-z]*|bl)\b' 1
+}
 
-# qspinlock.h: "the uncontended lock is one compare-and-swap from 0 and the
-# unlock is a release store of 0 to the locked byte, so both are inline".
-for f in cg_qspin_lock cg_qspin_unlock; do
-	if [ -z "$(body $f)" ]; then
-		echo "FAIL: $f not found in the disassembly"
-		status=1
-		continue
-	fi
-	echo "--- $f"
-	body $f
-done
-expect cg_qspin_lock "locked instruction(s)" '\block\b' 1
-expect cg_qspin_lock "lock cmpxchg" 'lock cmpxchg' 1
-expect cg_qspin_lock "call(s) on the hot path (the slow path is a tail jump)" '\bcall' 0
-# On x86-64 a release store is a plain mov: no lock prefix, xchg or fence.
-expect cg_qspin_unlock "locked instruction(s), xchg or fence" '\block\b|xchg|fence' 0
-expect cg_qspin_unlock "byte store(s) of 0" 'movb +\$0x0,' 1
-expect cg_qspin_unlock "call(s)" '\bcall' 0
-[ $status -eq 0 ] && echo "ok: refcount fast paths are one lock xadd + one branch, no call;" \
-	"qspinlock lock is one lock cmpxchg, unlock one byte store"
+aarch64_checks() {
+	how="-march=armv8.1-a, LSE inline"
+	compile -march=armv8.1-a
+	aarch64_common
+	for f in cg_inc cg_dec cg_dec_and_test cg_qspin_lock; do
+		expect $f "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 0
+		expect $f "exclusive load(s)/store(s)" '\b(ld|st)a?l?xr[bh]?\b' 0
+	done
+	expect cg_inc "ldadd (relaxed)" '\bldadd\b' 1
+	expect cg_inc "LSE atomic(s) in all" '\b(ldadd|ldclr|ldeor|ldset|swp|cas)[a-z]*\b' 1
+	for f in cg_dec cg_dec_and_test; do
+		expect $f "ldaddl (release)" '\bldaddl\b' 1
+		expect $f "LSE atomic(s) in all" '\b(ldadd|ldclr|ldeor|ldset|swp|cas)[a-z]*\b' 1
+	done
+	expect cg_qspin_lock "casa or casal (acquire)" '\bcasa(l)?\b' 1
+	expect cg_qspin_lock "LSE atomic(s) in all" '\b(ldadd|ldclr|ldeor|ldset|swp|cas)[a-z]*\b' 1
+
+	how="-mno-outline-atomics, ARMv8.0 exclusives"
+	compile -mno-outline-atomics
+	aarch64_common
+	for f in cg_inc cg_dec cg_dec_and_test cg_qspin_lock; do
+		expect $f "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 0
+		expect $f "exclusive load(s)" '\blda?xr\b' 1
+		expect $f "exclusive store(s)" '\bstl?xr\b' 1
+	done
+	expect cg_inc "ldxr (relaxed load)" '\bldxr\b' 1
+	expect cg_inc "stxr (relaxed store)" '\bstxr\b' 1
+	for f in cg_dec cg_dec_and_test; do
+		expect $f "stlxr (release store)" '\bstlxr\b' 1
+	done
+	expect cg_qspin_lock "ldaxr (acquire load)" '\bldaxr\b' 1
+
+	how="default: outline atomics"
+	compile
+	aarch64_common
+	expect cg_inc "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 1
+	expect cg_inc "call(s) to a relaxed ldadd helper" '\bbl\b.*<__aarch64_ldadd[0-9]+_relax>' 1
+	for f in cg_dec cg_dec_and_test; do
+		expect $f "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 1
+		expect $f "call(s) to a release ldadd helper" '\bbl\b.*<__aarch64_ldadd[0-9]+_rel>' 1
+	done
+	expect cg_qspin_lock "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 1
+	expect cg_qspin_lock "call(s) to an acquire cas helper" '\bbl\b.*<__aarch64_cas[0-9]+_acq>' 1
+	how=""
+	[ $status -eq 0 ] && echo "ok: refcount fast paths are one atomic + one branch with the" \
+		"promised ordering (LSE, exclusives, outline helpers); qspinlock lock one acquire" \
+		"cas, unlock one stlrb"
+}
+
+x86_64_checks() {
+	compile
+	show cg_inc cg_dec cg_dec_and_test
+	for f in cg_inc cg_dec cg_dec_and_test; do
+		expect $f "locked instruction(s)" '\block\b' 1
+		expect $f "lock xadd" 'lock xadd' 1
+		expect $f "call(s) on the hot path" '\bcall' 0
+	done
+	# inc: exactly one conditional branch, and it leaves the function (to .cold).
+	expect cg_inc "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
+	expect cg_dec "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
+	grep -q '<cg_inc.cold>:' "$tmp/dis" || { echo "FAIL: cg_inc has no .cold part: the saturation path is not out of line"; status=1; }
+
+	# qspinlock.h: "the uncontended lock is one compare-and-swap from 0 and the
+	# unlock is a release store of 0 to the locked byte, so both are inline".
+	show cg_qspin_lock cg_qspin_unlock
+	expect cg_qspin_lock "locked instruction(s)" '\block\b' 1
+	expect cg_qspin_lock "lock cmpxchg" 'lock cmpxchg' 1
+	expect cg_qspin_lock "call(s) on the hot path (the slow path is a tail jump)" '\bcall' 0
+	# On x86-64 a release store is a plain mov: no lock prefix, xchg or fence.
+	expect cg_qspin_unlock "locked instruction(s), xchg or fence" '\block\b|xchg|fence' 0
+	expect cg_qspin_unlock "byte store(s) of 0" 'movb +\$0x0,' 1
+	expect cg_qspin_unlock "call(s)" '\bcall' 0
+	[ $status -eq 0 ] && echo "ok: refcount fast paths are one lock xadd + one branch, no call;" \
+		"qspinlock lock is one lock cmpxchg, unlock one byte store"
+}
+
+case "$arch" in
+x86_64*) x86_64_checks ;;
+aarch64*) aarch64_checks ;;
+esac
 exit $status
