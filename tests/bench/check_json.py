@@ -18,7 +18,9 @@ in [0, 1] (only for the instrumented lockrefs), latency quantiles in order;
 openclose's "measures"; zero's modes (every subject at every size, hot
 and, up to half the arena, cold; the dd experiments), GB/s consistent with
 calls/s x size, ratio to glibc_memset, "measures" on the kernel's
-subjects. Standard library only. Exit status 0 when
+subjects. Standard library only. HOTLINE_TARGET_RUN in the environment,
+when set, is the program that runs BENCH (an emulator such as
+scripts/qemu-arm64 in a cross build). Exit status 0 when
 everything holds; otherwise every failed check is printed, saying what was
 expected and what was found.
 """
@@ -61,6 +63,12 @@ ZERO_DD_BLOCK = 1 << 20
 ZERO_DD_TOTAL = {False: 4 << 30, True: 256 << 20}
 SKIP_SPARSE_NOTE = "dd_sparse_tmpfs skipped"
 failures = []
+
+
+def target_cmd(bench, *args):
+    """The command that runs the bench: through HOTLINE_TARGET_RUN when it is set."""
+    run = os.environ.get("HOTLINE_TARGET_RUN", "")
+    return ([run] if run else []) + [bench, *args]
 
 
 def check(cond, what):
@@ -311,7 +319,7 @@ def parse_sizes(text):
 
 def zero_subjects(bench):
     """zero's subjects in table order, as --list shows them."""
-    p = subprocess.run([bench, "--list"], stdout=subprocess.PIPE, text=True)
+    p = subprocess.run(target_cmd(bench, "--list"), stdout=subprocess.PIPE, text=True)
     names, inside = [], False
     for line in p.stdout.splitlines():
         if not line.startswith(" "):
@@ -462,7 +470,7 @@ def main():
     a = ap.parse_args()
 
     timed = a.scenario != "refcount-timing"
-    cmd = [a.bench, a.scenario, "--json", a.out]
+    cmd = target_cmd(a.bench, a.scenario, "--json", a.out)
     if not timed:
         a.repeat = 2 if a.repeat is None else a.repeat
         cmd += ["--count", str(a.count)]

@@ -4,9 +4,15 @@
 # bad value; --help, --list and --version answer on stdout with status 0.
 #
 #   cli.sh PATH-TO-hotline-bench
+#
+# HOTLINE_TARGET_RUN, when set, is the program that runs target programs
+# (an emulator such as scripts/qemu-arm64 in a cross build).
 set -u
 
 bench=${1:?usage: cli.sh PATH-TO-hotline-bench}
+run_bench() {
+	${HOTLINE_TARGET_RUN:+"$HOTLINE_TARGET_RUN"} "$bench" "$@"
+}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -24,7 +30,7 @@ safe="refcount-timing --count 1000 --repeat 1"
 expect_bad() {
 	want=$1
 	shift
-	"$bench" "$@" >"$tmp/out" 2>"$tmp/err"
+	run_bench "$@" >"$tmp/out" 2>"$tmp/err"
 	status=$?
 	lines=$(wc -l <"$tmp/err")
 	what="hotline-bench $*"
@@ -138,7 +144,7 @@ expect_bad "--pin" $safe --pin "0
 1"
 
 # --help: status 0, usage on stdout naming every scenario, nothing on stderr.
-"$bench" --help >"$tmp/out" 2>"$tmp/err"
+run_bench --help >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--help: expected exit status 0, got $status"
 [ -s "$tmp/err" ] && fail "--help: expected nothing on stderr, got: $(cat "$tmp/err")"
@@ -148,7 +154,7 @@ done
 grep -q -- '--threads' "$tmp/out" || fail "--help: expected the options to be described"
 
 # --list: every scenario and subject; not the self-test.
-"$bench" --list >"$tmp/out" 2>"$tmp/err"
+run_bench --list >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--list: expected exit status 0, got $status"
 for name in refcount-timing atomic refcount refcount_full refcount_full_inline \
@@ -162,28 +168,28 @@ done
 grep -q selftest "$tmp/out" && fail "--list: expected the self-test subject not to be listed"
 
 # --version: one line with the name.
-"$bench" --version >"$tmp/out" 2>"$tmp/err"
+run_bench --version >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--version: expected exit status 0, got $status"
 grep -q '^hotline-bench [0-9]' "$tmp/out" ||
 	fail "--version: expected 'hotline-bench VERSION', got: $(cat "$tmp/out")"
 
 # An option that does not apply is said to be ignored (a note), and the run works.
-"$bench" $safe --threads 2 >"$tmp/out" 2>"$tmp/err"
+run_bench $safe --threads 2 >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--threads with refcount-timing: expected exit status 0, got $status"
 grep -q 'note: --threads' "$tmp/err" ||
 	fail "--threads with refcount-timing: expected a note that it is ignored, got: $(cat "$tmp/err")"
 
 # --count does not apply to contend: a note, and the run works.
-"$bench" $quick_contend --count 5 >"$tmp/out" 2>"$tmp/err"
+run_bench $quick_contend --count 5 >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--count with contend: expected exit status 0, got $status: $(cat "$tmp/err")"
 grep -q 'note: --count does not apply to contend' "$tmp/err" ||
 	fail "--count with contend: expected a note that it is ignored, got: $(cat "$tmp/err")"
 
 # --sizes and --mode do not apply to refcount-timing: notes, and the run works.
-"$bench" $safe --sizes 4K --mode cold >"$tmp/out" 2>"$tmp/err"
+run_bench $safe --sizes 4K --mode cold >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--sizes with refcount-timing: expected exit status 0, got $status"
 grep -q 'note: --sizes does not apply to refcount-timing' "$tmp/err" ||
@@ -192,7 +198,7 @@ grep -q 'note: --mode does not apply to refcount-timing' "$tmp/err" ||
 	fail "--mode with refcount-timing: expected a note that it is ignored, got: $(cat "$tmp/err")"
 
 # zero accepts what it should: sizes with suffixes in any order and case.
-"$bench" zero --quick --repeat 1 --sizes 1k,3,2M,1G --mode hot --subjects hl_zero \
+run_bench zero --quick --repeat 1 --sizes 1k,3,2M,1G --mode hot --subjects hl_zero \
 	--json "$tmp/zero.json" >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] ||

@@ -6,9 +6,15 @@
 # lock subject's "passed" would mean nothing.)
 #
 #   selftest.sh PATH-TO-hotline-bench
+#
+# HOTLINE_TARGET_RUN, when set, is the program that runs target programs
+# (an emulator such as scripts/qemu-arm64 in a cross build).
 set -u
 
 bench=${1:?usage: selftest.sh PATH-TO-hotline-bench}
+run_bench() {
+	${HOTLINE_TARGET_RUN:+"$HOTLINE_TARGET_RUN"} "$bench" "$@"
+}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -18,7 +24,7 @@ if [ "$(nproc)" -lt 2 ]; then
 	echo "SKIP: one CPU: two threads without a lock rarely overlap"
 	exit 77
 fi
-"$bench" contend --subjects selftest_nolock --threads 2 --duration 0.05 --repeat 1 \
+run_bench contend --subjects selftest_nolock --threads 2 --duration 0.05 --repeat 1 \
 	>"$tmp/out" 2>"$tmp/err"
 status=$?
 lines=$(wc -l <"$tmp/err")
