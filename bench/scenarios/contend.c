@@ -748,13 +748,16 @@ static int cmp_u64(const void *a, const void *b)
 
 /*
  * What timing one op costs and how finely it can tell: the median
- * difference of two back-to-back counter reads, in ns (the counter's rate
- * measured over 2 ms). On x86 under KVM the TSC often moves in steps of
- * tens of ticks, so latencies near this figure are quantised by it.
+ * difference of two back-to-back counter reads, but at least one tick, in
+ * ns (the counter's rate measured over 2 ms). On x86 under KVM the TSC
+ * often moves in steps of tens of ticks, so latencies near this figure are
+ * quantised by it. arm64's CNTVCT_EL0 usually ticks at 24-100 MHz (10-40
+ * ns), coarser than an uncontended op: two reads mostly see the same tick,
+ * and the resolution is the tick.
  */
 static double ct_timer_resolution_ns(void)
 {
-	uint64_t d[255], t0 = bench_now_ns(), c0 = bench_cycles(), t1, c1;
+	uint64_t d[255], t0 = bench_now_ns(), c0 = bench_cycles(), t1, c1, median;
 
 	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
 		uint64_t a = bench_cycles();
@@ -765,8 +768,8 @@ static double ct_timer_resolution_ns(void)
 		;
 	c1 = bench_cycles();
 	qsort(d, sizeof(d) / sizeof(d[0]), sizeof(d[0]), cmp_u64);
-	return c1 > c0 ? (double)d[sizeof(d) / sizeof(d[0]) / 2] * (double)(t1 - t0) /
-				 (double)(c1 - c0) :
+	median = d[sizeof(d) / sizeof(d[0]) / 2];
+	return c1 > c0 ? (double)(median ? median : 1) * (double)(t1 - t0) / (double)(c1 - c0) :
 			 NAN;
 }
 
