@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * env.c - the "env" object of hotline-bench's JSON: where the numbers came
- * from (CPU, kernel, libc, compiler, placement, date, command line).
+ * from (CPU, kernel, libc, compiler, placement, date, command line, and
+ * on arm64 which atomics the run-time choice took).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include <hotline/cpu.h>
 
+#include "arch_atomics.h"
 #include "harness.h"
 
 #if defined(__clang__)
@@ -161,6 +163,8 @@ json_t *bench_env_json(long long start_time, int argc, char *const argv[])
 	json_object_set_new(env, "flags", flags_json());
 	json_object_set_new(env, "arch", string_json(cpu->arch));
 	json_object_set_new(env, "vendor", string_json(cpu->vendor));
+	json_object_set_new(env, "atomics",
+			    bench_atomics() ? json_string(bench_atomics()) : json_null());
 	json_object_set_new(env, "kernel", kernel_json());
 	json_object_set_new(env, "libc", libc_json());
 	json_object_set_new(env, "compiler", compiler_json());

@@ -13,7 +13,13 @@
  *  - the library's hooks (HL_LR_HOOK_*) are filled in: every lockless
  *    success records its number of compare-and-swap attempts, every
  *    operation that took the locked path counts one fallback, and a failed
- *    attempt may cpu_relax according to the calling thread's policy.
+ *    attempt may cpu_relax according to the calling thread's policy (when,
+ *    and with which instruction).
+ *
+ * On arm64 the bench compiles it twice more, with the atomics forced
+ * (exclusives; LSE), as hlb_lockref_*_llsc and hlb_lockref_*_lse
+ * (scenarios/contend_atomics.c declares what it calls of them). All copies
+ * count into the same per-thread probe.
  *
  * The figures live in lockref_probe, one per thread: a measurement loop
  * resets its thread's with lockref_probe_begin() and reads them when it is
@@ -43,15 +49,17 @@ struct lockref_probe {
 	struct bench_attempts attempts;	/* lockless successes, by attempts taken */
 	uint64_t fallbacks;		/* operations that took the locked path */
 	enum lockref_relax relax;
+	enum bench_relax_insn insn;	/* what "cpu_relax" is (arch_relax.h) */
 };
 
 extern _Thread_local struct lockref_probe lockref_probe;
 
-/* Start counting on this thread, with this relax policy. */
-static inline void lockref_probe_begin(enum lockref_relax relax)
+/* Start counting on this thread, with this relax policy and instruction. */
+static inline void lockref_probe_begin(enum lockref_relax relax, enum bench_relax_insn insn)
 {
 	memset(&lockref_probe, 0, sizeof(lockref_probe));
 	lockref_probe.relax = relax;
+	lockref_probe.insn = insn;
 }
 
 /* HL_LR_HOOK_SUCCESS: a lockless compare-and-swap worked at attempt tries. */
@@ -72,7 +80,7 @@ static inline void lockref_probe_failed(unsigned int tries, unsigned int limit)
 	if (p->relax == LOCKREF_RELAX_NONE || (limit && tries >= limit))
 		return;
 	if (p->relax == LOCKREF_RELAX_EVERY || !(tries & 1))
-		bench_relax();
+		bench_relax_insn(p->insn);
 }
 
 /* HL_LR_HOOK_FALLBACK: the operation gave up, or found the lock taken. */

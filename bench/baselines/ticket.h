@@ -27,12 +27,19 @@ struct ticket_lock {
 
 #define TICKET_LOCK_INIT { 0, 0 }
 
-static inline void ticket_lock(struct ticket_lock *l)
+/* Spins with insn as its cpu_relax (arch_relax.h): a constant, so it folds away. */
+static inline __attribute__((always_inline)) void ticket_lock_relax(struct ticket_lock *l,
+								    enum bench_relax_insn insn)
 {
 	unsigned int me = atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
 
 	while (atomic_load_explicit(&l->owner, memory_order_acquire) != me)
-		bench_relax();
+		bench_relax_insn(insn);
+}
+
+static inline void ticket_lock(struct ticket_lock *l)
+{
+	ticket_lock_relax(l, BENCH_RELAX_DEFAULT);
 }
 
 /* Only the holder writes owner: a plain increment, published by the release store. */

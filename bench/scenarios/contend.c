@@ -36,225 +36,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hotline/cpu.h>
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
 #include <hotline/refcount.h>
 
-#include "../arch_cycles.h"
-#include "../baselines/lockref_probe.h"
-#include "../baselines/refcount_full.h"
-#include "../baselines/ticket.h"
-#include "../hist.h"
-#include "contend.h"
+#include "contend_loop.h"
 #include "scenarios.h"
 
 #define CT_NAME		"contend"
-#define CT_BASE		1	/* the object's own reference: counts start and end here */
-#define CT_SAMPLE_EVERY 64	/* one op in this many is timed */
 #define CT_RETRY_LIMIT	HL_LOCKREF_RETRIES_DEFAULT
 
-/* ---- the shared object and the per-thread figures ------------------------ */
-
-struct ct_locked_counter_q {
-	hl_qspinlock_t lock;
-	atomic_int count;
-};
-
-struct ct_locked_counter_t {
-	struct ticket_lock lock;
-	atomic_int count;
-};
-
-struct ct_locked_counter_m {
-	pthread_mutex_t lock;
-	atomic_int count;
-};
-
-/* Every subject's object, each alone on its cache line; a subject uses one. */
-struct ct_object {
-	_Alignas(64) atomic_int atomic;		/* atomic_faa, cas_loop */
-	_Alignas(64) hl_refcount_t refcount;
-	_Alignas(64) struct refcount_full full;
-	_Alignas(64) struct hl_lockref lockref;	/* lockref_*: count CT_BASE, unlocked */
-	_Alignas(64) struct ct_locked_counter_q qspin;	/* lock and counter share the line */
-	_Alignas(64) struct ct_locked_counter_t ticket;
-	_Alignas(64) struct ct_locked_counter_m mutex;
-	_Alignas(64) atomic_int unlocked;	/* selftest_nolock */
-};
-
-/* Which attempt figures a subject's loop gathers. */
-enum ct_probe {
-	CT_PROBE_NONE,
-	CT_PROBE_CAS,		/* counted inline by the subject's operations */
-	CT_PROBE_LOCKREF,	/* counted by the instrumented lockref's hooks */
-};
-
-/* One thread's figures; only that thread writes them while it runs. */
-struct ct_thread {
-	_Alignas(64) struct bench_attempts attempts;
-	struct bench_latency latency;
-	uint64_t fallbacks;	/* lockref operations that took the locked path */
-	uint64_t violations;	/* critical sections that found the counter out of range */
-	uint64_t last_refs;	/* puts that found the last reference (never expected) */
-	unsigned int threads;
-	enum ct_probe probe;
-};
-
-/* What a case's runs add up to (bench_params.sink): pooled over threads and repetitions. */
-struct ct_tally {
-	struct bench_attempts attempts;
-	struct bench_latency latency;	/* ticks */
-	uint64_t lockref_ops, fallbacks;
-	bool has_attempts, has_fallbacks;
-	uint64_t cycles;		/* over the runs: converts ticks to ns */
-	double elapsed_ns;
-};
-
-struct ct_state {
-	struct ct_object obj;
-	struct ct_thread *thread;	/* [threads] */
-	struct ct_tally *sink;
-	unsigned int threads;
-	_Alignas(64) atomic_uint finished;	/* threads done: the last one checks */
-};
-
-_Static_assert(CT_BASE == 1, "hl_lockref_init starts the lockref subjects at 1");
-
-/* ---- checks --------------------------------------------------------------- */
-
 /*
- * Inside a critical section of a get, the counter is CT_BASE plus the
- * threads that are between their get and their put: CT_BASE .. CT_BASE +
- * threads - 1, since this thread is not; inside a put it is one more. A
- * lock that lets two threads in at once loses updates and leaves the range.
+ * The operations of the other subjects (contend_loop.h has those of
+ * atomic_faa, cas_loop, refcount and the lockref's put).
  */
-static inline int ct_inc_checked(int v, struct ct_thread *t)
-{
-	if (hl_unlikely((unsigned int)(v - CT_BASE) >= t->threads))
-		t->violations++;
-	return v + 1;
-}
-
-static inline int ct_dec_checked(int v, struct ct_thread *t)
-{
-	if (hl_unlikely((unsigned int)(v - CT_BASE - 1) >= t->threads))
-		t->violations++;
-	return v - 1;
-}
-
-/* A count after the run: it must be back at CT_BASE. */
-static bool ct_check_count(const char *what, int count, char *why, size_t n)
-{
-	if (count == CT_BASE)
-		return true;
-	snprintf(why, n, "%s is %d after the run, expected %d: updates were lost", what, count,
-		 CT_BASE);
-	return false;
-}
-
-static bool ct_check_unlocked(const char *what, bool locked, char *why, size_t n)
-{
-	if (!locked)
-		return true;
-	snprintf(why, n, "%s is still taken after the run", what);
-	return false;
-}
-
-/* What every thread counted on the way: out-of-range counters, lost references. */
-static bool ct_check_threads(const struct ct_state *st, char *why, size_t n)
-{
-	uint64_t violations = 0, last_refs = 0;
-
-	for (unsigned int i = 0; i < st->threads; i++) {
-		violations += st->thread[i].violations;
-		last_refs += st->thread[i].last_refs;
-	}
-	if (violations) {
-		snprintf(why, n,
-			 "mutual exclusion broken: %llu critical sections found the counter outside "
-			 "%d..%u (two threads inside at once)",
-			 (unsigned long long)violations, CT_BASE, CT_BASE + st->threads);
-		return false;
-	}
-	if (last_refs) {
-		snprintf(why, n,
-			 "a put found the last reference %llu times while the object's own was held",
-			 (unsigned long long)last_refs);
-		return false;
-	}
-	return true;
-}
-
-/* The last thread to finish checks the object: every other thread is done. */
-static void ct_finish(struct bench_worker *w, struct ct_state *st,
-		      bool (*check)(struct ct_object *o, char *why, size_t n))
-{
-	if (atomic_fetch_add_explicit(&st->finished, 1, memory_order_acq_rel) + 1 != st->threads)
-		return;
-	if (!ct_check_threads(st, w->why, sizeof(w->why)) || !check(&st->obj, w->why, sizeof(w->why)))
-		w->failed = true;
-}
-
-/* ---- the subjects' operations ------------------------------------------- */
-
-/* atomic_faa: the floor, one locked add each way. (Not atomic_*: <stdatomic.h>'s names.) */
-static inline void faa_get(struct ct_object *o, struct ct_thread *t)
-{
-	(void)t;
-	atomic_fetch_add_explicit(&o->atomic, 1, memory_order_relaxed);
-}
-
-static inline void faa_put(struct ct_object *o, struct ct_thread *t)
-{
-	(void)t;
-	atomic_fetch_sub_explicit(&o->atomic, 1, memory_order_release);
-}
-
-static bool faa_check(struct ct_object *o, char *why, size_t n)
-{
-	return ct_check_count("the counter",
-			      atomic_load_explicit(&o->atomic, memory_order_relaxed), why, n);
-}
-
-/* cas_loop: the kernel's plain loop (load, then cmpxchg until it sticks), attempts counted. */
-static inline void cas_add(atomic_int *c, int delta, struct ct_thread *t)
-{
-	int old = atomic_load_explicit(c, memory_order_relaxed);
-	unsigned int attempts = 1;
-
-	while (!atomic_compare_exchange_strong_explicit(c, &old, old + delta, memory_order_relaxed,
-							memory_order_relaxed))
-		attempts++;
-	bench_attempts_add(&t->attempts, attempts);
-}
-
-static inline void cas_get(struct ct_object *o, struct ct_thread *t)
-{
-	cas_add(&o->atomic, 1, t);
-}
-
-static inline void cas_put(struct ct_object *o, struct ct_thread *t)
-{
-	cas_add(&o->atomic, -1, t);
-}
-
-/* refcount: hotline's hl_refcount_t; the object's own reference keeps it above 0. */
-static inline void refcount_get(struct ct_object *o, struct ct_thread *t)
-{
-	(void)t;
-	hl_refcount_inc(&o->refcount);
-}
-
-static inline void refcount_put(struct ct_object *o, struct ct_thread *t)
-{
-	if (hl_unlikely(hl_refcount_dec_and_test(&o->refcount)))
-		t->last_refs++;
-}
-
-static bool refcount_check(struct ct_object *o, char *why, size_t n)
-{
-	return ct_check_count("the refcount", hl_refcount_read(&o->refcount), why, n);
-}
 
 /* refcount_full: the pre-2019 cmpxchg refcount, out of line as in refcount-timing. */
 static inline void full_get(struct ct_object *o, struct ct_thread *t)
@@ -272,28 +68,6 @@ static inline void full_put(struct ct_object *o, struct ct_thread *t)
 static bool full_check(struct ct_object *o, char *why, size_t n)
 {
 	return ct_check_count("the refcount", (int)refcount_full_read(&o->full), why, n);
-}
-
-/*
- * put_or_lock returned false: it found the last reference, and holds the
- * lock. With the object's own reference held that cannot happen, but if it
- * does the count is dropped under the lock (keeping whatever lock half the
- * waiters left) and the event is reported at the end.
- */
-static __attribute__((cold, noinline)) void lockref_drop_locked(struct hl_lockref *l,
-								 struct ct_thread *t)
-{
-	hl_lockref_set_count(l, hl_lockref_count(l) - 1);
-	hl_qspin_unlock(&l->lock);
-	t->last_refs++;
-}
-
-/* lockref_*: either copy of hl_lockref (the instrumented one, or the library's). */
-static inline void lockref_put(struct ct_object *o, struct ct_thread *t,
-			       bool (*put_or_lock)(struct hl_lockref *l))
-{
-	if (hl_unlikely(!put_or_lock(&o->lockref)))
-		lockref_drop_locked(&o->lockref, t);
 }
 
 static inline void hlb_get(struct ct_object *o, struct ct_thread *t)
@@ -318,12 +92,6 @@ static inline void lib_put(struct ct_object *o, struct ct_thread *t)
 	lockref_put(o, t, hl_lockref_put_or_lock);
 }
 
-static bool lockref_check(struct ct_object *o, char *why, size_t n)
-{
-	return ct_check_count("the lockref's count", hl_lockref_count(&o->lockref), why, n) &&
-	       ct_check_unlocked("the lockref's lock", hl_qspin_is_locked(&o->lockref.lock), why,
-				 n);
-}
 
 /* lockref_spinlock_only: lockref with its lockless path switched off. */
 static inline void spinlock_only_get(struct ct_object *o, struct ct_thread *t)
@@ -379,19 +147,49 @@ static bool qspin_check(struct ct_object *o, char *why, size_t n)
 	       ct_check_unlocked("the qspinlock", hl_qspin_is_locked(&o->qspin.lock), why, n);
 }
 
-/* ticket: the spinning FIFO lock qspinlock replaced. */
+/*
+ * ticket: the spinning FIFO lock qspinlock replaced; its waiters spin with
+ * cpu_relax, or on arm64 with ISB or nothing (ticket_isb, ticket_none).
+ */
+static bench_always_inline void ticket_op(struct ct_object *o, struct ct_thread *t,
+					   enum bench_relax_insn insn, bool get)
+{
+	ticket_lock_relax(&o->ticket.lock, insn);
+	if (get)
+		counter_inc(&o->ticket.count, t);
+	else
+		counter_dec(&o->ticket.count, t);
+	ticket_unlock(&o->ticket.lock);
+}
+
 static inline void ticket_get(struct ct_object *o, struct ct_thread *t)
 {
-	ticket_lock(&o->ticket.lock);
-	counter_inc(&o->ticket.count, t);
-	ticket_unlock(&o->ticket.lock);
+	ticket_op(o, t, BENCH_RELAX_DEFAULT, true);
 }
 
 static inline void ticket_put(struct ct_object *o, struct ct_thread *t)
 {
-	ticket_lock(&o->ticket.lock);
-	counter_dec(&o->ticket.count, t);
-	ticket_unlock(&o->ticket.lock);
+	ticket_op(o, t, BENCH_RELAX_DEFAULT, false);
+}
+
+static inline void ticket_get_isb(struct ct_object *o, struct ct_thread *t)
+{
+	ticket_op(o, t, BENCH_RELAX_ISB, true);
+}
+
+static inline void ticket_put_isb(struct ct_object *o, struct ct_thread *t)
+{
+	ticket_op(o, t, BENCH_RELAX_ISB, false);
+}
+
+static inline void ticket_get_none(struct ct_object *o, struct ct_thread *t)
+{
+	ticket_op(o, t, BENCH_RELAX_NOTHING, true);
+}
+
+static inline void ticket_put_none(struct ct_object *o, struct ct_thread *t)
+{
+	ticket_op(o, t, BENCH_RELAX_NOTHING, false);
 }
 
 static bool ticket_check(struct ct_object *o, char *why, size_t n)
@@ -440,112 +238,118 @@ static bool nolock_check(struct ct_object *o, char *why, size_t n)
 			      atomic_load_explicit(&o->unlocked, memory_order_relaxed), why, n);
 }
 
-/* ---- the measurement loop, once ----------------------------------------- */
 
-static bench_always_inline void ct_loop(struct bench_worker *w, enum ct_probe probe,
-					 enum lockref_relax relax,
-					 void (*get)(struct ct_object *, struct ct_thread *),
-					 void (*put)(struct ct_object *, struct ct_thread *),
-					 bool (*check)(struct ct_object *, char *, size_t))
-{
-	struct ct_state *st = w->state;
-	struct ct_object *o = &st->obj;
-	struct ct_thread *t = &st->thread[w->index];
-	uint64_t n = 0;
+/*
+ * One line per subject: the loop (contend_loop.h) with that subject's
+ * operations. CT_PLAIN: no lockref probe, no relax policy.
+ */
+#define CT_PLAIN CT_PROBE_NONE, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT
 
-	t->probe = probe;
-	t->threads = st->threads;
-	if (probe == CT_PROBE_LOCKREF)
-		lockref_probe_begin(relax);
-	/* At least one op, so that every thread has a latency sample. */
-	do {
-		if (hl_unlikely(n % CT_SAMPLE_EVERY == 0)) {
-			uint64_t c0 = bench_cycles();
-
-			get(o, t);
-			put(o, t);
-			bench_latency_add(&t->latency, bench_cycles() - c0);
-		} else {
-			get(o, t);
-			put(o, t);
-		}
-		n++;
-	} while (!atomic_load_explicit(w->stop, memory_order_relaxed));
-
-	w->ops = n;
-	if (probe == CT_PROBE_LOCKREF) {
-		t->attempts = lockref_probe.attempts;
-		t->fallbacks = lockref_probe.fallbacks;
-	}
-	ct_finish(w, st, check);
-}
-
-/* One line per subject: the loop above with that subject's operations. */
 static void run_atomic_faa(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, faa_get, faa_put, faa_check);
+	ct_loop(w, CT_PLAIN, faa_get, faa_put, faa_check);
 }
 
 static void run_cas_loop(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_CAS, LOCKREF_RELAX_NONE, cas_get, cas_put, faa_check);
+	ct_loop(w, CT_PROBE_CAS, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT, cas_get, cas_put,
+		faa_check);
 }
 
 static void run_refcount(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, refcount_get, refcount_put, refcount_check);
+	ct_loop(w, CT_PLAIN, refcount_get, refcount_put, refcount_check);
 }
 
 static void run_refcount_full(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, full_get, full_put, full_check);
+	ct_loop(w, CT_PLAIN, full_get, full_put, full_check);
 }
 
 void contend_run_lockref(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_NONE, hlb_get, hlb_put, lockref_check);
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT, hlb_get, hlb_put,
+		lockref_check);
 }
 
 static void run_lockref_relax(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY, hlb_get, hlb_put, lockref_check);
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY, BENCH_RELAX_DEFAULT, hlb_get, hlb_put,
+		lockref_check);
 }
 
 static void run_lockref_relax_alt(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY_OTHER, hlb_get, hlb_put, lockref_check);
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY_OTHER, BENCH_RELAX_DEFAULT, hlb_get,
+		hlb_put, lockref_check);
 }
 
 static void run_lockref_spinlock_only(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, spinlock_only_get, spinlock_only_put,
-		lockref_check);
+	ct_loop(w, CT_PLAIN, spinlock_only_get, spinlock_only_put, lockref_check);
 }
 
 static void run_qspinlock(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, qspin_get, qspin_put, qspin_check);
+	ct_loop(w, CT_PLAIN, qspin_get, qspin_put, qspin_check);
 }
 
 static void run_ticket(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, ticket_get, ticket_put, ticket_check);
+	ct_loop(w, CT_PLAIN, ticket_get, ticket_put, ticket_check);
 }
 
 static void run_pthread_mutex(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, mutex_get, mutex_put, mutex_check);
+	ct_loop(w, CT_PLAIN, mutex_get, mutex_put, mutex_check);
 }
 
 static void run_lockref_lib(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, lib_get, lib_put, lockref_check);
+	ct_loop(w, CT_PLAIN, lib_get, lib_put, lockref_check);
 }
 
 static void run_selftest_nolock(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, nolock_get, nolock_put, nolock_check);
+	ct_loop(w, CT_PLAIN, nolock_get, nolock_put, nolock_check);
 }
+
+#if BENCH_RELAX_VARIANTS
+/* The relax subjects with ISB, and with no instruction, in place of cpu_relax. */
+static void run_lockref_relax_isb(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY, BENCH_RELAX_ISB, hlb_get, hlb_put,
+		lockref_check);
+}
+
+static void run_lockref_relax_none(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY, BENCH_RELAX_NOTHING, hlb_get, hlb_put,
+		lockref_check);
+}
+
+static void run_lockref_relax_alt_isb(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY_OTHER, BENCH_RELAX_ISB, hlb_get, hlb_put,
+		lockref_check);
+}
+
+static void run_lockref_relax_alt_none(struct bench_worker *w)
+{
+	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY_OTHER, BENCH_RELAX_NOTHING, hlb_get,
+		hlb_put, lockref_check);
+}
+
+static void run_ticket_isb(struct bench_worker *w)
+{
+	ct_loop(w, CT_PLAIN, ticket_get_isb, ticket_put_isb, ticket_check);
+}
+
+static void run_ticket_none(struct bench_worker *w)
+{
+	ct_loop(w, CT_PLAIN, ticket_get_none, ticket_put_none, ticket_check);
+}
+#endif
 
 void *contend_setup(const struct bench_params *p)
 {
@@ -642,6 +446,39 @@ static const struct bench_subject ct_subjects[] = {
 		   run_pthread_mutex),
 	CT_SUBJECT("lockref_lib", "the library's own hl_lockref, uninstrumented, its retry limit",
 		   run_lockref_lib),
+#if BENCH_ATOMICS_VARIANTS
+	/* The run-time choice above; each kind forced below (contend_atomics.c). */
+	{ "atomic_faa_llsc", "atomic_faa with exclusives (LDXR/STXR), inline",
+	  contend_setup_llsc, contend_run_atomic_faa_llsc, contend_teardown },
+	{ "atomic_faa_lse", "atomic_faa with LSE (LDADD), inline; where the CPU has LSE",
+	  contend_setup_lse, contend_run_atomic_faa_lse, contend_teardown },
+	{ "cas_loop_llsc", "cas_loop with exclusives (LDXR/STXR), inline",
+	  contend_setup_llsc, contend_run_cas_loop_llsc, contend_teardown },
+	{ "cas_loop_lse", "cas_loop with LSE (CAS), inline; where the CPU has LSE",
+	  contend_setup_lse, contend_run_cas_loop_lse, contend_teardown },
+	{ "refcount_llsc", "refcount with exclusives (LDXR/STXR), inline",
+	  contend_setup_llsc, contend_run_refcount_llsc, contend_teardown },
+	{ "refcount_lse", "refcount with LSE (LDADD), inline; where the CPU has LSE",
+	  contend_setup_lse, contend_run_refcount_lse, contend_teardown },
+	{ "lockref_llsc", "lockref (limit 100) with exclusives (LDXR/STXR), inline",
+	  contend_setup_llsc, contend_run_lockref_llsc, contend_teardown },
+	{ "lockref_lse", "lockref (limit 100) with LSE (CAS), inline; where the CPU has LSE",
+	  contend_setup_lse, contend_run_lockref_lse, contend_teardown },
+#endif
+#if BENCH_RELAX_VARIANTS
+	/* The relax subjects with another instruction in place of cpu_relax (arch_relax.h). */
+	CT_SUBJECT("lockref_relax_isb", "lockref_relax with ISB in place of cpu_relax",
+		   run_lockref_relax_isb),
+	CT_SUBJECT("lockref_relax_none", "lockref_relax with no instruction in place of cpu_relax",
+		   run_lockref_relax_none),
+	CT_SUBJECT("lockref_relax_alt_isb", "lockref_relax_alt with ISB in place of cpu_relax",
+		   run_lockref_relax_alt_isb),
+	CT_SUBJECT("lockref_relax_alt_none", "lockref_relax_alt with no instruction",
+		   run_lockref_relax_alt_none),
+	CT_SUBJECT("ticket_isb", "ticket, its waiters spinning with ISB", run_ticket_isb),
+	CT_SUBJECT("ticket_none", "ticket, its waiters spinning with no instruction",
+		   run_ticket_none),
+#endif
 };
 
 /* Run only when named: tests/bench runs it with 2 threads and expects the run to fail. */
@@ -653,13 +490,17 @@ static const struct bench_subject ct_selftests[] = {
 #define CT_NR_SUBJECTS	(sizeof(ct_subjects) / sizeof(ct_subjects[0]))
 #define CT_NR_SELFTESTS (sizeof(ct_selftests) / sizeof(ct_selftests[0]))
 
-/* contend's subjects with a retry limit: the instrumented ones at 100, the library's own. */
+/*
+ * contend's subjects with a retry limit: the instrumented ones at 100 (every
+ * lockref_* but lockref_unbounded, lockref_spinlock_only and lockref_lib),
+ * the library's own at its limit.
+ */
 static unsigned int ct_retry_limit(const struct bench_subject *s)
 {
 	if (s->run == run_lockref_lib)
 		return hl_lockref_retry_limit();
-	if (strcmp(s->name, "lockref") == 0 || s->run == run_lockref_relax ||
-	    s->run == run_lockref_relax_alt)
+	if (strncmp(s->name, "lockref", 7) == 0 && s->run != run_lockref_spinlock_only &&
+	    strcmp(s->name, "lockref_unbounded") != 0)
 		return CT_RETRY_LIMIT;
 	return 0;		/* lockref_unbounded, and every subject without one */
 }
@@ -885,6 +726,47 @@ out:
 	return ret;
 }
 
+/* Whether a subject needs LSE instructions (contend_atomics.c's _lse copy). */
+static bool ct_needs_lse(const struct bench_subject *s)
+{
+#if BENCH_ATOMICS_VARIANTS
+	return s->setup == contend_setup_lse;
+#else
+	(void)s;
+	return false;
+#endif
+}
+
+/*
+ * The cases this CPU can run, into out: without LSE, the _lse subjects are
+ * left out, which a note says unless --quick (or always when --subjects
+ * named them). Returns how many.
+ */
+static size_t ct_runnable_cases(const char *scenario, const struct bench_config *cfg,
+				const struct contend_case *cases, size_t n,
+				struct contend_case *out)
+{
+	const struct bench_subject *last = NULL;
+	char skipped[256] = "";
+	size_t m = 0, len = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_subject *s = cases[i].subject;
+
+		if (!ct_needs_lse(s) || hl_cpu()->lse) {
+			out[m++] = cases[i];
+			continue;
+		}
+		if (s != last && len < sizeof(skipped))
+			len += (size_t)snprintf(skipped + len, sizeof(skipped) - len, "%s%s",
+						len ? ", " : "", s->name);
+		last = s;
+	}
+	if (len && (!cfg->quick || cfg->subjects))
+		bench_note("%s: %s not run: this CPU has no LSE atomics", scenario, skipped);
+	return m;
+}
+
 int contend_run_cases(const char *scenario, const struct bench_config *cfg,
 		      const struct contend_case *cases, size_t nr_cases,
 		      const unsigned int *default_threads, size_t nr_default_threads,
@@ -892,18 +774,20 @@ int contend_run_cases(const char *scenario, const struct bench_config *cfg,
 {
 	const unsigned int *threads = cfg->threads ? cfg->threads : default_threads;
 	size_t nr_threads = cfg->threads ? cfg->nr_threads : nr_default_threads;
+	struct contend_case runnable[nr_cases ? nr_cases : 1];
 	struct ct_ctx ctx = {
 		.scenario = scenario,
 		.cfg = cfg,
-		.cases = cases,
-		.n = nr_cases,
 		.duration = cfg->duration    ? cfg->duration :
 			    cfg->quick	     ? CONTEND_QUICK_DURATION :
 					       CONTEND_DURATION,
 	};
 
+	nr_cases = ct_runnable_cases(scenario, cfg, cases, nr_cases, runnable);
 	if (!nr_cases)
 		return 0;
+	ctx.cases = runnable;
+	ctx.n = nr_cases;
 	ctx.timer_ns = ct_timer_resolution_ns();
 	ct_print_header(&ctx);
 	for (size_t t = 0; t < nr_threads; t++) {

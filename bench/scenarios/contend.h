@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * scenarios/contend.h - what contend.c lends to lockref_sweep.c: its
- * subjects' setup, teardown and lockref loop, and the runner that measures
- * a list of (subject, retry limit) cases across thread counts and writes
- * their tables and results. Private to the two scenarios.
+ * subjects' setup, teardown and lockref loop (and on arm64 those of
+ * contend_atomics.c), and the runner that measures a list of (subject,
+ * retry limit) cases across thread counts and writes their tables and
+ * results. Private to the two scenarios.
  */
 #ifndef HOTLINE_BENCH_CONTEND_H
 #define HOTLINE_BENCH_CONTEND_H
@@ -43,5 +44,22 @@ void *contend_setup(const struct bench_params *p);
 void contend_teardown(void *state);
 /* The instrumented lockref's get + put_or_lock, no cpu_relax. */
 void contend_run_lockref(struct bench_worker *w);
+
+/*
+ * BENCH_ATOMICS_VARIANTS (arm64): contend_atomics.c compiled with the
+ * atomics forced, once with exclusives (suffix _llsc) and once with LSE
+ * (_lse; to be run only where hl_cpu()->lse). Setup is contend_setup's,
+ * plus the retry limit of that kind's instrumented lockref.
+ */
+void *contend_setup_llsc(const struct bench_params *p);
+void contend_run_atomic_faa_llsc(struct bench_worker *w);
+void contend_run_cas_loop_llsc(struct bench_worker *w);
+void contend_run_refcount_llsc(struct bench_worker *w);
+void contend_run_lockref_llsc(struct bench_worker *w);
+void *contend_setup_lse(const struct bench_params *p);
+void contend_run_atomic_faa_lse(struct bench_worker *w);
+void contend_run_cas_loop_lse(struct bench_worker *w);
+void contend_run_refcount_lse(struct bench_worker *w);
+void contend_run_lockref_lse(struct bench_worker *w);
 
 #endif /* HOTLINE_BENCH_CONTEND_H */

@@ -13,6 +13,11 @@
  *
  * One thread is left out by default: nothing contends, so every limit
  * gives the same figure (--threads 1 still runs it).
+ *
+ * On arm64 the lockref also runs with its atomics forced (contend_atomics.c):
+ * lockref_llsc (exclusives) and lockref_lse (LSE, where the CPU has it), at
+ * the same limits: a failed LDXR/STXR and a failed CAS are not the same
+ * event, and the limit that suits one need not suit the other.
  */
 #include "contend.h"
 #include "scenarios.h"
@@ -28,7 +33,16 @@ static const struct bench_subject ls_subjects[] = {
 	  contend_setup, contend_run_lockref, contend_teardown },
 	{ "lockref_unbounded", "the same with no retry limit (the kernel before 2019)",
 	  contend_setup, contend_run_lockref, contend_teardown },
+#if BENCH_ATOMICS_VARIANTS
+	{ "lockref_llsc", "lockref with exclusives (LDXR/STXR) inline, at the same limits",
+	  contend_setup_llsc, contend_run_lockref_llsc, contend_teardown },
+	{ "lockref_lse", "lockref with LSE (CAS) inline, at the same limits; where the CPU has LSE",
+	  contend_setup_lse, contend_run_lockref_lse, contend_teardown },
+#endif
 };
+
+/* Every subject but lockref_unbounded runs at every limit. */
+#define LS_UNBOUNDED (&ls_subjects[1])
 
 #define LS_NR_SUBJECTS (sizeof(ls_subjects) / sizeof(ls_subjects[0]))
 
@@ -37,11 +51,11 @@ static int ls_run(const struct bench_scenario *sc, const struct bench_config *cf
 {
 	static const unsigned int default_threads[] = { 2, 4, 8 };
 	const struct bench_subject *subjects[LS_NR_SUBJECTS];
-	struct contend_case cases[LS_NR_LIMITS + 1];
+	struct contend_case cases[LS_NR_SUBJECTS * LS_NR_LIMITS];
 	size_t n = 0, nr_subjects = bench_select_subjects(sc, cfg, subjects);
 
 	for (size_t i = 0; i < nr_subjects; i++) {
-		if (subjects[i] != &ls_subjects[0]) {
+		if (subjects[i] == LS_UNBOUNDED) {
 			cases[n++] = (struct contend_case){ subjects[i], 0 };
 			continue;
 		}

@@ -10,7 +10,10 @@ expects exit status 0 and a table row per subject on stdout, then checks
 every field of the JSON contract (design.md "Bench and sim JSON",
 bench/README.md): types, the subjects present (and, for contend,
 lockref-sweep and openclose, every subject at every thread count and retry
-limit), one run per repetition, the environment, and each scenario's
+limit; on arm64 also the _llsc, _lse and relax-instruction subjects, the
+_lse ones only where the CPU has LSE), one run per repetition, the
+environment (on arm64 "atomics", which must agree with the CPU's LSE flag
+and with HOTLINE_EXPECT_LSE when that is set), and each scenario's
 extras: refcount-timing's in_sync and ratio (exactly 1.0 for the
 baseline); contend's and lockref-sweep's attempts per success (only for
 the compare-and-swap subjects; exactly 1 with one thread), fallback rate
@@ -39,13 +42,22 @@ CONTEND_SUBJECTS = ["atomic_faa", "cas_loop", "refcount", "refcount_full", "lock
                     "lockref_unbounded", "lockref_relax", "lockref_relax_alt",
                     "lockref_spinlock_only", "qspinlock", "ticket", "pthread_mutex",
                     "lockref_lib"]
+# arm64 only, after those: the atomic subjects with exclusives and with LSE forced (the _lse
+# ones only where the CPU has LSE), then the relax subjects with ISB and with no instruction.
+ARM64_CONTEND_SUBJECTS = ["atomic_faa_llsc", "atomic_faa_lse", "cas_loop_llsc", "cas_loop_lse",
+                          "refcount_llsc", "refcount_lse", "lockref_llsc", "lockref_lse",
+                          "lockref_relax_isb", "lockref_relax_none", "lockref_relax_alt_isb",
+                          "lockref_relax_alt_none", "ticket_isb", "ticket_none"]
 # Subjects whose compare-and-swap attempts are counted, and those with a fallback rate.
 ATTEMPT_SUBJECTS = {"cas_loop", "lockref", "lockref_unbounded", "lockref_relax",
-                    "lockref_relax_alt"}
-FALLBACK_SUBJECTS = ATTEMPT_SUBJECTS - {"cas_loop"}
+                    "lockref_relax_alt", "cas_loop_llsc", "cas_loop_lse", "lockref_llsc",
+                    "lockref_lse", "lockref_relax_isb", "lockref_relax_none",
+                    "lockref_relax_alt_isb", "lockref_relax_alt_none"}
+FALLBACK_SUBJECTS = {s for s in ATTEMPT_SUBJECTS if s.startswith("lockref")}
 # contend's retry limits: the instrumented lockrefs at 100, the library's own at its limit.
-CONTEND_LIMITS = {"lockref": 100, "lockref_relax": 100, "lockref_relax_alt": 100}
+CONTEND_LIMITS = {s: 100 for s in FALLBACK_SUBJECTS - {"lockref_unbounded"}}
 SWEEP_SUBJECTS = ["lockref", "lockref_unbounded"]
+ARM64_SWEEP_SUBJECTS = ["lockref_llsc", "lockref_lse"]
 SWEEP_LIMITS = [1, 2, 4, 15, 50, 100, 200, 500]
 OPENCLOSE_SUBJECTS = ["threads", "processes"]
 DEFAULT_THREADS = {"contend": [1, 2, 4, 8], "lockref-sweep": [2, 4, 8], "openclose": [1, 2, 4, 8]}
@@ -93,8 +105,27 @@ def check_type(obj, key, test, expected, where):
     return v
 
 
+def target(env):
+    """(arm64, lse) of the machine the bench ran on, from its env."""
+    env = env if isinstance(env, dict) else {}
+    flags = env.get("flags") if isinstance(env.get("flags"), list) else []
+    return env.get("arch") == "aarch64", "lse" in flags
+
+
 def check_env(env, scenario):
     w = "env"
+    arm64, lse = target(env)
+    if arm64:
+        # The run-time choice of the outline atomics: LSE exactly when the CPU has it.
+        want = "lse" if lse else "llsc"
+        expect = os.environ.get("HOTLINE_EXPECT_LSE")
+        if expect in ("0", "1"):
+            check(lse == (expect == "1"),
+                  f"env.flags: HOTLINE_EXPECT_LSE={expect}, but 'lse' is "
+                  f"{'' if lse else 'not '}among {env.get('flags')!r}")
+        check_type(env, "atomics", lambda v: v == want, repr(want), w)
+    else:
+        check_type(env, "atomics", lambda v: v is None, "null (not arm64)", w)
     s = lambda v: isinstance(v, str) and v != ""
     for key in ("cpu", "arch", "vendor", "kernel", "libc", "compiler", "command"):
         check_type(env, key, s, "a non-empty string", w)
@@ -266,26 +297,34 @@ def check_contention_extras(r, w, subject, threads):
                "a positive number or null", w)
 
 
-def expected_cases(a):
+def scenario_subjects(scenario, env):
+    """The subjects a scenario has on this machine, in table order; the _lse ones only with LSE."""
+    arm64, lse = target(env)
+    every = {"contend": CONTEND_SUBJECTS + (ARM64_CONTEND_SUBJECTS if arm64 else []),
+             "lockref-sweep": SWEEP_SUBJECTS + (ARM64_SWEEP_SUBJECTS if arm64 else []),
+             "openclose": OPENCLOSE_SUBJECTS, "refcount-timing": ALL_SUBJECTS}[scenario]
+    return [s for s in every if lse or not s.endswith("_lse")]
+
+
+def expected_cases(a, env):
     """(subject, retry_limit) of every result of a threaded scenario, in table order."""
+    every = scenario_subjects(a.scenario, env)
+    names = a.subjects.split(",") if a.subjects else every
+    names = [s for s in every if s in names]
     if a.scenario == "contend":
-        names = a.subjects.split(",") if a.subjects else CONTEND_SUBJECTS
-        names = [s for s in CONTEND_SUBJECTS if s in names]
         lib = int(os.environ.get("HOTLINE_LOCKREF_RETRIES", "100") or 100)
         return [(s, lib or None) if s == "lockref_lib" else (s, CONTEND_LIMITS.get(s))
                 for s in names]
     if a.scenario == "lockref-sweep":
-        names = a.subjects.split(",") if a.subjects else SWEEP_SUBJECTS
         cases = []
-        for s in [s for s in SWEEP_SUBJECTS if s in names]:
-            cases += [(s, lim) for lim in SWEEP_LIMITS] if s == "lockref" else [(s, None)]
+        for s in names:
+            cases += [(s, None)] if s == "lockref_unbounded" else [(s, lim) for lim in SWEEP_LIMITS]
         return cases
-    names = a.subjects.split(",") if a.subjects else OPENCLOSE_SUBJECTS
-    return [(s, None) for s in OPENCLOSE_SUBJECTS if s in names]
+    return [(s, None) for s in names]
 
 
-def check_threaded_results(a, results, repeat, threads_list, duration):
-    cases = expected_cases(a)
+def check_threaded_results(a, env, results, repeat, threads_list, duration):
+    cases = expected_cases(a, env)
     want = [(t, s, lim) for t in threads_list for s, lim in cases]
     got = [(r.get("threads"), r.get("subject"), r.get("retry_limit")) for r in results
            if isinstance(r, dict)]
@@ -319,16 +358,21 @@ def parse_sizes(text):
     return sorted(out)
 
 
-def zero_subjects(bench):
-    """zero's subjects in table order, as --list shows them."""
+def listed_subjects(bench, scenario):
+    """A scenario's subjects in table order, as --list shows them."""
     p = subprocess.run(target_cmd(bench, "--list"), stdout=subprocess.PIPE, text=True)
     names, inside = [], False
     for line in p.stdout.splitlines():
         if not line.startswith(" "):
-            inside = line.startswith("zero:")
+            inside = line.startswith(scenario + ":")
         elif inside:
             names.append(line.split()[0])
     return names
+
+
+def zero_subjects(bench):
+    """zero's subjects in table order, as --list shows them."""
+    return listed_subjects(bench, "zero")
 
 
 def check_zero_result(r, w, repeat, baseline_present):
@@ -495,22 +539,29 @@ def main():
     if a.scenario == "zero":
         # The one note zero may give unasked: no tmpfs for the sparse file.
         stderr = "".join(l for l in stderr.splitlines(True) if SKIP_SPARSE_NOTE not in l)
-    check(stderr == "", f"stderr: expected nothing (not a terminal), got {p.stderr!r}")
-    default_subjects = {"refcount-timing": ALL_SUBJECTS, "contend": CONTEND_SUBJECTS,
-                        "lockref-sweep": SWEEP_SUBJECTS, "openclose": OPENCLOSE_SUBJECTS,
-                        "zero": []}
-    expected = a.subjects.split(",") if a.subjects else default_subjects[a.scenario]
-    for s in expected if a.scenario != "zero" else []:
-        row = rf"^{re.escape(s)}\s" if not timed else rf"^\d+\s+{re.escape(s)}\s"
-        check(re.search(row, p.stdout, re.M) is not None,
-              f"stdout: expected a table row for '{s}', got:\n{p.stdout}")
-
     with open(a.out) as f:
         doc = json.load(f)
+    env = doc.get("env")
+    if timed and a.scenario != "zero" and not a.quick and not target(env)[1]:
+        # Without LSE the _lse subjects are left out, with a note unless --quick.
+        stderr = "".join(l for l in stderr.splitlines(True)
+                         if not re.search(r"_lse.* not run: this CPU has no LSE atomics", l))
+    check(stderr == "", f"stderr: expected nothing (not a terminal), got {p.stderr!r}")
+    if a.scenario != "zero":
+        every = scenario_subjects(a.scenario, env)
+        named = a.subjects.split(",") if a.subjects else every
+        for s in [s for s in every if s in named]:
+            row = rf"^{re.escape(s)}\s" if not timed else rf"^\d+\s+{re.escape(s)}\s"
+            check(re.search(row, p.stdout, re.M) is not None,
+                  f"stdout: expected a table row for '{s}', got:\n{p.stdout}")
+    if a.scenario in ("contend", "lockref-sweep"):
+        listed = listed_subjects(a.bench, a.scenario)
+        want = [s for s in scenario_subjects(a.scenario, dict(env or {}, flags=["lse"]))]
+        check(listed == want, f"--list: expected {a.scenario}'s subjects {want}, got {listed}")
+
     check(doc.get("tool") == "hotline-bench", f"tool: expected 'hotline-bench', got {doc.get('tool')!r}")
     check(isinstance(doc.get("version"), str) and re.match(r"\d+\.\d+", doc.get("version", "")),
           f"version: expected the project version, got {doc.get('version')!r}")
-    env = doc.get("env")
     if check(isinstance(env, dict), f"env: expected an object, got {env!r}"):
         check_env(env, a.scenario)
     cfg = doc.get("config")
@@ -531,8 +582,9 @@ def main():
         threads = ([int(t) for t in a.threads.split(",")] if a.threads
                    else DEFAULT_THREADS[a.scenario])
         duration = a.duration or (0.05 if a.quick else 0.5)
-        check_threaded_results(a, results, repeat, threads, duration)
+        check_threaded_results(a, env, results, repeat, threads, duration)
     else:
+        expected = a.subjects.split(",") if a.subjects else ALL_SUBJECTS
         got = [r.get("subject") for r in results if isinstance(r, dict)]
         check(got == [s for s in ALL_SUBJECTS if s in expected],
               f"results: expected subjects {expected}, in table order, got {got}")

@@ -166,6 +166,7 @@ for name in refcount-timing atomic refcount refcount_full refcount_full_inline \
 	grep -qw -- "$name" "$tmp/out" || fail "--list: expected '$name' to be listed"
 done
 grep -q selftest "$tmp/out" && fail "--list: expected the self-test subject not to be listed"
+cp "$tmp/out" "$tmp/out.list"
 
 # --version: one line with the name.
 run_bench --version >"$tmp/out" 2>"$tmp/err"
@@ -207,6 +208,28 @@ for row in 3 1K 2M 1G; do
 	grep -q "^$row " "$tmp/out" ||
 		fail "zero --sizes 1k,3,2M,1G: expected a row for $row, got: $(cat "$tmp/out")"
 done
+
+# arm64: the _lse subjects run where the CPU has LSE; elsewhere they are left
+# out, and a note says so. (The run-time choice is in env.atomics.)
+if grep -qw atomic_faa_lse "$tmp/out.list" 2>/dev/null; then
+	run_bench contend --duration 0.01 --repeat 1 --threads 1 \
+		--subjects atomic_faa_llsc,atomic_faa_lse --json "$tmp/lse.json" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	[ "$status" -eq 0 ] ||
+		fail "contend --subjects atomic_faa_llsc,atomic_faa_lse: expected exit status 0, got $status: $(cat "$tmp/err")"
+	grep -q '^1 *atomic_faa_llsc ' "$tmp/out" ||
+		fail "contend: expected a row for atomic_faa_llsc, got: $(cat "$tmp/out")"
+	if grep -q '"atomics": "lse"' "$tmp/lse.json"; then
+		grep -q '^1 *atomic_faa_lse ' "$tmp/out" ||
+			fail "contend with LSE: expected a row for atomic_faa_lse, got: $(cat "$tmp/out")"
+		[ -s "$tmp/err" ] && fail "contend with LSE: expected nothing on stderr, got: $(cat "$tmp/err")"
+	else
+		grep -q 'atomic_faa_lse' "$tmp/out" &&
+			fail "contend without LSE: expected no atomic_faa_lse row, got: $(cat "$tmp/out")"
+		grep -q '^hotline-bench: note: contend: atomic_faa_lse not run: this CPU has no LSE atomics$' "$tmp/err" ||
+			fail "contend without LSE: expected a note that atomic_faa_lse is not run, got: $(cat "$tmp/err")"
+	fi
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures check(s) failed"

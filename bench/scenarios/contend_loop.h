@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scenarios/contend_loop.h - contend's shared object, its checks, the
+ * operations of the subjects whose atomics matter, and the measurement
+ * loop, for the files that instantiate the loop: contend.c, and on arm64
+ * contend_atomics.c, compiled once more per kind of atomics (exclusives,
+ * LSE) so that the same loop and operations run with each. Private to them.
+ *
+ * Everything here is static inline: each file gets its own copy, compiled
+ * with its own flags.
+ */
+#ifndef HOTLINE_BENCH_CONTEND_LOOP_H
+#define HOTLINE_BENCH_CONTEND_LOOP_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <hotline/lockref.h>
+#include <hotline/qspinlock.h>
+#include <hotline/refcount.h>
+
+#include "../arch_cycles.h"
+#include "../arch_relax.h"
+#include "../baselines/lockref_probe.h"
+#include "../baselines/refcount_full.h"
+#include "../baselines/ticket.h"
+#include "../hist.h"
+#include "contend.h"
+
+#define CT_BASE		1	/* the object's own reference: counts start and end here */
+#define CT_SAMPLE_EVERY 64	/* one op in this many is timed */
+
+/* ---- the shared object and the per-thread figures ------------------------ */
+
+struct ct_locked_counter_q {
+	hl_qspinlock_t lock;
+	atomic_int count;
+};
+
+struct ct_locked_counter_t {
+	struct ticket_lock lock;
+	atomic_int count;
+};
+
+struct ct_locked_counter_m {
+	pthread_mutex_t lock;
+	atomic_int count;
+};
+
+/* Every subject's object, each alone on its cache line; a subject uses one. */
+struct ct_object {
+	_Alignas(64) atomic_int atomic;		/* atomic_faa, cas_loop */
+	_Alignas(64) hl_refcount_t refcount;
+	_Alignas(64) struct refcount_full full;
+	_Alignas(64) struct hl_lockref lockref;	/* lockref_*: count CT_BASE, unlocked */
+	_Alignas(64) struct ct_locked_counter_q qspin;	/* lock and counter share the line */
+	_Alignas(64) struct ct_locked_counter_t ticket;
+	_Alignas(64) struct ct_locked_counter_m mutex;
+	_Alignas(64) atomic_int unlocked;	/* selftest_nolock */
+};
+
+/* Which attempt figures a subject's loop gathers. */
+enum ct_probe {
+	CT_PROBE_NONE,
+	CT_PROBE_CAS,		/* counted inline by the subject's operations */
+	CT_PROBE_LOCKREF,	/* counted by the instrumented lockref's hooks */
+};
+
+/* One thread's figures; only that thread writes them while it runs. */
+struct ct_thread {
+	_Alignas(64) struct bench_attempts attempts;
+	struct bench_latency latency;
+	uint64_t fallbacks;	/* lockref operations that took the locked path */
+	uint64_t violations;	/* critical sections that found the counter out of range */
+	uint64_t last_refs;	/* puts that found the last reference (never expected) */
+	unsigned int threads;
+	enum ct_probe probe;
+};
+
+/* What a case's runs add up to (bench_params.sink): pooled over threads and repetitions. */
+struct ct_tally {
+	struct bench_attempts attempts;
+	struct bench_latency latency;	/* ticks */
+	uint64_t lockref_ops, fallbacks;
+	bool has_attempts, has_fallbacks;
+	uint64_t cycles;		/* over the runs: converts ticks to ns */
+	double elapsed_ns;
+};
+
+struct ct_state {
+	struct ct_object obj;
+	struct ct_thread *thread;	/* [threads] */
+	struct ct_tally *sink;
+	unsigned int threads;
+	_Alignas(64) atomic_uint finished;	/* threads done: the last one checks */
+};
+
+_Static_assert(CT_BASE == 1, "hl_lockref_init starts the lockref subjects at 1");
+
+/* ---- checks --------------------------------------------------------------- */
+
+/*
+ * Inside a critical section of a get, the counter is CT_BASE plus the
+ * threads that are between their get and their put: CT_BASE .. CT_BASE +
+ * threads - 1, since this thread is not; inside a put it is one more. A
+ * lock that lets two threads in at once loses updates and leaves the range.
+ */
+static inline int ct_inc_checked(int v, struct ct_thread *t)
+{
+	if (hl_unlikely((unsigned int)(v - CT_BASE) >= t->threads))
+		t->violations++;
+	return v + 1;
+}
+
+static inline int ct_dec_checked(int v, struct ct_thread *t)
+{
+	if (hl_unlikely((unsigned int)(v - CT_BASE - 1) >= t->threads))
+		t->violations++;
+	return v - 1;
+}
+
+/* A count after the run: it must be back at CT_BASE. */
+static inline bool ct_check_count(const char *what, int count, char *why, size_t n)
+{
+	if (count == CT_BASE)
+		return true;
+	snprintf(why, n, "%s is %d after the run, expected %d: updates were lost", what, count,
+		 CT_BASE);
+	return false;
+}
+
+static inline bool ct_check_unlocked(const char *what, bool locked, char *why, size_t n)
+{
+	if (!locked)
+		return true;
+	snprintf(why, n, "%s is still taken after the run", what);
+	return false;
+}
+
+/* What every thread counted on the way: out-of-range counters, lost references. */
+static inline bool ct_check_threads(const struct ct_state *st, char *why, size_t n)
+{
+	uint64_t violations = 0, last_refs = 0;
+
+	for (unsigned int i = 0; i < st->threads; i++) {
+		violations += st->thread[i].violations;
+		last_refs += st->thread[i].last_refs;
+	}
+	if (violations) {
+		snprintf(why, n,
+			 "mutual exclusion broken: %llu critical sections found the counter outside "
+			 "%d..%u (two threads inside at once)",
+			 (unsigned long long)violations, CT_BASE, CT_BASE + st->threads);
+		return false;
+	}
+	if (last_refs) {
+		snprintf(why, n,
+			 "a put found the last reference %llu times while the object's own was held",
+			 (unsigned long long)last_refs);
+		return false;
+	}
+	return true;
+}
+
+/* The last thread to finish checks the object: every other thread is done. */
+static inline void ct_finish(struct bench_worker *w, struct ct_state *st,
+			     bool (*check)(struct ct_object *o, char *why, size_t n))
+{
+	if (atomic_fetch_add_explicit(&st->finished, 1, memory_order_acq_rel) + 1 != st->threads)
+		return;
+	if (!ct_check_threads(st, w->why, sizeof(w->why)) || !check(&st->obj, w->why, sizeof(w->why)))
+		w->failed = true;
+}
+
+/* ---- the subjects' operations ------------------------------------------- */
+
+/* atomic_faa: the floor, one locked add each way. (Not atomic_*: <stdatomic.h>'s names.) */
+static inline void faa_get(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	atomic_fetch_add_explicit(&o->atomic, 1, memory_order_relaxed);
+}
+
+static inline void faa_put(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	atomic_fetch_sub_explicit(&o->atomic, 1, memory_order_release);
+}
+
+static inline bool faa_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the counter",
+			      atomic_load_explicit(&o->atomic, memory_order_relaxed), why, n);
+}
+
+/* cas_loop: the kernel's plain loop (load, then cmpxchg until it sticks), attempts counted. */
+static inline void cas_add(atomic_int *c, int delta, struct ct_thread *t)
+{
+	int old = atomic_load_explicit(c, memory_order_relaxed);
+	unsigned int attempts = 1;
+
+	while (!atomic_compare_exchange_strong_explicit(c, &old, old + delta, memory_order_relaxed,
+							memory_order_relaxed))
+		attempts++;
+	bench_attempts_add(&t->attempts, attempts);
+}
+
+static inline void cas_get(struct ct_object *o, struct ct_thread *t)
+{
+	cas_add(&o->atomic, 1, t);
+}
+
+static inline void cas_put(struct ct_object *o, struct ct_thread *t)
+{
+	cas_add(&o->atomic, -1, t);
+}
+
+/* refcount: hotline's hl_refcount_t; the object's own reference keeps it above 0. */
+static inline void refcount_get(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	hl_refcount_inc(&o->refcount);
+}
+
+static inline void refcount_put(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(hl_refcount_dec_and_test(&o->refcount)))
+		t->last_refs++;
+}
+
+static inline bool refcount_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the refcount", hl_refcount_read(&o->refcount), why, n);
+}
+
+/*
+ * put_or_lock returned false: it found the last reference, and holds the
+ * lock. With the object's own reference held that cannot happen, but if it
+ * does the count is dropped under the lock (keeping whatever lock half the
+ * waiters left) and the event is reported at the end.
+ */
+static __attribute__((cold, noinline, unused)) void lockref_drop_locked(struct hl_lockref *l,
+									 struct ct_thread *t)
+{
+	hl_lockref_set_count(l, hl_lockref_count(l) - 1);
+	hl_qspin_unlock(&l->lock);
+	t->last_refs++;
+}
+
+/* lockref_*: either copy of hl_lockref (the instrumented one, or the library's). */
+static inline void lockref_put(struct ct_object *o, struct ct_thread *t,
+			       bool (*put_or_lock)(struct hl_lockref *l))
+{
+	if (hl_unlikely(!put_or_lock(&o->lockref)))
+		lockref_drop_locked(&o->lockref, t);
+}
+
+static inline bool lockref_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the lockref's count", hl_lockref_count(&o->lockref), why, n) &&
+	       ct_check_unlocked("the lockref's lock", hl_qspin_is_locked(&o->lockref.lock), why,
+				 n);
+}
+
+/* ---- the measurement loop, once ----------------------------------------- */
+
+/*
+ * relax and insn: the instrumented lockref's cpu_relax policy and
+ * instruction (lockref_probe.h), for CT_PROBE_LOCKREF.
+ */
+static bench_always_inline void ct_loop(struct bench_worker *w, enum ct_probe probe,
+					 enum lockref_relax relax, enum bench_relax_insn insn,
+					 void (*get)(struct ct_object *, struct ct_thread *),
+					 void (*put)(struct ct_object *, struct ct_thread *),
+					 bool (*check)(struct ct_object *, char *, size_t))
+{
+	struct ct_state *st = w->state;
+	struct ct_object *o = &st->obj;
+	struct ct_thread *t = &st->thread[w->index];
+	uint64_t n = 0;
+
+	t->probe = probe;
+	t->threads = st->threads;
+	if (probe == CT_PROBE_LOCKREF)
+		lockref_probe_begin(relax, insn);
+	/* At least one op, so that every thread has a latency sample. */
+	do {
+		if (hl_unlikely(n % CT_SAMPLE_EVERY == 0)) {
+			uint64_t c0 = bench_cycles();
+
+			get(o, t);
+			put(o, t);
+			bench_latency_add(&t->latency, bench_cycles() - c0);
+		} else {
+			get(o, t);
+			put(o, t);
+		}
+		n++;
+	} while (!atomic_load_explicit(w->stop, memory_order_relaxed));
+
+	w->ops = n;
+	if (probe == CT_PROBE_LOCKREF) {
+		t->attempts = lockref_probe.attempts;
+		t->fallbacks = lockref_probe.fallbacks;
+	}
+	ct_finish(w, st, check);
+}
+
+#endif /* HOTLINE_BENCH_CONTEND_LOOP_H */
