@@ -13,8 +13,9 @@
  * is marked dead under the lock, no thread gets a reference again.
  *
  * cmocka's assertions are not thread-safe: workers only count, the main
- * thread asserts after joining them. Iterations are scaled down under
- * ThreadSanitizer (HL_TSAN), which runs this program too.
+ * thread asserts after joining them. Iterations are scaled(): divided by
+ * HOTLINE_TEST_SCALE (emulation), and by 4 more under ThreadSanitizer
+ * (HL_TSAN), which runs this program too (test_util.h).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -37,11 +38,6 @@
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
 
-#ifdef HL_TSAN
-#define SCALE 4
-#else
-#define SCALE 1
-#endif
 
 #define DEAD HL_LOCKREF_DEAD
 
@@ -60,7 +56,7 @@ static bool locked_add(struct hl_lockref *l, int seen, int d)
 #define RC_WORKERS 4
 #define RC_LOCKERS 2
 #define RC_THREADS (RC_WORKERS + RC_LOCKERS)
-#define RC_ITERS (1000000 / SCALE)
+#define RC_ITERS scaled(1000000)
 #define RC_EXTRA 500		/* references each thread keeps at the end */
 
 static struct {
@@ -284,7 +280,7 @@ static void racing_ops_end_at_exact_count_unbounded(void **state)
 /* ---- The last reference: exactly one put_or_lock gets false ---- */
 
 #define LAST_THREADS 4
-#define LAST_ROUNDS (20000 / SCALE)
+#define LAST_ROUNDS scaled(20000)
 
 static struct {
 	struct hl_lockref l;
@@ -360,7 +356,7 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 		not_locked += workers[i].not_locked;
 	}
 	if (frees != LAST_ROUNDS)
-		fail_msg("%d rounds of %d holders dropping their references: put_or_lock returned "
+		fail_msg("%ld rounds of %d holders dropping their references: put_or_lock returned "
 			 "false %ld times, expected once per round", LAST_ROUNDS, LAST_THREADS,
 			 frees);
 	if (not_locked)
@@ -382,7 +378,7 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 /* ---- Death: once marked dead, nobody gets a reference again ---- */
 
 #define DD_THREADS 4
-#define DD_AFTER (20000 / SCALE)	/* attempts each thread makes after seeing it dead */
+#define DD_AFTER scaled(20000)	/* attempts each thread makes after seeing it dead */
 
 static struct {
 	struct hl_lockref l;
@@ -452,7 +448,8 @@ static void after_mark_dead_no_thread_gets_a_reference(void **state)
 	assert_int_equal(pthread_barrier_init(&dd.start, NULL, DD_THREADS + 1), 0);
 	start_threads(tids, DD_THREADS, dd_worker_fn, workers, sizeof(workers[0]));
 	pthread_barrier_wait(&dd.start);
-	for (int i = 0; i < 20000 && atomic_load(&dd.successes) < 5000 / SCALE; i++)
+	/* Wait for references taken before death: a quarter of DD_AFTER, scaled like it. */
+	for (int i = 0; i < 20000 && atomic_load(&dd.successes) < scaled(5000); i++)
 		nanosleep(&tick, NULL);
 	hl_qspin_lock(&dd.l.lock);
 	hl_lockref_mark_dead(&dd.l);

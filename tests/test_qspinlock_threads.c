@@ -13,8 +13,9 @@
  * racing lock; a lock packed among other hot data; several locks at once.
  *
  * cmocka's assertions are not thread-safe: workers only count, the main
- * thread asserts after joining them. Iterations are scaled down under
- * ThreadSanitizer (HL_TSAN), which runs this program too.
+ * thread asserts after joining them. Iteration and thread counts are
+ * scaled(): divided by HOTLINE_TEST_SCALE (emulation), and by 4 more under
+ * ThreadSanitizer (HL_TSAN), which runs this program too (test_util.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,11 +39,6 @@
 #include <hotline/compiler.h>
 #include <hotline/qspinlock.h>
 
-#ifdef HL_TSAN
-#define SCALE 4	/* ThreadSanitizer: several times slower per operation */
-#else
-#define SCALE 1
-#endif
 
 #define TAIL_SLOT_SHIFT 18
 
@@ -127,7 +123,7 @@ static void assert_guarded(struct guarded *g, long want, const char *what)
 
 /* ---- Mutual exclusion for 2..16 threads ---- */
 
-#define MX_TOTAL (1600000 / SCALE)	/* lock/unlock pairs per thread count, shared out */
+#define MX_TOTAL scaled(1600000)	/* lock/unlock pairs per thread count, shared out */
 
 static struct {
 	struct guarded g;
@@ -201,8 +197,9 @@ static void mutual_exclusion_16_threads_exact_count(void **state)
 /* ---- Oversubscription: holders that sleep, waiters that park ---- */
 
 #define OS_THREADS 32
-#define OS_ITERS (3000 / SCALE)
-#define OS_MIN_PARKED 200	/* this machine (2 cores): about 4000 */
+#define OS_ITERS scaled(3000)
+/* Parks grow with the iterations, so the bound is scaled too (here, 2 cores: about 4000 at 3000). */
+#define OS_MIN_PARKED scaled(200)
 
 static struct {
 	struct guarded g;
@@ -277,25 +274,26 @@ static void oversubscribed_sleeping_holders_lose_no_wakeups(void **state)
 	 * each) and futex waits in the lock. sched_yield() does not count.
 	 */
 	parked = vcsw - sleeps - OS_THREADS;
-	print_message("%d threads x %d: %.3f s; %ld sleeps and %ld yields while holding; "
+	print_message("%d threads x %ld: %.3f s; %ld sleeps and %ld yields while holding; "
 		      "about %ld waits on a futex (voluntary context switches less the sleeps)\n",
 		      OS_THREADS, OS_ITERS, now() - t0, sleeps, yields, parked);
 	assert_guarded(&os.g, (long)OS_THREADS * OS_ITERS, "oversubscribed");
 #ifndef HL_TSAN
 	/* Without waiters that went to sleep, this test proves nothing about wake-ups. */
 	if (parked < OS_MIN_PARKED)
-		fail_msg("about %ld waits on a futex, expected at least %d: the waiters did not "
+		fail_msg("about %ld waits on a futex, expected at least %ld: the waiters did not "
 			 "park, so wake-ups were not tested", parked, OS_MIN_PARKED);
 #endif
 }
 
 /* ---- Thousands of short-lived threads: queue nodes are given back ---- */
 
-#ifdef HL_TSAN
-#define SL_THREADS 4000
-#else
-#define SL_THREADS 20000	/* more than the 16383 slots the tail field can name */
-#endif
+/*
+ * At scale 1, more than the 16383 slots the tail field can name; scaled (2500
+ * at 8, 5000 under TSan) still far more than SL_SLOT_BOUND, which a slot that
+ * is not given back would exceed after a few waves.
+ */
+#define SL_THREADS scaled(20000)
 #define SL_WAVE 32
 #define SL_TAKES 3
 /*
@@ -419,14 +417,14 @@ static void thousands_of_short_lived_threads_each_queue_and_reuse_nodes(void **s
 	if (atomic_load(&sl.max_tail) == 0)
 		fail_msg("no queue tail was ever seen in the lock word: nobody queued");
 	if (waves * SL_WAVE < SL_THREADS)
-		fail_msg("stopped after %ld of %d threads", waves * SL_WAVE, SL_THREADS);
+		fail_msg("stopped after %ld of %ld threads", waves * SL_WAVE, SL_THREADS);
 }
 
 /* ---- trylock racing lock ---- */
 
 #define TR_LOCKERS 2
 #define TR_TRIERS 2
-#define TR_ITERS (200000 / SCALE)
+#define TR_ITERS scaled(200000)
 
 static struct {
 	struct guarded g;
@@ -494,7 +492,7 @@ static void trylock_racing_lock_keeps_mutual_exclusion(void **state)
 		successes += workers[i].successes;
 		failures += workers[i].failures;
 	}
-	print_message("trylock: %ld successes, %ld failures against %d lockers x %d\n",
+	print_message("trylock: %ld successes, %ld failures against %d lockers x %ld\n",
 		      successes, failures, TR_LOCKERS, TR_ITERS);
 	assert_guarded(&tr.g, (long)TR_LOCKERS * TR_ITERS + successes, "trylock vs lock");
 }
@@ -503,7 +501,7 @@ static void trylock_racing_lock_keeps_mutual_exclusion(void **state)
 
 #define HOT_LOCKERS 3
 #define HOT_HAMMERS 2
-#define HOT_ITERS (300000 / SCALE)
+#define HOT_ITERS scaled(300000)
 
 static struct {
 	_Alignas(64) atomic_int before;	/* hammered without the lock */
@@ -569,7 +567,7 @@ static void lock_inside_a_struct_with_hot_neighbours(void **state)
 			 hot.small, hot.tiny, (unsigned short)want, (unsigned char)want);
 	if (atomic_load(&hot.before) != HOT_HAMMERS * HOT_ITERS ||
 	    atomic_load(&hot.after) != (long)HOT_HAMMERS * HOT_ITERS)
-		fail_msg("neighbours hammered atomically read %d and %ld, expected %d each",
+		fail_msg("neighbours hammered atomically read %d and %ld, expected %ld each",
 			 atomic_load(&hot.before), atomic_load(&hot.after),
 			 HOT_HAMMERS * HOT_ITERS);
 	assert_qspin_word(&hot.lock, 0);
@@ -579,7 +577,7 @@ static void lock_inside_a_struct_with_hot_neighbours(void **state)
 
 #define ML_LOCKS 3
 #define ML_THREADS 4
-#define ML_ITERS (100000 / SCALE)
+#define ML_ITERS scaled(100000)
 
 static struct {
 	struct guarded g[ML_LOCKS];

@@ -9,7 +9,8 @@
  * a putter that found count 1 and waits for the lock while another thread
  * revives the object must return false and not keep the lock; and a
  * get/put/recreate loop, where a false that kept the lock would deadlock
- * the next lock (the watchdog reports it).
+ * the next lock (the watchdog reports it). Rounds and iterations are
+ * scaled() (test_util.h: HOTLINE_TEST_SCALE, and ThreadSanitizer).
  */
 #include <limits.h>
 #include <pthread.h>
@@ -31,12 +32,6 @@
 #include <hotline/compiler.h>
 #include <hotline/qspinlock.h>
 #include <hotline/refcount.h>
-
-#ifdef HL_TSAN
-#define SCALE 4
-#else
-#define SCALE 1
-#endif
 
 #define SAT HL_REFCOUNT_SATURATED
 
@@ -156,7 +151,7 @@ static void zero_reports_sub_uaf_returns_false_lock_not_held(void **state)
 /* ---- Threads: N holders drop N references ---- */
 
 #define N_THREADS 4
-#define N_ROUNDS (20000 / SCALE)
+#define N_ROUNDS scaled(20000)
 
 static struct {
 	hl_refcount_t ref;
@@ -227,7 +222,7 @@ static void n_holders_dropping_n_references_exactly_one_gets_the_lock(void **sta
 		not_locked += workers[i].not_locked;
 	}
 	if (wins != N_ROUNDS)
-		fail_msg("%d rounds of %d holders: dec_and_lock returned true %ld times, expected "
+		fail_msg("%ld rounds of %d holders: dec_and_lock returned true %ld times, expected "
 			 "once per round", N_ROUNDS, N_THREADS, wins);
 	if (not_locked)
 		fail_msg("dec_and_lock returned true %ld times without the lock held", not_locked);
@@ -294,7 +289,7 @@ static void revived_while_waiting_for_the_lock_returns_false_unlocked(void **sta
 /* ---- get / put / recreate between threads ---- */
 
 #define RV_THREADS 3
-#define RV_ITERS (200000 / SCALE)
+#define RV_ITERS scaled(200000)
 
 static struct {
 	hl_refcount_t ref;

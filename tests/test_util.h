@@ -15,6 +15,21 @@
  * assert_qspin_word(l, want) compares a whole hl_qspinlock_t word, printed
  * in hex (locked byte, pending bit and tail are easier to read that way).
  *
+ * HOTLINE_TEST_SCALE=N (a positive integer; 1 if unset or empty) is the one
+ * knob by which the stress tests shrink for slow runs (make test-arm64 runs
+ * them under qemu with 8). test_scale() is N, times 4 in a ThreadSanitizer
+ * build (HL_TSAN: several times slower per atomic operation); scaled(n) is
+ * n / test_scale(), at least 1: the iteration, round and thread counts of the
+ * stress tests are written scaled(COUNT), and a threshold that depends on a
+ * count is scaled with it. Exhaustive sweeps (every size, alignment,
+ * distance) instead visit every sweep_step()-th value past the first few,
+ * and always the last: sweep_next(v, dense, last) is the value after v.
+ * sweep_step() is N, or N + 1 when N is even (1 at scale 1; ThreadSanitizer
+ * does not slow a sweep): an odd stride over a long enough range meets every
+ * residue modulo any power of two, so every tail length and alignment class
+ * is still visited. A value that is not a positive integer fails the program
+ * at start with one line naming it (test_scale_check, a constructor).
+ *
  * thread_state(tid) is the state letter of a thread of this process from
  * /proc/self/task/TID/stat ('R' running, 'S' sleeping, ...), '?' if it
  * cannot be read; gettid_() is the calling thread's kernel id.
@@ -45,7 +60,6 @@
  * not NULL, its stdout into out (else it is this program's); each is
  * NUL-terminated and cut to fit. stderr is read to its end first: for
  * children that write less than a pipe holds to stdout.
- *
  *
  * HOTLINE_TARGET_RUN, in the environment: the command that runs a program
  * built for the target; empty or unset: run it directly. Under emulation
@@ -120,10 +134,70 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include <hotline/compiler.h>	/* HL_TSAN */
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
 #include <hotline/refcount.h>
 #include <hotline/zero.h>
+
+/* ---- HOTLINE_TEST_SCALE ---- */
+
+/* HOTLINE_TEST_SCALE as given (1 if unset or empty); exits with one line if not a positive integer. */
+static inline long test_env_scale(void)
+{
+	static long scale;
+	const char *v = getenv("HOTLINE_TEST_SCALE");
+	char *end;
+	long n = 1;
+
+	if (scale)
+		return scale;
+	if (v && *v) {
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno || end == v || *end || n < 1 || n > 1000000) {
+			fprintf(stderr, "%s: HOTLINE_TEST_SCALE=%s: expected a positive integer\n",
+				program_invocation_short_name, v);
+			exit(1);
+		}
+	}
+	return scale = n;
+}
+
+static inline long test_scale(void)
+{
+#ifdef HL_TSAN
+	return 4 * test_env_scale();
+#else
+	return test_env_scale();
+#endif
+}
+
+__attribute__((constructor)) static void test_scale_check(void)
+{
+	test_env_scale();
+}
+
+static inline long scaled(long n)
+{
+	return n / test_scale() > 0 ? n / test_scale() : 1;
+}
+
+static inline size_t sweep_step(void)
+{
+	return (size_t)(test_env_scale() | 1);
+}
+
+/*
+ * The value after v in a sweep up to last: v + 1 below dense, then every
+ * sweep_step()-th value, and last itself (v + 1 > last ends the sweep).
+ */
+static inline size_t sweep_next(size_t v, size_t dense, size_t last)
+{
+	if (v + 1 < dense || v >= last)
+		return v + 1;
+	return v + sweep_step() < last ? v + sweep_step() : last;
+}
 
 static char watchdog_msg[256];
 static size_t watchdog_len;
