@@ -3,14 +3,22 @@
  * test_cpu.c - hl_cpu() and hl_cpu_flags(), in one thread.
  *
  * The description must be stable, name the architecture the program runs
- * on, and on x86-64 agree with the kernel's view of the CPU: the "flags"
+ * on, and agree with the kernel's view of the CPU: on x86-64 the "flags"
  * line of /proc/cpuinfo (which, like hl_cpu, only lists AVX2/AVX-512 when
- * the OS saves their registers). test_cpu_threads.c races the first call.
+ * the OS saves their registers); on arm64 the HWCAP bits of the auxiliary
+ * vector (what /proc/cpuinfo's "Features" line is made from; under qemu-user
+ * /proc/cpuinfo is the host's). Fields of the other architecture are false.
+ * test_cpu_threads.c races the first call.
+ *
+ * HOTLINE_EXPECT_LSE=0 or 1 (make test-arm64 sets it per qemu CPU model):
+ * hl_cpu()->lse must be exactly that. On arm64, hl_zero_variant() must name
+ * one of the arm64 variants.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -23,6 +31,11 @@
 #include "test_util.h"
 
 #include <hotline/cpu.h>
+#include <hotline/zero.h>
+
+/* The kernel's arm64 HWCAP bits (uapi asm/hwcap.h); older headers lack the second. */
+#define ARM64_HWCAP_ATOMICS (1UL << 8)
+#define ARM64_HWCAP2_MOPS (1UL << 43)
 
 /* The boolean fields and the names hl_cpu_flags() uses for them. */
 struct flag_field {
@@ -42,8 +55,8 @@ static bool field_value(const struct hl_cpu *c, const struct flag_field *f)
 	return *(const bool *)((const char *)c + f->offset);
 }
 
-/* The "flags" line of /proc/cpuinfo, or NULL if it cannot be read. */
-static char *cpuinfo_flags(void)
+/* The rest of the first /proc/cpuinfo line that starts with key, or NULL if none. */
+static char *cpuinfo_line(const char *key)
 {
 	static char line[8192];
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -52,7 +65,7 @@ static char *cpuinfo_flags(void)
 	if (!f)
 		return NULL;
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5) == 0 && strchr(line, ':')) {
+		if (strncmp(line, key, strlen(key)) == 0 && strchr(line, ':')) {
 			found = strchr(line, ':') + 1;
 			break;
 		}
@@ -83,6 +96,20 @@ static bool is_x86_64_build(void)
 #else
 	return false;
 #endif
+}
+
+static bool is_aarch64_build(void)
+{
+#if defined(__aarch64__)
+	return true;
+#else
+	return false;
+#endif
+}
+
+static bool is_power_of_two(unsigned int v)
+{
+	return v && (v & (v - 1)) == 0;
 }
 
 static void cpu_returns_same_non_null_pointer_every_call(void **state)
@@ -121,8 +148,9 @@ static void arch_names_the_machine_we_run_on(void **state)
 	if (is_x86_64_build()) {
 		assert_string_equal(c->arch, "x86_64");
 		assert_string_equal(u.machine, "x86_64");
-	} else if (strcmp(u.machine, "aarch64") == 0) {
+	} else if (is_aarch64_build()) {
 		assert_string_equal(c->arch, "aarch64");
+		assert_string_equal(u.machine, "aarch64");	/* qemu-user answers for the guest */
 	}
 }
 
@@ -151,30 +179,108 @@ static void cacheline_is_a_power_of_two_between_16_and_512(void **state)
 		fail_msg("cacheline is %u; expected a power of two in [16, 512]", line);
 }
 
-static void arm64_fields_are_false_on_x86_64(void **state)
+static void fields_of_the_other_architecture_are_false(void **state)
 {
 	const struct hl_cpu *c = hl_cpu();
 
 	(void)state;
-	if (!is_x86_64_build())
-		skip();
-	assert_false(c->lse);
-	assert_false(c->mops);
-	assert_int_equal(c->dczva_block, 0);
+	if (is_x86_64_build()) {
+		assert_false(c->lse);
+		assert_false(c->mops);
+		assert_int_equal(c->dczva_block, 0);
+	} else {
+		const bool x86[] = { c->erms, c->fsrm, c->fsrs, c->fzrm, c->rep_good,
+				     c->avx2, c->avx512f, c->avx512vl };
+
+		for (size_t i = 0; i < sizeof(x86) / sizeof(x86[0]); i++)
+			if (x86[i])
+				fail_msg("an x86 field (%zu of erms, fsrm, fsrs, fzrm, rep_good, avx2, "
+					 "avx512f, avx512vl) is true on %s", i, c->arch);
+	}
 }
 
-/* erms, fsrm, avx2, avx512f, avx512vl: exactly what the kernel lists. */
-static void x86_flags_match_proc_cpuinfo(void **state)
+/*
+ * HOTLINE_EXPECT_LSE=0|1: what the CPU (model) under test must report; unset,
+ * only that the flags string agrees with the field.
+ */
+static void lse_is_what_the_environment_expects(void **state)
 {
-	static const char *const names[] = { "erms", "fsrm", "avx2", "avx512f", "avx512vl" };
+	const char *want = getenv("HOTLINE_EXPECT_LSE");
 	const struct hl_cpu *c = hl_cpu();
-	const bool values[] = { c->erms, c->fsrm, c->avx2, c->avx512f, c->avx512vl };
-	const char *flags = cpuinfo_flags();
-	int mismatches = 0;
+	char flags[512];
 
 	(void)state;
-	if (!is_x86_64_build() || !flags)
-		skip();
+	hl_cpu_flags(flags, sizeof(flags));
+	if (has_word(flags, "lse") != c->lse)
+		fail_msg("hl_cpu()->lse is %d but hl_cpu_flags() is '%s'", c->lse, flags);
+	if (!want || !*want) {
+		print_message("HOTLINE_EXPECT_LSE unset: lse is %d, not compared\n", c->lse);
+		return;
+	}
+	if (strcmp(want, "0") != 0 && strcmp(want, "1") != 0)
+		fail_msg("HOTLINE_EXPECT_LSE=%s: expected 0 or 1", want);
+	if (c->lse != (want[0] == '1'))
+		fail_msg("hl_cpu()->lse is %d, HOTLINE_EXPECT_LSE=%s (hl_cpu_flags: '%s')", c->lse,
+			 want, flags);
+}
+
+/* DC ZVA's block: 0 (prohibited) or 2^n bytes with n = 2..9 (DCZID_EL0.BS is 4 bits of words). */
+static void dczva_block_is_0_or_a_power_of_two_between_4_and_2048(void **state)
+{
+	unsigned int b = hl_cpu()->dczva_block;
+
+	(void)state;
+	print_message("dczva_block %u, cacheline %u\n", b, hl_cpu()->cacheline);
+	if (b != 0 && (!is_power_of_two(b) || b < 4 || b > 2048))
+		fail_msg("dczva_block is %u; expected 0 or a power of two in [4, 2048]", b);
+	if (!is_aarch64_build())
+		assert_int_equal(b, 0);
+}
+
+/* On arm64 hl_zero runs an arm64 variant, and its plan names only arm64 variants. */
+static bool is_arm64_variant(const char *name, size_t len)
+{
+	static const char *const names[] = { "stp", "dc_zva", "mops" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+			return true;
+	return false;
+}
+
+static void zero_variant_is_one_of_this_architecture(void **state)
+{
+	const char *v = hl_zero_variant();
+	char plan[512];
+
+	(void)state;
+	assert_non_null(v);
+	hl_zero_plan(plan, sizeof(plan));
+	print_message("hl_zero_variant '%s', plan '%s'\n", v, plan);
+	if (!is_aarch64_build())
+		return;		/* test_zero.c checks the x86-64 names */
+	if (!is_arm64_variant(v, strlen(v)))
+		fail_msg("hl_zero_variant() is '%s' on aarch64; expected stp, dc_zva or mops", v);
+	/* "NAME" or "NAME <= SIZE < NAME ...": every word but "<=", "<" and sizes is a variant. */
+	for (const char *p = plan; *p;) {
+		size_t len = strcspn(p, " ");
+
+		if (!(len == 2 && strncmp(p, "<=", 2) == 0) && !(len == 1 && *p == '<') &&
+		    strspn(p, "0123456789") != len && !is_arm64_variant(p, len))
+			fail_msg("hl_zero_plan '%s' names '%.*s'; expected stp, dc_zva or mops only",
+				 plan, (int)len, p);
+		p += len;
+		p += strspn(p, " ");
+	}
+}
+
+/* x86-64: erms, fsrm, avx2, avx512f, avx512vl: exactly what the kernel lists. */
+static void x86_flags_match_proc_cpuinfo(const struct hl_cpu *c, const char *flags)
+{
+	static const char *const names[] = { "erms", "fsrm", "avx2", "avx512f", "avx512vl" };
+	const bool values[] = { c->erms, c->fsrm, c->avx2, c->avx512f, c->avx512vl };
+	int mismatches = 0;
+
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		bool listed = has_word(flags, names[i]);
 
@@ -191,17 +297,13 @@ static void x86_flags_match_proc_cpuinfo(void **state)
  * fsrs, fzrm and rep_good: older kernels do not list the first two, and
  * REP_GOOD is the kernel's own judgement; so only "listed implies true".
  */
-static void x86_flags_listed_in_proc_cpuinfo_are_reported(void **state)
+static void x86_flags_listed_in_proc_cpuinfo_are_reported(const struct hl_cpu *c,
+							   const char *flags)
 {
 	static const char *const names[] = { "fsrs", "fzrm", "rep_good" };
-	const struct hl_cpu *c = hl_cpu();
 	const bool values[] = { c->fsrs, c->fzrm, c->rep_good };
-	const char *flags = cpuinfo_flags();
 	int missing = 0;
 
-	(void)state;
-	if (!is_x86_64_build() || !flags)
-		skip();
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (has_word(flags, names[i]) && !values[i]) {
 			print_error("%s: /proc/cpuinfo lists it, hl_cpu says false\n", names[i]);
@@ -212,6 +314,41 @@ static void x86_flags_listed_in_proc_cpuinfo_are_reported(void **state)
 	/* The header: ERMS implies REP_GOOD. */
 	if (c->erms)
 		assert_true(c->rep_good);
+}
+
+/*
+ * arm64: lse and mops are the kernel's HWCAP_ATOMICS and HWCAP2_MOPS; where
+ * /proc/cpuinfo is the guest's own (not under qemu-user), its "Features"
+ * line lists "atomics" exactly when lse is true.
+ */
+static void arm64_flags_match_hwcap(const struct hl_cpu *c)
+{
+	bool atomics = getauxval(AT_HWCAP) & ARM64_HWCAP_ATOMICS;
+	bool mops = getauxval(AT_HWCAP2) & ARM64_HWCAP2_MOPS;
+	const char *features = cpuinfo_line("Features");
+
+	if (c->lse != atomics)
+		fail_msg("hl_cpu()->lse is %d, HWCAP_ATOMICS says %d", c->lse, atomics);
+	if (c->mops != mops)
+		fail_msg("hl_cpu()->mops is %d, HWCAP2_MOPS says %d", c->mops, mops);
+	if (features && has_word(features, "atomics") != c->lse)
+		fail_msg("hl_cpu()->lse is %d, /proc/cpuinfo Features:%s", c->lse, features);
+}
+
+static void flags_agree_with_what_the_kernel_reports(void **state)
+{
+	const struct hl_cpu *c = hl_cpu();
+	const char *flags = cpuinfo_line("flags");
+
+	(void)state;
+	if (is_x86_64_build()) {
+		if (!flags)
+			fail_msg("cannot read the flags line of /proc/cpuinfo");
+		x86_flags_match_proc_cpuinfo(c, flags);
+		x86_flags_listed_in_proc_cpuinfo_are_reported(c, flags);
+	} else if (is_aarch64_build()) {
+		arm64_flags_match_hwcap(c);
+	}
 }
 
 static void flags_string_lists_exactly_the_true_fields(void **state)
@@ -322,9 +459,11 @@ int main(void)
 		cmocka_unit_test(arch_names_the_machine_we_run_on),
 		cmocka_unit_test(model_and_vendor_are_non_empty_strings),
 		cmocka_unit_test(cacheline_is_a_power_of_two_between_16_and_512),
-		cmocka_unit_test(arm64_fields_are_false_on_x86_64),
-		cmocka_unit_test(x86_flags_match_proc_cpuinfo),
-		cmocka_unit_test(x86_flags_listed_in_proc_cpuinfo_are_reported),
+		cmocka_unit_test(fields_of_the_other_architecture_are_false),
+		cmocka_unit_test(flags_agree_with_what_the_kernel_reports),
+		cmocka_unit_test(lse_is_what_the_environment_expects),
+		cmocka_unit_test(dczva_block_is_0_or_a_power_of_two_between_4_and_2048),
+		cmocka_unit_test(zero_variant_is_one_of_this_architecture),
 		cmocka_unit_test(flags_string_lists_exactly_the_true_fields),
 		cmocka_unit_test(flags_size_0_writes_nothing_and_returns_full_length),
 		cmocka_unit_test(flags_size_1_writes_only_the_terminator),
