@@ -391,6 +391,11 @@ class RefcountReportTests(ToolCase):
 
 
 class QuickReportTests(ToolCase):
+    """refcount-quick.json: a quick run on an arm64 machine with LSE (4 CPUs): refcount-timing,
+    and contend and lockref-sweep with the arm64 subjects (_llsc, _lse, _isb, _none). LSE runs
+    at 1x exclusives' throughput alone, 2x at 2 threads, 3x at 8 (lockref 1.5x; in the sweep
+    2x and 1.25x); ISB 0.9x and nothing 1.1x cpu_relax's when threads contend."""
+
     def setUp(self):
         self.out, self.md = self.cached_report("quick", "refcount-quick.json")
 
@@ -409,8 +414,46 @@ class QuickReportTests(ToolCase):
         self.assertHas(self.md, "refcount costs 1.05x a plain atomic (kernel saw 1.048x on arm64); "
                                 "refcount_full costs 1.66x (kernel: 1.67x).")
 
+    def test_arm64_lse_vs_exclusives(self):
+        sec = self.section(self.md, "### contend")
+        self.assertHas(sec, "#### arm64: LSE vs exclusives\n")
+        self.assertHas(sec, f"| subject | 1 thread | 2 threads | 8 threads {DAGGER} |\n"
+                            "|---|---:|---:|---:|\n"
+                            "| atomic_faa | 1.00x | 2.00x | 3.00x |\n"
+                            "| cas_loop | 1.00x | 2.00x | 3.00x |\n"
+                            "| refcount | 1.00x | 2.00x | 3.00x |\n"
+                            "| lockref | 1.00x | 2.00x | 1.50x |\n", "LSE vs exclusives table")
+        # The run-time choice (env.atomics "lse") against the forced LSE subject.
+        self.assertHas(sec, "which took **lse** on this machine")
+        self.assertHas(sec, "| atomic_faa | 1.00x | 0.80x | 0.53x |")
+        self.assertHas(sec, "| `atomic_faa_lse` | `atomic_faa` with LSE (LDADD, CAS) inlined |")
+        self.assertHas(sec, "| `ticket_none` | `ticket` with no instruction in place of cpu_relax |")
+        self.assertHas(self.md, "With LSE atomics inlined, at 2 threads atomic_faa runs at 2.00x, "
+                                "cas_loop runs at 2.00x, refcount runs at 2.00x and lockref runs "
+                                "at 2.00x its throughput with exclusives (LDXR/STXR).")
+        self.assertHas(self.md, "| atomics | LSE (the run-time choice of GCC's outline atomics) |")
+        # The new subjects are in the throughput table and the attempts table too.
+        self.assertHas(sec, "| atomic_faa_llsc | 40.0 | 20.0 | 20.0 | 1.00x |")
+        self.assertHas(sec, "| lockref_lse | 1.00 / 1 / 1 / 1 | 1.20 / 1 / 3 / 9 | 1.20 / 1 / 3 / 9 |")
+
+    def test_arm64_sweep_lse_vs_exclusives(self):
+        sec = self.section(self.md, "### lockref-sweep")
+        self.assertHas(sec, "#### arm64: LSE vs exclusives\n")
+        self.assertHas(sec, f"| retry limit | 2 threads | 8 threads {DAGGER} |\n"
+                            "|---|---:|---:|\n| 1 | 2.00x | 1.25x |\n", "sweep LSE table")
+        self.assertHas(sec, "| 500 | 2.00x | 1.25x |")
+        self.assertHas(sec, "Other subjects in this scenario (lockref_llsc and lockref_lse)")
+
+    def test_relax_instruction(self):
+        sec = self.section(self.md, "#### Relax instruction")
+        self.assertHas(sec, "| lockref_relax | 1.00x / 1.00x | 0.90x / 1.10x | 0.90x / 1.10x |")
+        self.assertHas(sec, "| lockref_relax_alt | 1.00x / 1.00x | 0.90x / 1.10x | 0.90x / 1.10x |")
+        self.assertHas(sec, "| ticket | 1.00x / 1.00x | 0.90x / 1.10x | 0.90x / 1.10x |")
+
     def test_plot(self):
-        self.assertPngs(self.out, self.md, ["refcount-quick-refcount-timing.png"])
+        self.assertPngs(self.out, self.md, ["refcount-quick-refcount-timing.png",
+                                            "refcount-quick-contend-ops_per_sec.png",
+                                            "refcount-quick-lockref-sweep-limit.png"])
 
 
 class UnknownScenarioTests(ToolCase):
@@ -538,6 +581,10 @@ class ContendReportTests(ToolCase):
                         "#### Done criteria\n"):
             self.assertHas(self.md, heading)
         self.assertLacks(self.md, "simulated")
+        # An x86-64 file: no arm64 subjects, so neither arm64 table, and no atomics row.
+        self.assertLacks(self.md, "LSE vs exclusives")
+        self.assertLacks(self.md, "#### Relax instruction")
+        self.assertLacks(self.md, "| atomics |")
 
     def test_throughput_table(self):
         self.assertHas(self.md, f"| subject | 1 thread | 2 threads | 4 threads {DAGGER} | "

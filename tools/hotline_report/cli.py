@@ -22,8 +22,9 @@ earlier ones of the same name. Each input file gets its own section: its
 environment (CPU, flags, kernel, libc, compiler, placement, mode), then one
 subsection per scenario. refcount-timing gets a bar chart, a table and the
 kernel's published ratios; contend plots and tables of throughput, cmpxchg
-attempts, fallback, fairness and latency against thread count; lockref-sweep
-throughput against retry limit; openclose (the host kernel's open/close)
+attempts, fallback, fairness and latency against thread count (from an arm64
+run also LSE against exclusives and the relax instruction, side by side);
+lockref-sweep throughput against retry limit; openclose (the host kernel's open/close)
 threads against processes; zero log-log plots against buffer size (hot
 and cold), hl_zero's ratios to glibc memset and a zero-page copy, the
 crossovers between variants and the dd experiments; scenarios this version

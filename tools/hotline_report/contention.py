@@ -1,9 +1,11 @@
 """Report sections for the contention scenarios, and what they add up to.
 
   contend        Mops/s vs threads (oversubscribed range shaded), a subject x
-                 threads table, what each subject is, attempts per success
-                 (plot and table), fallback rates, fairness, latency
-                 percentiles, every figure in one long table
+                 threads table, what each subject is, on arm64 LSE against
+                 exclusives (_lse / _llsc) and the relax instruction (_isb,
+                 _none against cpu_relax), attempts per success (plot and
+                 table), fallback rates, fairness, latency percentiles, every
+                 figure in one long table
   lockref-sweep  Mops/s vs retry limit (log x, unbounded as a point "inf"),
                  one line per thread count; tables of throughput, attempts and
                  fallback per limit; which limits are within NEAR of the best
@@ -44,10 +46,40 @@ SUBJECTS = {
     "ticket": "a ticket spinlock around the count (FIFO, spins, never sleeps)",
     "pthread_mutex": "glibc's pthread mutex around the count (sleeps in a futex)",
 }
+# arm64's extra subjects: the atomic ones with the atomics forced, the relax ones with another
+# instruction. Their descriptions are derived from the base subject's.
+ATOMICS_KINDS = {"llsc": "exclusives (LDXR/STXR) inlined", "lse": "LSE (LDADD, CAS) inlined"}
+ATOMICS_BASES = ("atomic_faa", "cas_loop", "refcount", "lockref")
+RELAX_INSNS = {"isb": "ISB in place of cpu_relax", "none": "no instruction in place of cpu_relax"}
+RELAX_BASES = ("lockref_relax", "lockref_relax_alt", "ticket")
+
+
+def _variant(subject):
+    """(base, suffix) of an arm64 variant subject ('cas_loop_lse' -> ('cas_loop', 'lse')),
+    or None."""
+    base, _, suffix = subject.rpartition("_")
+    if (suffix in ATOMICS_KINDS and base in ATOMICS_BASES) or \
+            (suffix in RELAX_INSNS and base in RELAX_BASES):
+        return base, suffix
+    return None
+
+
+def describe(subject):
+    """What a subject is, for the reader; None when unknown."""
+    if subject in SUBJECTS:
+        return SUBJECTS[subject]
+    v = _variant(subject)
+    if v:
+        what = ATOMICS_KINDS.get(v[1]) or RELAX_INSNS[v[1]]
+        return f"`{v[0]}` with {what}"
+    return None
 
 # Subjects with a cmpxchg loop: they get a row in the attempts table even
 # when the file has no attempts for them (shown as a dash).
-LOOP_SUBJECTS = ("cas_loop", "lockref", "lockref_unbounded", "lockref_relax", "lockref_relax_alt")
+LOOP_SUBJECTS = ("cas_loop", "lockref", "lockref_unbounded", "lockref_relax", "lockref_relax_alt",
+                 "cas_loop_llsc", "cas_loop_lse", "lockref_llsc", "lockref_lse",
+                 "lockref_relax_isb", "lockref_relax_none", "lockref_relax_alt_isb",
+                 "lockref_relax_alt_none")
 
 # A subject collapses when its throughput at the largest thread count is
 # below COLLAPSE times its 2-thread figure.
@@ -219,6 +251,8 @@ class ContentionSections:
                         lambda s, t: fmt.num(_mops(idx.get((s, t)))), extra)
         L += self._over_note(threads, cpus)
         L += self._subject_table(results, order)
+        L += self._atomics_kinds(doc, order, threads, cpus, idx)
+        L += self._relax_insns(order, threads, cpus, idx)
         L += self._attempts(doc, results, order, threads, cpus, idx)
         L += self._fallback(results, order, threads, cpus, idx)
         L += self._fairness(results, order, threads, cpus, idx)
@@ -233,8 +267,59 @@ class ContentionSections:
         for s in order:
             desc = next((r.get("description") for r in results
                          if r["subject"] == s and isinstance(r.get("description"), str)), None)
-            rows.append([f"`{s}`", desc or SUBJECTS.get(s, DASH)])
+            rows.append([f"`{s}`", desc or describe(s) or DASH])
         return ["The subjects:", ""] + fmt.table(["subject", "what it is"], rows) + [""]
+
+    @staticmethod
+    def _paired(a, b):
+        """a's Mops/s over b's (side by side when the runs pair), formatted; a dash if unknown."""
+        if _mops(a) is None or not _mops(b):
+            return DASH
+        return fmt.ratio(criteria.ratio(a, b)[0])
+
+    def _atomics_kinds(self, doc, order, threads, cpus, idx, rows=None, first="subject"):
+        """arm64: the _lse subjects' throughput over their _llsc twins', per thread count; the
+        run-time choice against the kind it chose. ROWS [(key, label)] and IDX keyed by
+        (key + suffix, threads) for lockref-sweep's limits; by default contend's subjects."""
+        if rows is None:
+            rows = [(b, b) for b in ATOMICS_BASES
+                    if f"{b}_lse" in order and f"{b}_llsc" in order]
+        if not rows:
+            return []
+        L = ["#### arm64: LSE vs exclusives", "",
+             "Throughput with LSE atomics inlined over the same code with exclusives "
+             "(LDXR/STXR) inlined, lse / llsc, each repetition's pair run side by side "
+             "(above 1x: LSE is faster here):", ""]
+        L += self._grid(first, rows, threads, cpus,
+                        lambda k, t: self._paired(idx.get((f"{k}_lse", t)),
+                                                  idx.get((f"{k}_llsc", t))))
+        chose = doc.env.get("atomics")
+        if chose in ATOMICS_KINDS and first == "subject":
+            L += [f"The subjects without a suffix use the run-time choice (GCC's outline atomics: "
+                  f"a call to a libgcc helper per atomic), which took **{chose}** on this machine; "
+                  f"their throughput over the forced {chose} subject's is the price of that call:",
+                  ""]
+            L += self._grid(first, rows, threads, cpus,
+                            lambda k, t: self._paired(idx.get((k, t)),
+                                                      idx.get((f"{k}_{chose}", t))))
+        return L
+
+    def _relax_insns(self, order, threads, cpus, idx):
+        """arm64: the relax subjects with ISB and with nothing, against cpu_relax (YIELD)."""
+        rows = [(b, b) for b in RELAX_BASES
+                if b in order and any(f"{b}_{i}" in order for i in RELAX_INSNS)]
+        if not rows:
+            return []
+
+        def cell(b, t):
+            return " / ".join(self._paired(idx.get((f"{b}_{i}", t)), idx.get((b, t)))
+                              for i in RELAX_INSNS)
+        L = ["#### Relax instruction", "",
+             "Throughput with ISB / with no instruction where the subject spins with cpu_relax "
+             "(YIELD on arm64), over the subject's own, side by side (1x: the instruction makes "
+             "no difference):", ""]
+        L += self._grid("subject", rows, threads, cpus, cell)
+        return L
 
     def _attempts(self, doc, results, order, threads, cpus, idx):
         have = [s for s in order if any(_part(r, "attempts_per_success", "mean") is not None
@@ -396,6 +481,20 @@ class ContentionSections:
             s += f"; the unbounded loop {'is ' if rel >= -NEAR else ''}{self._unbounded_text(v)}"
         return s
 
+    def _sweep_atomics(self, doc, other, cpus):
+        """arm64: lockref_lse over lockref_llsc at each retry limit and thread count."""
+        idx = {}
+        for r in other:
+            base, _, kind = r["subject"].rpartition("_")
+            if base == "lockref" and kind in ATOMICS_KINDS and r.get("retry_limit") is not None:
+                idx.setdefault((f"{r['retry_limit']}_{kind}", r["threads"]), r)
+        limits = sorted({int(k.split("_")[0]) for k, _ in idx})
+        rows = [(str(k), str(k)) for k in limits
+                if any((f"{k}_lse", t) in idx for _, t in idx) and
+                any((f"{k}_llsc", t) in idx for _, t in idx)]
+        threads = sorted({t for _, t in idx})
+        return self._atomics_kinds(doc, [], threads, cpus, idx, rows=rows, first="retry limit")
+
     def lockref_sweep(self, doc, results):
         stem, sub = self._stem(doc), self._subtitle(doc, results)
         mark = " (simulated)" if doc.simulated else ""
@@ -471,6 +570,7 @@ class ContentionSections:
             L += [f"For comparison, the 2019 kernel thread that set the limit found limits "
                   f"{'/'.join(str(x) for x in rl['tested'])} \"{rl['verdict']}\" on "
                   f"{rl['machine']}, and the limit gave {rl['gain']}.", ""]
+        L += self._sweep_atomics(doc, other, cpus)
         if other:
             names = _names(sorted({r["subject"] for r in other}))
             L += [f"Other subjects in this scenario ({names}) are in the table below.", ""]
@@ -580,6 +680,13 @@ class ContentionSections:
         if ratios:
             how = (f" (medians of {paired} side-by-side repetitions)" if paired else "")
             S.append(f"At {fmt.plural(base, 'thread')}, " + " and ".join(ratios) + how + ".")
+        kinds = [(b, self._paired(idx.get((f"{b}_lse", base)), idx.get((f"{b}_llsc", base))))
+                 for b in ATOMICS_BASES]
+        kinds = [(b, v) for b, v in kinds if v != DASH]
+        if kinds:
+            S.append(f"With LSE atomics inlined, at {fmt.plural(base, 'thread')} "
+                     + _names(f"{b} runs at {v}" for b, v in kinds)
+                     + " its throughput with exclusives (LDXR/STXR).")
         if top > base:
             keep = {}
             for s in _order(results):

@@ -219,10 +219,15 @@ class Report(ContentionSections, ZeroSections):
                 ["placement", _placement_text(env.get("placement")) if "placement" in env else DASH],
                 ["date", _text(env.get("date"))],
                 ["mode", _mode_text(cfg)]]
+        if isinstance(env.get("atomics"), str):
+            what = {"lse": "LSE (the run-time choice of GCC's outline atomics)",
+                    "llsc": "exclusives, LDXR/STXR (the run-time choice of GCC's outline "
+                            "atomics)"}
+            rows.append(["atomics", what.get(env["atomics"], _text(env["atomics"]))])
         if env.get("command"):
             rows.append(["command", f"`{env['command']}`"])
         known = {"cpu", "arch", "vendor", "flags", "kernel", "libc", "compiler", "cpus",
-                 "placement", "date", "command"}
+                 "placement", "date", "command", "atomics"}
         rows += [[k, _text(v)] for k, v in env.items() if k not in known]
         return ["#### Environment", ""] + fmt.table(["", ""], rows) + [""]
 
