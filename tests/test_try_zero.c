@@ -11,7 +11,8 @@
  * fault_report, which names any fault hotline passes on):
  *  - a buffer ending at a PROT_NONE page, and one ending at a read-only page
  *    that holds a pattern: every distance 0..130 from dst to the page and
- *    every length 0..300;
+ *    every length 0..300 (at HOTLINE_TEST_SCALE=N > 1, every length to 15,
+ *    then every sweep_step()-th and 300: test_util.h);
  *  - faults deep inside calls of every size class of the plan, and a
  *    PROT_NONE page in the middle of a 1 MiB buffer;
  *  - a MAP_SHARED file mapping that reaches past the end of the file: the
@@ -137,7 +138,7 @@ static void check_edge_grid(int prot)
 	for (int s = 0; s < n_subjects; s++) {
 		zero_use(subjects[s]);
 		for (size_t d = 0; d <= MAX_D; d++)
-			for (size_t n = 0; n <= MAX_N; n++)
+			for (size_t n = 0; n <= MAX_N; n = sweep_next(n, 16, MAX_N))
 				fault_at(subjects[s], where, buf, len, len - d - EDGE_CANARY, d, n);
 		if (first_unlike_pattern(buf, lo, 0) < lo)
 			fail_msg("%s: bytes far before dst changed", subjects[s]);

@@ -9,7 +9,7 @@
  * time, in every variant and auto; the same while the main thread switches
  * variants under them; and each thread on its own alternate signal stack.
  * Workers only count (cmocka's assertions are not thread-safe); the main
- * thread asserts after joining.
+ * thread asserts after joining. Their iterations are scaled() (test_util.h).
  *
  * In re-executed children, faults that are not hl_try_zero's own while other
  * threads are inside it: a plain store by another thread, even at the very
@@ -170,7 +170,7 @@ static void three_threads_faulting_at_once_get_exact_results_in_every_variant(vo
 	pthread_barrier_init(&start, NULL, N_THREADS + 1);
 	for (int s = 0; s < n_subjects; s++) {
 		zero_use(subjects[s]);
-		setup_workers(w, &start, 2000, NULL, false);
+		setup_workers(w, &start, scaled(2000), NULL, false);
 		run_workers(w, &start);
 		check_workers(w, subjects[s]);
 	}
@@ -222,7 +222,7 @@ static void three_threads_each_on_its_own_alternate_stack_get_exact_results(void
 	fault_handlers_restore();
 	fault_note("three threads on alternate signal stacks clearing across PROT_NONE edges");
 	pthread_barrier_init(&start, NULL, N_THREADS + 1);
-	setup_workers(w, &start, 500, NULL, true);
+	setup_workers(w, &start, scaled(500), NULL, true);
 	run_workers(w, &start);
 	for (int i = 0; i < N_THREADS; i++)
 		if (!w[i].alt_stack_used && !w[i].wrong && w[i].done)

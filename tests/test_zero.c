@@ -4,9 +4,10 @@
  * (design.md, zero.h), in every variant this CPU runs and in the automatic
  * plan.
  *
- * Each variant clears every size 0..1100 at every alignment 0..63 from a
- * 64-byte boundary, and large sizes around each of the plan's class
- * boundaries, in a buffer that holds a non-zero pattern: every byte of
+ * Each variant clears every size 0..1100 (fewer at HOTLINE_TEST_SCALE > 1:
+ * check_small_sizes) at every alignment 0..63 from a 64-byte boundary, and
+ * large sizes around each of the plan's class boundaries, in a buffer that
+ * holds a non-zero pattern: every byte of
  * [dst, dst+n) must be 0 afterwards and every byte around it (at least 128
  * bytes on each side, 4 KiB for large sizes) must still hold the pattern.
  * hl_try_zero must do the same and return 0.
@@ -185,7 +186,11 @@ static size_t clear(enum how how, void *dst, size_t n)
 	return 0;
 }
 
-/* Every size 0..MAX_SMALL at every alignment, in every subject. */
+/*
+ * Every size 0..MAX_SMALL at every alignment, in every subject; at
+ * HOTLINE_TEST_SCALE=N > 1, every size to 129, then every sweep_step()-th and
+ * MAX_SMALL (test_util.h), still at every alignment.
+ */
 static void check_small_sizes(enum how how)
 {
 	/* base is 64-byte aligned with SMALL_CANARY bytes before it */
@@ -200,7 +205,7 @@ static void check_small_sizes(enum how how)
 		for (size_t a = 0; a < ALIGNS; a++) {
 			size_t off = SMALL_CANARY + a;
 
-			for (size_t n = 0; n <= MAX_SMALL; n++) {
+			for (size_t n = 0; n <= MAX_SMALL; n = sweep_next(n, 130, MAX_SMALL)) {
 				size_t lo = off - SMALL_CANARY, hi = off + n + SMALL_CANARY;
 
 				memcpy(buf + lo, pattern + lo, hi - lo);
