@@ -156,8 +156,8 @@ static inline long test_env_scale(void)
 		errno = 0;
 		n = strtol(v, &end, 10);
 		if (errno || end == v || *end || n < 1 || n > 1000000) {
-			fprintf(stderr, "%s: HOTLINE_TEST_SCALE=%s: expected a positive integer\n",
-				program_invocation_short_name, v);
+			fprintf(stderr, "%s: HOTLINE_TEST_SCALE=%s: expected a positive integer "
+				"(at most 1000000)\n", program_invocation_short_name, v);
 			exit(1);
 		}
 	}
