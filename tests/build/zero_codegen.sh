@@ -36,9 +36,18 @@ printf '%s\n' "$zero" | head -12
 	diff "$tmp/a" "$tmp/b" | head -20
 }
 # The way in: load the redirect, test it, branch; then straight to the stores.
-head3=$(printf '%s\n' "$zero" | head -3 | awk '{ print $1 }' | tr '\n' ' ')
-[ "$head3" = "mov test jne " ] || fail "hl_zero does not start with mov/test/jne: $head3"
-n=$(printf '%s\n' "$zero" | grep -cE '\bcall')
+# x86-64: mov/test/jne. arm64: end = dst + n, the redirect's address
+# (adrp/add), a load-acquire (ordering the plan's threshold after it) and
+# cbnz. A call would be call (x86-64) or bl (arm64).
+if grep -q 'file format elf64-littleaarch64' "$tmp/dis"; then
+	way_in="add adrp add ldar cbnz " call_re='^bl\b'
+else
+	way_in="mov test jne " call_re='\bcall'
+fi
+words=$(printf '%s\n' "$way_in" | wc -w)
+head_n=$(printf '%s\n' "$zero" | head -"$words" | awk '{ print $1 }' | tr '\n' ' ')
+[ "$head_n" = "$way_in" ] || fail "hl_zero does not start with $way_in: $head_n"
+n=$(printf '%s\n' "$zero" | grep -cE "$call_re")
 [ "$n" -eq 0 ] || fail "hl_zero has $n call(s)"
 
 [ $status -eq 0 ] && echo "ok: hl_zero and hl_try_zero are the same $(printf '%s\n' "$zero" | wc -l)" \
