@@ -30,42 +30,9 @@
  * touch no stack, so a fixup may `ret`.
  */
 
-/* EXTABLE from, to, fixup: faults at addresses in [from, to) continue at fixup. */
-.macro EXTABLE from, to, fixup
-	.pushsection .rodata.hl_zero_extable, "a"
-	.balign 4
-	.long \from - ., \to - ., \fixup - .
-	.popsection
-.endm
+#include "../zero_asm.h"
 
-/* XT from, to, fixup: EXTABLE, in the hl_try_zero copy of a variant only. */
-.macro XT from, to, fixup
-.if .Ltry_copy
-	EXTABLE \from, \to, \fixup
-.endif
-.endm
-
-/* FUNC name[, public]: start a function, hidden unless exported. */
-.macro FUNC name, vis=hidden
-	.globl \name
-.ifc \vis, hidden
-	.hidden \name
-.endif
-	.type \name, @function
-	.balign 64
-\name:
-.endm
-
-.macro ENDFUNC name
-	.size \name, . - \name
-.endm
-
-	.pushsection .rodata.hl_zero_extable, "a"
-	.balign 4
-	.globl hl__zero_extable_start
-	.hidden hl__zero_extable_start
-hl__zero_extable_start:
-	.popsection
+	ZERO_EXTABLE_BEGIN
 
 	.text
 
@@ -405,10 +372,4 @@ ENDFUNC \pfx\()nontemporal
 	.set	.Ltry_copy, 1
 	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect
 
-	.pushsection .rodata.hl_zero_extable, "a"
-	.globl hl__zero_extable_end
-	.hidden hl__zero_extable_end
-hl__zero_extable_end:
-	.popsection
-
-	.section .note.GNU-stack, "", @progbits
+	ZERO_EXTABLE_FINISH
