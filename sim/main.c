@@ -1,0 +1,551 @@
+/*
+ * hotline-sim: the command line. Runs every policy at every thread count on
+ * one machine model, prints a table and writes the bench's JSON schema
+ * (design.md, "Bench and sim JSON"), marked simulated.
+ *
+ * Exit status: 0 done; 1 a run failed (the model stalled, a file could not
+ * be written); 2 bad command line, with one line naming the option and value.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "sim.h"
+
+#ifndef HOTLINE_VERSION
+#define HOTLINE_VERSION "unknown"
+#endif
+
+#define NAME "hotline-sim"
+#define MAX_THREADS 4096
+#define MAX_LIMIT 1000000
+#define DEFAULT_OPS 200000
+#define MAX_OPS 1000000000ULL
+
+static struct {
+	const struct sim_preset *preset;
+	struct sim_machine m;
+	bool param_set[64];
+	double param_value[64];
+	int policies[SIM_NR_POLICIES];
+	size_t nr_policies;
+	unsigned int threads[256];
+	size_t nr_threads;
+	unsigned int retry_limit;
+	uint64_t ops, seed;
+	const char *json_path;
+} opts = { .retry_limit = 100, .ops = DEFAULT_OPS, .seed = 1 };
+
+static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, NAME ": %s\n", line);
+	exit(2);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, NAME ": %s\n", line);
+	exit(1);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " NAME " --machine PRESET --policy SUBJECT[,SUBJECT...] --threads LIST\n"
+		"       [--retry-limit N] [--ops N] [--seed S] [--json FILE] [--PARAM VALUE...]\n"
+		"       " NAME " --list | --help | --version\n"
+		"\n"
+		"A discrete-event model of hardware threads sharing one cache line\n"
+		"(docs/sim.md). Results use the bench's JSON schema, marked simulated.\n"
+		"\n"
+		"  --machine PRESET   x86-server, thunderx2 or graviton2-lse (see --list)\n"
+		"  --policy LIST      subjects: atomic_faa, cas_loop, lockref, lockref_unbounded,\n"
+		"                     lockref_relax, lockref_relax_alt, lockref_spinlock_only,\n"
+		"                     qspinlock, ticket\n"
+		"  --threads LIST     thread counts, e.g. 1,2,28,224 (at most the machine's CPUs)\n"
+		"  --retry-limit N    lockref's lockless attempts before the lock (default 100)\n"
+		"  --ops N            operations measured per run, after a tenth more of\n"
+		"                     warm-up (default %d)\n"
+		"  --seed S           random seed (default 1); same arguments, same output\n"
+		"  --json FILE        write the results as JSON\n"
+		"  --PARAM VALUE      override one machine parameter (names with - or _):\n",
+		DEFAULT_OPS);
+	for (size_t i = 0; i < sim_nr_params; i++)
+		fprintf(f, "    --%-20s %s\n", sim_params[i].name, sim_params[i].help);
+	fprintf(f, "\nExit status: 0 ok, 1 a run failed, 2 bad command line.\n");
+}
+
+static void list(void)
+{
+	for (size_t i = 0; i < sim_nr_presets; i++) {
+		const struct sim_preset *p = &sim_presets[i];
+
+		printf("%s: %s\n", p->name, p->description);
+		for (size_t k = 0; k < sim_nr_params; k++) {
+			struct sim_machine m = p->m;
+
+			printf("  %-20s %g\n", sim_params[k].name, *sim_param_ref(&m, &sim_params[k]));
+		}
+		printf("  sources: %s\n", p->sources);
+	}
+	printf("policies:");
+	for (int i = 0; i < SIM_NR_POLICIES; i++)
+		printf(" %s", sim_policy_names[i]);
+	printf("\n");
+}
+
+/* A decimal integer in [min, max]; item is a list element of whole. */
+static unsigned long long parse_uint(const char *opt, const char *item, const char *whole,
+				     unsigned long long min, unsigned long long max)
+{
+	char where[300] = "";
+	unsigned long long v = 0;
+	bool overflow = false;
+
+	if (strcmp(whole, item) != 0)
+		snprintf(where, sizeof(where), " in '%s'", whole);
+	if (!*item)
+		bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
+	for (const char *p = item; *p; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (*p < '0' || *p > '9')
+			bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
+		if (v > (ULLONG_MAX - d) / 10)
+			overflow = true;
+		else
+			v = v * 10 + d;
+	}
+	if (!overflow && v == 0 && min > 0)
+		bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
+	if (overflow || v < min || v > max)
+		bad_usage("%s: '%s'%s is out of range (%llu..%llu)", opt, item, where, min, max);
+	return v;
+}
+
+/* A number: digits with at most one decimal point. No signs, exponents, "inf". */
+static double parse_number(const char *opt, const char *s, double min, double max)
+{
+	int dots = 0, digits = 0;
+	double v;
+
+	for (const char *p = s; *p; p++) {
+		if (*p == '.')
+			dots++;
+		else if (*p >= '0' && *p <= '9')
+			digits++;
+		else
+			digits = -1000;
+	}
+	if (!digits || digits < 0 || dots > 1)
+		bad_usage("%s: '%s' is not a number", opt, s);
+	v = strtod(s, NULL);
+	if (!(v >= min && v <= max))
+		bad_usage("%s: '%s' is out of range (%g..%g)", opt, s, min, max);
+	return v;
+}
+
+/* Split a comma list in place; empty items are kept (and refused by the callers). */
+static size_t split(char *buf, char **items, size_t max, const char *opt, const char *whole)
+{
+	size_t n = 0;
+	char *p = buf;
+
+	for (;;) {
+		char *comma = strchr(p, ',');
+
+		if (n == max)
+			bad_usage("%s: '%s' has more than %zu items", opt, whole, max);
+		items[n++] = p;
+		if (!comma)
+			break;
+		*comma = '\0';
+		p = comma + 1;
+	}
+	return n;
+}
+
+static void parse_threads(const char *value)
+{
+	char buf[4096], *items[256];
+	size_t n;
+
+	if (strlen(value) >= sizeof(buf))
+		bad_usage("--threads: '%.40s...' is too long", value);
+	strcpy(buf, value);
+	n = split(buf, items, 256, "--threads", value);
+	for (size_t i = 0; i < n; i++)
+		opts.threads[i] =
+			(unsigned int)parse_uint("--threads", items[i], value, 1, MAX_THREADS);
+	opts.nr_threads = n;
+}
+
+static void parse_policies(const char *value)
+{
+	char buf[1024], *items[64];
+	size_t n;
+
+	if (strlen(value) >= sizeof(buf))
+		bad_usage("--policy: '%.40s...' is too long", value);
+	strcpy(buf, value);
+	n = split(buf, items, 64, "--policy", value);
+	opts.nr_policies = 0;
+	for (size_t i = 0; i < n; i++) {
+		int p = sim_find_policy(items[i]);
+
+		if (!*items[i])
+			bad_usage("--policy: '%s' has an empty subject name", value);
+		if (p < 0)
+			bad_usage("--policy: unknown subject '%s' (see --list)", items[i]);
+		for (size_t k = 0; k < opts.nr_policies; k++) {
+			if (opts.policies[k] == p)
+				bad_usage("--policy: subject '%s' given twice in '%s'", items[i],
+					  value);
+		}
+		opts.policies[opts.nr_policies++] = p;
+	}
+}
+
+enum { OPT_MACHINE = 256, OPT_POLICY, OPT_THREADS, OPT_LIMIT, OPT_OPS, OPT_SEED, OPT_JSON,
+       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_PARAM };
+
+/* the fixed options, then two per parameter (its name with _ and with -) */
+static struct option long_options[16 + 2 * 64 + 1];
+static char param_dashed[64][32];
+
+static void build_options(void)
+{
+	static const struct option fixed[] = {
+		{ "machine", required_argument, NULL, OPT_MACHINE },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "retry-limit", required_argument, NULL, OPT_LIMIT },
+		{ "ops", required_argument, NULL, OPT_OPS },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		long_options[n++] = fixed[i];
+	for (size_t i = 0; i < sim_nr_params; i++) {
+		int val = OPT_PARAM + (int)i;
+
+		snprintf(param_dashed[i], sizeof(param_dashed[i]), "%s", sim_params[i].name);
+		for (char *c = param_dashed[i]; *c; c++)
+			*c = *c == '_' ? '-' : *c;
+		long_options[n++] = (struct option){ sim_params[i].name, required_argument, NULL, val };
+		if (strcmp(param_dashed[i], sim_params[i].name) != 0)
+			long_options[n++] =
+				(struct option){ param_dashed[i], required_argument, NULL, val };
+	}
+	long_options[n] = (struct option){ 0 };
+}
+
+static const char *option_name(int val)
+{
+	for (const struct option *o = long_options; o->name; o++) {
+		if (o->val == val)
+			return o->name;
+	}
+	return "?";
+}
+
+static void __attribute__((noreturn)) unknown_option(const char *arg)
+{
+	size_t len;
+
+	if (arg && strncmp(arg, "--", 2) == 0) {
+		len = strcspn(arg, "=");
+		for (const struct option *o = long_options; o->name; o++) {
+			if (arg[len] == '=' && strlen(o->name) == len - 2 &&
+			    strncmp(o->name, arg + 2, len - 2) == 0)
+				bad_usage("--%s: takes no value ('%s')", o->name, arg);
+		}
+		bad_usage("unknown option '%.*s' (try --help)", (int)len, arg);
+	}
+	if (optopt > 0 && optopt < 256)
+		bad_usage("unknown option '-%c' (try --help)", optopt);
+	bad_usage("unknown option '%s' (try --help)", arg ? arg : "?");
+}
+
+static void parse_args(int argc, char *argv[])
+{
+	bool want_list = false;
+	int c;
+
+	build_options();
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+		if (c >= OPT_PARAM && c < OPT_PARAM + (int)sim_nr_params) {
+			const struct sim_param *p = &sim_params[c - OPT_PARAM];
+			char opt[64];
+
+			snprintf(opt, sizeof(opt), "--%s", p->name);
+			opts.param_value[c - OPT_PARAM] = parse_number(opt, optarg, p->min, p->max);
+			opts.param_set[c - OPT_PARAM] = true;
+			continue;
+		}
+		switch (c) {
+		case OPT_MACHINE:
+			opts.preset = sim_find_preset(optarg);
+			if (!opts.preset)
+				bad_usage("--machine: unknown preset '%s' (see --list)", optarg);
+			break;
+		case OPT_POLICY:
+			parse_policies(optarg);
+			break;
+		case OPT_THREADS:
+			parse_threads(optarg);
+			break;
+		case OPT_LIMIT:
+			opts.retry_limit = (unsigned int)parse_uint("--retry-limit", optarg, optarg, 1,
+								    MAX_LIMIT);
+			break;
+		case OPT_OPS:
+			opts.ops = parse_uint("--ops", optarg, optarg, 10, MAX_OPS);
+			break;
+		case OPT_SEED:
+			opts.seed = parse_uint("--seed", optarg, optarg, 0, INT64_MAX);
+			break;
+		case OPT_JSON:
+			if (!*optarg)
+				bad_usage("--json: '' is not a file name");
+			opts.json_path = optarg;
+			break;
+		case OPT_LIST:
+			want_list = true;
+			break;
+		case 'h':
+		case OPT_HELP:
+			usage(stdout);
+			exit(0);
+		case OPT_VERSION:
+			printf(NAME " %s\n", HOTLINE_VERSION);
+			exit(0);
+		case ':':
+			if (optopt >= OPT_MACHINE)
+				bad_usage("--%s: missing value", option_name(optopt));
+			bad_usage("-%c: missing value", optopt);
+		case '?':
+		default:
+			unknown_option(optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
+		}
+	}
+	if (optind < argc)
+		bad_usage("unexpected argument '%s' (try --help)", argv[optind]);
+	if (want_list) {
+		list();
+		exit(0);
+	}
+	if (!opts.preset)
+		bad_usage("--machine: missing (one of x86-server, thunderx2, graviton2-lse)");
+	if (!opts.nr_policies)
+		bad_usage("--policy: missing (a subject list, see --list)");
+	if (!opts.nr_threads)
+		bad_usage("--threads: missing (a list of thread counts)");
+	opts.m = opts.preset->m;
+	for (size_t i = 0; i < sim_nr_params; i++) {
+		if (opts.param_set[i])
+			*sim_param_ref(&opts.m, &sim_params[i]) = opts.param_value[i];
+	}
+	for (const char *const *k = (const char *const[]){ "sockets", "cores", "smt", NULL }; *k;
+	     k++) {
+		for (size_t i = 0; i < sim_nr_params; i++) {
+			double v = *sim_param_ref(&opts.m, &sim_params[i]);
+
+			if (strcmp(sim_params[i].name, *k) == 0 && v != floor(v))
+				bad_usage("--%s: '%g' is not a whole number", *k, v);
+		}
+	}
+	for (size_t i = 0; i < opts.nr_threads; i++) {
+		double cpus = opts.m.sockets * opts.m.cores * opts.m.smt;
+
+		if (opts.threads[i] > cpus)
+			bad_usage("--threads: '%u' is more than the %s machine's %.0f CPUs",
+				  opts.threads[i], opts.preset->name, cpus);
+	}
+}
+
+/* Jain's fairness index of the per-thread counts: 1 when all equal. */
+static double jain(const uint64_t *v, unsigned int n)
+{
+	double sum = 0, sq = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		sum += (double)v[i];
+		sq += (double)v[i] * (double)v[i];
+	}
+	return sq > 0 ? sum * sum / ((double)n * sq) : 1.0;
+}
+
+static uint64_t run_seed(uint64_t seed, int policy, unsigned int threads)
+{
+	/* each run its own stream: adding a subject or a count changes no other run */
+	return seed * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)policy << 40) ^ threads;
+}
+
+static json_t *env_json(int argc, char *argv[])
+{
+	json_t *env = json_object(), *model = json_object();
+	const struct sim_machine *m = &opts.m;
+	char cpu[200], cmd[2048] = "";
+	size_t len = 0;
+	bool arm = strcmp(opts.preset->name, "x86-server") != 0;
+
+	snprintf(cpu, sizeof(cpu), "simulated: %.0f socket%s x %.0f cores x SMT%.0f (preset %s)",
+		 m->sockets, m->sockets == 1 ? "" : "s", m->cores, m->smt, opts.preset->name);
+	for (int i = 0; i < argc && len < sizeof(cmd) - 1; i++)
+		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, "%s%s", i ? " " : "",
+					i ? argv[i] : NAME);
+	for (size_t i = 0; i < sim_nr_params; i++) {
+		struct sim_machine copy = *m;
+
+		json_object_set_new(model, sim_params[i].name,
+				    json_real(*sim_param_ref(&copy, &sim_params[i])));
+	}
+	json_object_set_new(env, "cpu", json_string(cpu));
+	json_object_set_new(env, "arch", json_string(arm ? "aarch64" : "x86_64"));
+	json_object_set_new(env, "cpus", json_integer((json_int_t)(m->sockets * m->cores * m->smt)));
+	json_object_set_new(env, "placement", json_null());
+	json_object_set_new(env, "simulated", json_true());
+	json_object_set_new(env, "preset", json_string(opts.preset->name));
+	json_object_set_new(env, "model", model);
+	json_object_set_new(env, "sources", json_string(opts.preset->sources));
+	json_object_set_new(env, "command", json_string(cmd));
+	return env;
+}
+
+static json_t *result_json(int policy, const struct sim_result *r, double ops_per_sec,
+			   double ns_per_op, double fairness)
+{
+	json_t *o = json_object(), *pt = json_array();
+
+	json_object_set_new(o, "scenario", json_string("contend"));
+	json_object_set_new(o, "subject", json_string(sim_policy_names[policy]));
+	json_object_set_new(o, "threads", json_integer(r->threads));
+	json_object_set_new(o, "size", json_null());
+	json_object_set_new(o, "retry_limit", sim_policy_has_limit(policy) ?
+						      json_integer(opts.retry_limit) :
+						      json_null());
+	json_object_set_new(o, "ops_per_sec", json_real(ops_per_sec));
+	json_object_set_new(o, "ns_per_op", json_real(ns_per_op));
+	json_object_set_new(o, "gb_per_sec", json_null());
+	json_object_set_new(o, "headline", json_string("ops_per_sec"));
+	json_object_set_new(o, "runs", json_pack("[f]", ops_per_sec));
+	json_object_set_new(o, "spread", json_pack("{s:f, s:f, s:f, s:f}", "min", ops_per_sec,
+						   "max", ops_per_sec, "median", ops_per_sec,
+						   "rel_spread", 0.0));
+	json_object_set_new(o, "op", json_string("one count update"));
+	if (sim_policy_has_attempts(policy) && r->successes)
+		json_object_set_new(o, "attempts_per_success",
+				    json_pack("{s:f, s:I, s:I, s:I}", "mean",
+					      (double)r->attempts_sum / (double)r->successes, "p50",
+					      (json_int_t)sim_attempts_quantile(r, 0.5), "p99",
+					      (json_int_t)sim_attempts_quantile(r, 0.99), "max",
+					      (json_int_t)r->attempts_max));
+	else
+		json_object_set_new(o, "attempts_per_success", json_null());
+	json_object_set_new(o, "fallback_rate",
+			    sim_policy_has_fallback(policy) && r->successes + r->fallbacks ?
+				    json_real((double)r->fallbacks /
+					      (double)(r->successes + r->fallbacks)) :
+				    json_null());
+	json_object_set_new(o, "fairness", json_real(fairness));
+	for (unsigned int t = 0; t < r->threads; t++)
+		json_array_append_new(pt, json_pack("{s:I, s:I}", "cpu", (json_int_t)t, "ops",
+						    (json_int_t)r->thread_ops[t]));
+	json_object_set_new(o, "per_thread", pt);
+	json_object_set_new(o, "simulated_ns", json_real(r->elapsed_ns));
+	json_object_set_new(o, "events", json_integer((json_int_t)r->events));
+	return o;
+}
+
+int main(int argc, char *argv[])
+{
+	json_t *results = json_array();
+	char err[256];
+
+	parse_args(argc, argv);
+	printf("# %s: %s (simulated)\n", opts.preset->name, opts.preset->description);
+	printf("%-7s %-22s %5s %9s %9s %6s %8s %5s %7s\n", "threads", "subject", "limit",
+	       "Mops/s", "ns/op", "fair", "att", "p99", "fallbk");
+	for (size_t t = 0; t < opts.nr_threads; t++) {
+		for (size_t i = 0; i < opts.nr_policies; i++) {
+			int p = opts.policies[i];
+			struct sim_result r;
+			double ops_per_sec, ns_per_op, fairness;
+			char limit[16] = "-", att[16] = "-", p99[16] = "-", fb[16] = "-";
+
+			if (sim_run(&opts.m, p, opts.threads[t], opts.retry_limit, opts.ops,
+				    run_seed(opts.seed, p, opts.threads[t]), &r, err, sizeof(err)))
+				fail("%s at %u threads: %s", sim_policy_names[p], opts.threads[t],
+				     err);
+			ns_per_op = r.elapsed_ns / (double)r.ops;
+			ops_per_sec = 1e9 / ns_per_op;
+			fairness = jain(r.thread_ops, r.threads);
+			if (sim_policy_has_limit(p))
+				snprintf(limit, sizeof(limit), "%u", opts.retry_limit);
+			if (sim_policy_has_attempts(p) && r.successes) {
+				snprintf(att, sizeof(att), "%.3f",
+					 (double)r.attempts_sum / (double)r.successes);
+				snprintf(p99, sizeof(p99), "%llu",
+					 (unsigned long long)sim_attempts_quantile(&r, 0.99));
+			}
+			if (sim_policy_has_fallback(p) && r.successes + r.fallbacks)
+				snprintf(fb, sizeof(fb), "%.2f%%",
+					 100.0 * (double)r.fallbacks /
+						 (double)(r.successes + r.fallbacks));
+			printf("%-7u %-22s %5s %9.2f %9.2f %6.3f %8s %5s %7s\n", opts.threads[t],
+			       sim_policy_names[p], limit, ops_per_sec / 1e6, ns_per_op, fairness,
+			       att, p99, fb);
+			fflush(stdout);
+			json_array_append_new(results,
+					      result_json(p, &r, ops_per_sec, ns_per_op, fairness));
+			sim_result_free(&r);
+		}
+	}
+	if (opts.json_path) {
+		json_t *doc = json_object();
+
+		json_object_set_new(doc, "tool", json_string(NAME));
+		json_object_set_new(doc, "version", json_string(HOTLINE_VERSION));
+		json_object_set_new(doc, "env", env_json(argc, argv));
+		json_object_set_new(doc, "config",
+				    json_pack("{s:b, s:i, s:n, s:s, s:I, s:I, s:I}", "quick", 0,
+					      "repeat", 1, "duration", "pin", "model", "ops",
+					      (json_int_t)opts.ops, "warmup_ops",
+					      (json_int_t)(opts.ops / 10 ? opts.ops / 10 : 1), "seed",
+					      (json_int_t)opts.seed));
+		json_object_set_new(doc, "results", results);
+		if (json_dump_file(doc, opts.json_path,
+				   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0)
+			fail("--json: cannot write '%s': %s", opts.json_path, strerror(errno));
+		json_decref(doc);
+	} else {
+		json_decref(results);
+	}
+	return 0;
+}

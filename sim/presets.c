@@ -1,0 +1,125 @@
+/*
+ * The machine presets and the table of parameters the command line can
+ * override. Every value says where it comes from: a figure in
+ * shared/reference.md ("ref: ..."), a public figure of the part, or a fit
+ * to one of the anchors the validation tests hold (tests/sim), and then
+ * it says so. docs/sim.md has the same table for readers.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define P(field, lo, hi, text) \
+	{ #field, offsetof(struct sim_machine, field), lo, hi, text }
+
+const struct sim_param sim_params[] = {
+	P(sockets, 1, 64, "sockets"),
+	P(cores, 1, 1024, "cores per socket"),
+	P(smt, 1, 8, "hardware threads per core"),
+	P(lat_smt, 0, 1e6, "ns: line transfer between SMT siblings"),
+	P(lat_socket, 0, 1e6, "ns: line transfer inside a socket, and core <-> home"),
+	P(lat_cross, 0, 1e6, "ns: line transfer across sockets"),
+	P(dir_occupancy, 0, 1e6, "ns: home busy per coherence request"),
+	P(stickiness, 0, 1e6, "ns: a fresh owner keeps the line before honouring a snoop"),
+	P(cas_fail_takes_line, 0, 1, "1: a failed CAS still takes the line exclusive (x86)"),
+	P(far_atomics, 0, 1, "1: fetch-add runs at the home (Arm LSE), the line stays there"),
+	P(far_occupancy, 0, 1e6, "ns: home busy per far atomic"),
+	P(local_ns, 0, 1e6, "ns: an access hitting the own L1 (one compare or add)"),
+	P(relax_ns, 0, 1e6, "ns: one cpu_relax (PAUSE / YIELD)"),
+	P(cs_ns, 0, 1e6, "ns: work inside a lock beyond the count update"),
+	P(think_ns, 0, 1e6, "ns: work between two operations"),
+	P(jitter, 0, 0.9, "fraction: random +- variation of think and cs times"),
+};
+const size_t sim_nr_params = sizeof(sim_params) / sizeof(sim_params[0]);
+
+const struct sim_preset sim_presets[] = {
+	{
+		.name = "x86-server",
+		.description = "2 sockets x 28 cores x SMT2, Skylake/Cascade Lake server class",
+		.m = {
+			.sockets = 2, .cores = 28, .smt = 2,	/* a 2-socket Xeon SP */
+			.lat_smt = 7,		/* ref: SMT siblings 4-10 ns */
+			.lat_socket = 48,	/* ref: same socket 44-51 ns (Intel) */
+			.lat_cross = 150,	/* ref: cross socket 108-197 ns */
+			.dir_occupancy = 4,	/* assumed: a few cycles of CHA/directory time */
+			.stickiness = 20,	/* assumed; fitted so a failed cmpxchg's retry mostly
+						 * wins (ref: "an immediate retry tends to succeed") */
+			.cas_fail_takes_line = 1, /* ref: a failing cmpxchg gains the line */
+			.far_atomics = 0,	/* x86 executes lock-prefixed ops in L1 */
+			.far_occupancy = 0,
+			.local_ns = 5,		/* a lock cmpxchg hitting L1, about 18 cycles */
+			.relax_ns = 40,		/* PAUSE about 140 cycles since Skylake */
+			.cs_ns = 5,		/* the bench's critical sections: one add */
+			.think_ns = 10,		/* the bench loop between operations */
+			.jitter = 0.3,
+		},
+		.sources = "latencies from reference.md's core-to-core figures (Intel same socket "
+			   "44-51, cross socket 108-197, SMT 4-10 ns); cas_fail_takes_line from "
+			   "the 2023 lockref thread; PAUSE cost from Intel's published latency "
+			   "(~140 cycles, Skylake on); occupancy and stickiness assumed",
+	},
+	{
+		.name = "thunderx2",
+		.description = "Cavium ThunderX2: 2 sockets x 28 cores x SMT4 (224 CPUs)",
+		.m = {
+			.sockets = 2, .cores = 28, .smt = 4,	/* ref: 2 x 28 x SMT4 = 224 */
+			.lat_smt = 10,		/* assumed as ref's SMT 4-10 ns */
+			.lat_socket = 60,	/* assumed: ring core-to-core, a little above Intel */
+			.lat_cross = 190,	/* assumed: CCPI2 link, top of ref's 108-197 */
+			.dir_occupancy = 5,	/* fitted: 224-thread queued lock 2.5-3x unbounded */
+			.stickiness = 5,	/* assumed small: exclusives let others in */
+			.cas_fail_takes_line = 0, /* fitted: ~25 attempts at 28 threads (ref) */
+			.far_atomics = 0,
+			.far_occupancy = 0,
+			.local_ns = 5,
+			.relax_ns = 2,		/* YIELD is a hint, about a cycle */
+			.cs_ns = 5,
+			.think_ns = 10,
+			.jitter = 0.3,
+		},
+		.sources = "topology from reference.md (2 x 28 x SMT4); latencies assumed by "
+			   "analogy with reference.md's Intel figures (no published ThunderX2 "
+			   "core-to-core table at hand); cas_fail_takes_line=0 and dir_occupancy "
+			   "fitted to the thread's 25 attempts at 28 threads and 2.5x at 224",
+	},
+	{
+		.name = "graviton2-lse",
+		.description = "AWS Graviton2: 1 socket x 64 Neoverse N1 cores, LSE far atomics",
+		.m = {
+			.sockets = 1, .cores = 64, .smt = 1,
+			.lat_smt = 0,		/* no SMT */
+			.lat_socket = 40,	/* assumed: mesh core-to-core, N1 class */
+			.lat_cross = 40,	/* one socket */
+			.dir_occupancy = 20,	/* fitted: ticket lock +21 ns per waiter (ref) */
+			.stickiness = 5,
+			.cas_fail_takes_line = 0,
+			.far_atomics = 1,	/* ref: LSE STADD/LDADD at the home node */
+			.far_occupancy = 8.5,	/* ref: contended fetch-add 8.5 ns/op at 2 threads */
+			.local_ns = 2,
+			.relax_ns = 1,		/* YIELD */
+			.cs_ns = 5,
+			.think_ns = 5,
+			.jitter = 0.3,
+		},
+		.sources = "far atomics and their 8.5 ns from reference.md's Graviton 2 fetch-add "
+			   "figures (8.5 -> 9.4 ns flat, 2 to 16 threads); dir_occupancy fitted to "
+			   "the ticket lock's 133/170/249/428 ns at 2/4/8/16 threads; mesh latency "
+			   "assumed",
+	},
+};
+const size_t sim_nr_presets = sizeof(sim_presets) / sizeof(sim_presets[0]);
+
+const struct sim_preset *sim_find_preset(const char *name)
+{
+	for (size_t i = 0; i < sim_nr_presets; i++) {
+		if (strcmp(name, sim_presets[i].name) == 0)
+			return &sim_presets[i];
+	}
+	return NULL;
+}
+
+double *sim_param_ref(struct sim_machine *m, const struct sim_param *p)
+{
+	return (double *)((char *)m + p->offset);
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""hotline-sim's tests: the presets against the published behaviour, and the JSON.
+
+    check.py PATH-TO-hotline-sim WORKDIR CHECK
+
+Each CHECK runs hotline-sim (through $HOTLINE_TARGET_RUN when set: the
+emulator of a cross build), reads its JSON and says what it expected and
+what it saw. The figures seen are printed, passing or not, so a test log
+shows how close a preset is to the edge of its range.
+"""
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+SIM, WORK, CHECK = sys.argv[1], sys.argv[2], sys.argv[3]
+# Under emulation the op counts may be divided (never below the floor given).
+SCALE = max(1, int(os.environ.get("HOTLINE_TEST_SCALE", "1") or "1"))
+failures = []
+
+
+def ops(n, floor):
+    return max(floor, n // SCALE)
+
+
+def run(name, *args):
+    path = os.path.join(WORK, name + ".json")
+    cmd = shlex.split(os.environ.get("HOTLINE_TARGET_RUN", "")) + [SIM, *args, "--json", path]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+    with open(path) as f:
+        return json.load(f), path
+
+
+def result(doc, subject, threads):
+    for r in doc["results"]:
+        if r["subject"] == subject and r["threads"] == threads:
+            return r
+    sys.exit(f"FAIL: no result for {subject} at {threads} threads")
+
+
+def expect(ok, what):
+    print(("ok:   " if ok else "FAIL: ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def thunderx2_28_threads_need_12_to_40_attempts():
+    doc, _ = run("tx2_28", "--machine", "thunderx2", "--policy", "cas_loop",
+                 "--threads", "28", "--ops", str(ops(40000, 5000)))
+    a = result(doc, "cas_loop", 28)["attempts_per_success"]["mean"]
+    expect(12 <= a <= 40, f"thunderx2 cas_loop at 28 threads: 12-40 attempts per success, saw {a:.2f}")
+
+
+def x86_28_threads_need_1_5_to_6_attempts():
+    doc, _ = run("x86_28", "--machine", "x86-server", "--policy", "cas_loop",
+                 "--threads", "28", "--ops", str(ops(100000, 10000)))
+    a = result(doc, "cas_loop", 28)["attempts_per_success"]["mean"]
+    expect(1.5 <= a <= 6, f"x86-server cas_loop at 28 threads: 1.5-6 attempts per success, saw {a:.2f}")
+
+
+def thunderx2_224_threads_limit_and_lock_beat_unbounded():
+    doc, _ = run("tx2_224", "--machine", "thunderx2", "--policy",
+                 "lockref_unbounded,lockref,lockref_spinlock_only", "--retry-limit", "100",
+                 "--threads", "224", "--ops", str(ops(20000, 4000)))
+    unb = result(doc, "lockref_unbounded", 224)["ops_per_sec"]
+    lim = result(doc, "lockref", 224)["ops_per_sec"] / unb
+    spin = result(doc, "lockref_spinlock_only", 224)["ops_per_sec"] / unb
+    expect(lim >= 1.4, f"thunderx2 at 224 threads: lockref (limit 100) >= 1.4x lockref_unbounded, saw {lim:.2f}x")
+    expect(1.8 <= spin <= 3.5,
+           f"thunderx2 at 224 threads: lockref_spinlock_only 1.8-3.5x lockref_unbounded, saw {spin:.2f}x")
+
+
+def graviton2_far_faa_flat_2_to_16_threads():
+    counts = [2, 4, 8, 16]
+    doc, _ = run("g2_faa", "--machine", "graviton2-lse", "--policy", "atomic_faa",
+                 "--threads", ",".join(map(str, counts)), "--ops", str(ops(100000, 10000)))
+    ns = [result(doc, "atomic_faa", n)["ns_per_op"] for n in counts]
+    spread = max(ns) / min(ns)
+    expect(spread <= 1.2, "graviton2-lse atomic_faa flat (within 20%) from 2 to 16 threads, saw ns/op "
+           + ", ".join(f"{v:.2f}" for v in ns))
+
+
+def ticket_grows_with_waiters_queued_lock_flat():
+    counts = [2, 4, 8, 16]
+    doc, _ = run("g2_locks", "--machine", "graviton2-lse", "--policy", "ticket,qspinlock",
+                 "--threads", ",".join(map(str, counts)), "--ops", str(ops(40000, 5000)))
+    t = [result(doc, "ticket", n)["ns_per_op"] for n in counts]
+    q = [result(doc, "qspinlock", n)["ns_per_op"] for n in counts]
+    grows = all(b > a for a, b in zip(t, t[1:])) and t[-1] >= 2 * t[0]
+    expect(grows, "graviton2-lse ticket: cost per acquisition grows with waiters (16 threads >= 2x 2), "
+           "saw ns " + ", ".join(f"{v:.0f}" for v in t))
+    expect(max(q) / min(q) <= 1.3, "graviton2-lse qspinlock: cost per acquisition flat (within 30%), saw ns "
+           + ", ".join(f"{v:.0f}" for v in q))
+
+
+def same_seed_same_json():
+    args = ["--machine", "thunderx2", "--policy", "lockref,qspinlock,ticket",
+            "--threads", "3,17", "--ops", "3000"]
+    _, a = run("det_a", *args, "--seed", "7")
+    _, b = run("det_b", *args, "--seed", "7")
+    _, c = run("det_c", *args, "--seed", "8")
+    # env.command names the --json file, the one argument that differs here
+    with open(a) as fa, open(b) as fb:
+        da, db = json.load(fa), json.load(fb)
+    for d in (da, db):
+        del d["env"]["command"]
+    expect(json.dumps(da) == json.dumps(db), "the same arguments and seed give the same JSON")
+    with open(c) as fc:
+        expect(json.load(fc)["config"]["seed"] == 8, "another seed runs and is recorded")
+
+
+def json_has_every_contract_field():
+    doc, _ = run("fields", "--machine", "x86-server", "--policy",
+                 "atomic_faa,cas_loop,lockref,lockref_unbounded,lockref_relax,lockref_relax_alt,"
+                 "lockref_spinlock_only,qspinlock,ticket", "--threads", "1,4", "--ops", "2000")
+    expect(doc.get("tool") == "hotline-sim", f"tool is hotline-sim, saw {doc.get('tool')!r}")
+    env = doc.get("env", {})
+    expect(env.get("simulated") is True, "env.simulated is true")
+    expect(env.get("preset") == "x86-server", "env.preset names the preset")
+    expect(isinstance(env.get("model"), dict) and "dir_occupancy" in env["model"],
+           "env.model holds every parameter")
+    expect(len(doc["results"]) == 18, f"9 subjects x 2 counts = 18 results, saw {len(doc['results'])}")
+    for r in doc["results"]:
+        who = f"{r.get('subject')} at {r.get('threads')}"
+        for k in ("scenario", "subject", "threads", "size", "retry_limit", "ops_per_sec", "ns_per_op",
+                  "gb_per_sec", "headline", "runs", "attempts_per_success", "fallback_rate",
+                  "fairness", "per_thread"):
+            if k not in r:
+                expect(False, f"{who}: field {k} present")
+        expect(r["scenario"] == "contend" and r["size"] is None and r["gb_per_sec"] is None,
+               f"{who}: contend, size and gb_per_sec null")
+        expect(r["ops_per_sec"] > 0 and abs(r["ops_per_sec"] * r["ns_per_op"] - 1e9) < 1e3,
+               f"{who}: ops_per_sec x ns_per_op = 1e9")
+        expect(len(r["per_thread"]) == r["threads"], f"{who}: one per_thread entry a thread")
+        expect(0 < r["fairness"] <= 1.0000001, f"{who}: fairness in (0, 1]")
+        limited = r["subject"] in ("lockref", "lockref_relax", "lockref_relax_alt")
+        expect((r["retry_limit"] == 100) == limited, f"{who}: retry_limit 100 only where it applies")
+        att = r["attempts_per_success"]
+        lockless = r["subject"] in ("cas_loop", "lockref", "lockref_unbounded", "lockref_relax",
+                                    "lockref_relax_alt")
+        expect((att is not None) == lockless, f"{who}: attempts_per_success only for lockless loops")
+        if att:
+            expect(1 <= att["p50"] <= att["p99"] <= att["max"] and att["mean"] >= 1,
+                   f"{who}: attempts 1 <= p50 <= p99 <= max")
+
+
+CHECKS = {name: f for name, f in list(globals().items()) if callable(f) and name not in
+          ("ops", "run", "result", "expect")}
+if CHECK not in CHECKS:
+    sys.exit(f"check.py: unknown check {CHECK!r}")
+os.makedirs(WORK, exist_ok=True)
+CHECKS[CHECK]()
+if failures:
+    sys.exit(f"{len(failures)} failed")

@@ -1,0 +1,103 @@
+#!/bin/sh
+# hotline-sim's command line: every bad option or value is refused with exit
+# status 2 and exactly one line on stderr that names the option and the bad
+# value; --help, --list and --version answer on stdout with status 0.
+#
+#   cli.sh PATH-TO-hotline-sim
+#
+# HOTLINE_TARGET_RUN, when set, is the program that runs target programs
+# (an emulator such as scripts/qemu-arm64 in a cross build).
+set -u
+
+sim=${1:?usage: cli.sh PATH-TO-hotline-sim}
+run_sim() {
+	${HOTLINE_TARGET_RUN:+"$HOTLINE_TARGET_RUN"} "$sim" "$@"
+}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# A run that got past the checks must not take long if it happens by mistake.
+safe="--machine x86-server --policy cas_loop --threads 2 --ops 100"
+
+# expect_bad "WORDS THE LINE MUST CONTAIN" ARGS...: exit 2, one line, naming them.
+expect_bad() {
+	want=$1
+	shift
+	run_sim "$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	lines=$(wc -l <"$tmp/err")
+	what="hotline-sim $*"
+	if [ "$status" -ne 2 ]; then
+		fail "$what: expected exit status 2, got $status"
+	elif [ "$lines" -ne 1 ]; then
+		fail "$what: expected exactly one line on stderr, got $lines: $(cat "$tmp/err")"
+	else
+		for w in $want; do
+			if ! grep -qF -- "$w" "$tmp/err"; then
+				fail "$what: expected the error to name '$w', got: $(cat "$tmp/err")"
+			fi
+		done
+		if ! grep -q '^hotline-sim: ' "$tmp/err"; then
+			fail "$what: expected the line to start with 'hotline-sim: ', got: $(cat "$tmp/err")"
+		fi
+	fi
+	if [ -s "$tmp/out" ]; then
+		fail "$what: expected nothing on stdout, got: $(head -c 200 "$tmp/out")"
+	fi
+}
+
+expect_bad "--machine 'vax'" $safe --machine vax
+expect_bad "--machine missing" --policy cas_loop --threads 2
+expect_bad "--machine missing value" $safe --machine
+expect_bad "--policy 'spin'" $safe --policy spin
+expect_bad "--policy 'cas_loop,,ticket'" $safe --policy cas_loop,,ticket
+expect_bad "--policy twice" $safe --policy ticket,ticket
+expect_bad "--policy missing" --machine x86-server --threads 2
+expect_bad "--threads '0'" $safe --threads 0
+expect_bad "--threads 'x' '1,x'" $safe --threads 1,x
+expect_bad "--threads '2,'" $safe --threads 2,
+expect_bad "--threads '113' 112" $safe --threads 113
+expect_bad "--threads '-1'" $safe --threads -1
+expect_bad "--threads missing" --machine x86-server --policy cas_loop
+expect_bad "--retry-limit '0'" $safe --retry-limit 0
+expect_bad "--retry-limit 'ten'" $safe --retry-limit ten
+expect_bad "--ops '1e6'" $safe --ops 1e6
+expect_bad "--ops '5'" $safe --ops 5
+expect_bad "--ops '99999999999999999999999'" $safe --ops 99999999999999999999999
+expect_bad "--seed '-3'" $safe --seed -3
+expect_bad "--json ''" $safe --json ''
+expect_bad "--lat_cross '-5'" $safe --lat-cross -5
+expect_bad "--lat_cross 'nan'" $safe --lat_cross nan
+expect_bad "--jitter '2'" $safe --jitter 2
+expect_bad "--smt '1.5'" $safe --smt 1.5
+expect_bad "unknown option '--bogus'" $safe --bogus
+expect_bad "--list takes no value" $safe --list=3
+expect_bad "unexpected argument 'extra'" $safe extra
+
+# The good answers.
+for a in --help --version --list; do
+	run_sim $a >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	[ "$status" -eq 0 ] || fail "hotline-sim $a: expected exit status 0, got $status"
+	[ -s "$tmp/out" ] || fail "hotline-sim $a: expected output on stdout"
+	[ -s "$tmp/err" ] && fail "hotline-sim $a: expected nothing on stderr, got: $(cat "$tmp/err")"
+done
+# An overridden parameter reaches the model (and the JSON).
+if run_sim $safe --lat-socket 33 --json "$tmp/o.json" >/dev/null 2>"$tmp/err"; then
+	grep -q '"lat_socket": 33' "$tmp/o.json" ||
+		fail "--lat-socket 33: expected env.model.lat_socket 33 in the JSON"
+else
+	fail "$safe --lat-socket 33: failed: $(cat "$tmp/err")"
+fi
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "all refusals and answers as expected"
