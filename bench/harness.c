@@ -20,31 +20,22 @@
 
 #include "arch_cycles.h"
 #include "harness.h"
+#include "tool.h"
 
 /* ---- messages ----------------------------------------------------------- */
 
 static bool progress_shown;
 
-static void vmessage(const char *prefix, const char *fmt, va_list ap)
-{
-	char line[512];
-
-	vsnprintf(line, sizeof(line), fmt, ap);
-	/* One line, whatever the user typed into a value. */
-	for (char *c = line; *c; c++) {
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			*c = '?';
-	}
-	bench_progress_done();
-	fprintf(stderr, "%s: %s%s\n", BENCH_NAME, prefix, line);
-}
-
+/*
+ * Messages go through tool_vmessage: "hotline-bench: ...", one line, after
+ * the progress line is cleared (main's tool_init).
+ */
 void bench_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage("", fmt, ap);
+	tool_vmessage("", fmt, ap);
 	va_end(ap);
 }
 
@@ -53,7 +44,7 @@ void bench_note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage("note: ", fmt, ap);
+	tool_vmessage("note: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -663,19 +654,6 @@ void bench_stats(const double *v, size_t n, struct bench_stats *st)
 	st->rel_spread = st->median != 0 ? (st->max - st->min) / st->median : 0;
 }
 
-double bench_jain(const uint64_t *v, size_t n)
-{
-	double sum = 0, sum_sq = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		sum += (double)v[i];
-		sum_sq += (double)v[i] * (double)v[i];
-	}
-	if (n == 0 || sum_sq == 0)
-		return 1.0;
-	return sum * sum / ((double)n * sum_sq);
-}
-
 /* ---- series and results ------------------------------------------------- */
 
 int bench_series_init(struct bench_series *s, unsigned int reps, unsigned int threads)
@@ -707,7 +685,7 @@ void bench_series_add(struct bench_series *s, const struct bench_run *r, double 
 	s->ops_per_sec[i] = secs > 0 ? (double)r->total_ops / secs : NAN;
 	s->gb_per_sec[i] = s->ops_per_sec[i] * bytes_per_op / 1e9;
 	s->has_gb = bytes_per_op > 0;
-	s->fairness[i] = bench_jain(r->ops, r->threads);
+	s->fairness[i] = tool_jain(r->ops, r->threads);
 	memcpy(s->cpus, r->cpus, r->threads * sizeof(int));
 	memcpy(&s->thread_ops[(size_t)i * s->threads], r->ops, r->threads * sizeof(uint64_t));
 	s->n++;

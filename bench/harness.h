@@ -217,9 +217,6 @@ struct bench_stats {
 void bench_stats(const double *v, size_t n, struct bench_stats *st);
 double bench_median(const double *v, size_t n);
 
-/* Jain's fairness index of n counts: 1.0 when all equal (and for n == 1). */
-double bench_jain(const uint64_t *v, size_t n);
-
 /*
  * One subject's repetitions, in the order they ran: the standard figures
  * of every repetition, from which bench_result_json makes a result.

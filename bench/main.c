@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "tool.h"
 #include "scenarios/scenarios.h"
 
 #ifndef HOTLINE_VERSION
@@ -140,51 +140,6 @@ static void list_scenarios(void)
 	}
 }
 
-/* One line on stderr, then exit 2: the command line is wrong. */
-static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	bench_error("%s", line);
-	exit(2);
-}
-
-/*
- * A decimal integer in [min, max] (min >= 1). item is the text to parse;
- * whole is the option's whole value, to show where item came from in a list.
- */
-static unsigned long long parse_uint(const char *opt, const char *item, const char *whole,
-				     unsigned long long min, unsigned long long max)
-{
-	char where[300] = "";
-	unsigned long long v = 0;
-	bool overflow = false;
-
-	if (strcmp(whole, item) != 0)
-		snprintf(where, sizeof(where), " in '%s'", whole);
-	if (!*item)
-		bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
-	for (const char *p = item; *p; p++) {
-		unsigned int d = (unsigned int)(*p - '0');
-
-		if (*p < '0' || *p > '9')
-			bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
-		if (v > (ULLONG_MAX - d) / 10)
-			overflow = true;
-		else
-			v = v * 10 + d;
-	}
-	if (!overflow && v == 0)
-		bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
-	if (overflow || v < min || v > max)
-		bad_usage("%s: '%s'%s is out of range (%llu..%llu)", opt, item, where, min, max);
-	return v;
-}
-
 /* Seconds: digits with at most one decimal point, > 0. No signs, exponents, "inf". */
 static double parse_duration(const char *s)
 {
@@ -202,63 +157,29 @@ static double parse_duration(const char *s)
 			break;
 	}
 	if (!digits || points > 1)
-		bad_usage("--duration: '%s' is not a number of seconds", s);
+		tool_bad_usage("--duration: '%s' is not a number of seconds", s);
 	v = strtod(s, NULL);
 	if (!(v > 0))
-		bad_usage("--duration: '%s' is not a positive number of seconds", s);
+		tool_bad_usage("--duration: '%s' is not a positive number of seconds", s);
 	if (v > MAX_DURATION)
-		bad_usage("--duration: '%s' is out of range (at most %.0f seconds)", s,
-			  MAX_DURATION);
+		tool_bad_usage("--duration: '%s' is out of range (at most %.0f seconds)", s,
+			       MAX_DURATION);
 	return v;
-}
-
-/*
- * Split a comma-separated value into a NULL-terminated array of items in a
- * copy of the text (*buf). Empty items are kept, so that they are reported.
- */
-static char **split_list(const char *value, char **buf, size_t *n)
-{
-	size_t cap = 2;
-	char **items;
-	char *p;
-
-	for (const char *c = value; *c; c++)
-		cap += *c == ',';
-	*buf = strdup(value);
-	items = calloc(cap, sizeof(*items));
-	if (!*buf || !items) {
-		bench_error("out of memory");
-		exit(1);
-	}
-	*n = 0;
-	p = *buf;
-	for (;;) {
-		char *comma = strchr(p, ',');
-
-		items[(*n)++] = p;
-		if (!comma)
-			break;
-		*comma = '\0';
-		p = comma + 1;
-	}
-	return items;
 }
 
 static void parse_threads(const char *value)
 {
 	char *buf;
 	size_t n;
-	char **items = split_list(value, &buf, &n);
+	char **items = tool_split_list(value, &buf, &n);
 
 	free(opts.threads);
 	opts.threads = calloc(n, sizeof(*opts.threads));
-	if (!opts.threads) {
-		bench_error("out of memory");
-		exit(1);
-	}
+	if (!opts.threads)
+		tool_die("out of memory");
 	for (size_t i = 0; i < n; i++)
 		opts.threads[i] =
-			(unsigned int)parse_uint("--threads", items[i], value, 1, MAX_THREADS);
+			(unsigned int)tool_parse_uint("--threads", items[i], value, 1, MAX_THREADS);
 	opts.cfg.threads = opts.threads;
 	opts.cfg.nr_threads = n;
 	opts.threads_set = true;
@@ -307,10 +228,10 @@ static size_t parse_size(const char *item, const char *whole)
 	if (*p)
 		unit = p[1] ? 0 : size_unit(*p);
 	if (p == item || !unit)
-		bad_usage("--sizes: '%s'%s is not a size (bytes, or a number with K, M or G)", item,
-			  where);
+		tool_bad_usage("--sizes: '%s'%s is not a size (bytes, or a number with K, M or G)",
+			       item, where);
 	if (v == 0 || v > MAX_SIZE / unit)
-		bad_usage("--sizes: '%s'%s is out of range (1..1G)", item, where);
+		tool_bad_usage("--sizes: '%s'%s is out of range (1..1G)", item, where);
 	return (size_t)(v * unit);
 }
 
@@ -319,14 +240,12 @@ static void parse_sizes(const char *value)
 {
 	char *buf;
 	size_t n, kept = 0;
-	char **items = split_list(value, &buf, &n);
+	char **items = tool_split_list(value, &buf, &n);
 
 	free(opts.sizes);
 	opts.sizes = calloc(n, sizeof(*opts.sizes));
-	if (!opts.sizes) {
-		bench_error("out of memory");
-		exit(1);
-	}
+	if (!opts.sizes)
+		tool_die("out of memory");
 	for (size_t i = 0; i < n; i++)
 		opts.sizes[i] = parse_size(items[i], value);
 	qsort(opts.sizes, n, sizeof(*opts.sizes), cmp_size);
@@ -350,15 +269,16 @@ static void parse_mode(const char *value)
 	else if (strcmp(value, "both") == 0)
 		opts.cfg.modes = BENCH_MODE_HOT | BENCH_MODE_COLD;
 	else
-		bad_usage("--mode: '%s' is not hot, cold or both", value);
+		tool_bad_usage("--mode: '%s' is not hot, cold or both", value);
 	opts.mode_set = true;
 }
 
 static void bad_cpu_list(const char *item, const char *value)
 {
 	if (item == value)
-		bad_usage("--pin: '%s' is not auto, none or a CPU list such as 0-3,6", value);
-	bad_usage("--pin: '%s' in '%s' is not a CPU or a range of CPUs such as 0-3", item, value);
+		tool_bad_usage("--pin: '%s' is not auto, none or a CPU list such as 0-3,6", value);
+	tool_bad_usage("--pin: '%s' in '%s' is not a CPU or a range of CPUs such as 0-3", item,
+		       value);
 }
 
 /* One CPU number of a CPU list, 0..MAX_CPU: the len characters at s. */
@@ -373,8 +293,8 @@ static int parse_cpu(const char *s, size_t len, const char *item, const char *va
 			bad_cpu_list(item, value);
 		v = v * 10 + (s[i] - '0');
 		if (v > MAX_CPU)
-			bad_usage("--pin: CPU '%.*s' in '%s' is out of range (0..%d)", (int)len, s,
-				  value, MAX_CPU);
+			tool_bad_usage("--pin: CPU '%.*s' in '%s' is out of range (0..%d)", (int)len, s,
+				       value, MAX_CPU);
 	}
 	return (int)v;
 }
@@ -395,7 +315,7 @@ static void parse_pin(const char *value)
 		opts.cfg.pin.mode = BENCH_PIN_NONE;
 		return;
 	}
-	items = split_list(value, &buf, &n);
+	items = tool_split_list(value, &buf, &n);
 	/* Pass 0 checks and counts the CPUs, pass 1 stores them. */
 	for (int pass = 0; pass < 2; pass++) {
 		count = 0;
@@ -408,10 +328,10 @@ static void parse_pin(const char *value)
 			int hi = dash ? parse_cpu(dash + 1, len - lo_len - 1, item, value) : lo;
 
 			if (hi < lo && n == 1)
-				bad_usage("--pin: '%s' is an empty range of CPUs", value);
+				tool_bad_usage("--pin: '%s' is an empty range of CPUs", value);
 			if (hi < lo)
-				bad_usage("--pin: '%s' in '%s' is an empty range of CPUs", items[i],
-					  value);
+				tool_bad_usage("--pin: '%s' in '%s' is an empty range of CPUs", items[i],
+					       value);
 			for (int cpu = lo; cpu <= hi; cpu++, count++) {
 				if (pass)
 					opts.pin_cpus[count] = cpu;
@@ -419,10 +339,8 @@ static void parse_pin(const char *value)
 		}
 		if (!pass) {
 			opts.pin_cpus = calloc(count, sizeof(*opts.pin_cpus));
-			if (!opts.pin_cpus) {
-				bench_error("out of memory");
-				exit(1);
-			}
+			if (!opts.pin_cpus)
+				tool_die("out of memory");
 		}
 	}
 	free(items);
@@ -439,42 +357,14 @@ static void parse_subjects(const char *value)
 
 	free(opts.subjects_buf);
 	free(opts.subjects);
-	items = split_list(value, &opts.subjects_buf, &n);
+	items = tool_split_list(value, &opts.subjects_buf, &n);
 	for (size_t i = 0; i < n; i++) {
 		if (!*items[i])
-			bad_usage("--subjects: '%s' has an empty subject name", value);
+			tool_bad_usage("--subjects: '%s' has an empty subject name", value);
 	}
 	opts.subjects = (const char **)items;
 	opts.cfg.subjects = opts.subjects;
 	opts.cfg.nr_subjects = n;
-}
-
-static const char *option_name(int val)
-{
-	for (const struct option *o = long_options; o->name; o++) {
-		if (o->val == val)
-			return o->name;
-	}
-	return "?";
-}
-
-/* getopt_long reported an unknown option, or a value given to one that takes none. */
-static void __attribute__((noreturn)) unknown_option(const char *arg)
-{
-	size_t len;
-
-	if (arg && strncmp(arg, "--", 2) == 0) {
-		len = strcspn(arg, "=");
-		for (const struct option *o = long_options; o->name; o++) {
-			if (arg[len] == '=' && strlen(o->name) == len - 2 &&
-			    strncmp(o->name, arg + 2, len - 2) == 0)
-				bad_usage("--%s: takes no value ('%s')", o->name, arg);
-		}
-		bad_usage("unknown option '%.*s' (try --help)", (int)len, arg);
-	}
-	if (optopt > 0 && optopt < 256)
-		bad_usage("unknown option '-%c' (try --help)", optopt);
-	bad_usage("unknown option '%s' (try --help)", arg ? arg : "?");
 }
 
 static void parse_args(int argc, char *argv[])
@@ -498,7 +388,7 @@ static void parse_args(int argc, char *argv[])
 			break;
 		case OPT_REPEAT:
 			opts.cfg.repeat =
-				(unsigned int)parse_uint("--repeat", optarg, optarg, 1, MAX_REPEAT);
+				(unsigned int)tool_parse_uint("--repeat", optarg, optarg, 1, MAX_REPEAT);
 			opts.repeat_set = true;
 			break;
 		case OPT_QUICK:
@@ -506,14 +396,14 @@ static void parse_args(int argc, char *argv[])
 			break;
 		case OPT_JSON:
 			if (!*optarg)
-				bad_usage("--json: '' is not a file name");
+				tool_bad_usage("--json: '' is not a file name");
 			opts.json_path = optarg;
 			break;
 		case OPT_SUBJECTS:
 			parse_subjects(optarg);
 			break;
 		case OPT_COUNT:
-			opts.cfg.count = parse_uint("--count", optarg, optarg, MIN_COUNT, INT_MAX);
+			opts.cfg.count = tool_parse_uint("--count", optarg, optarg, MIN_COUNT, INT_MAX);
 			opts.count_set = true;
 			break;
 		case OPT_SIZES:
@@ -533,11 +423,13 @@ static void parse_args(int argc, char *argv[])
 			exit(0);
 		case ':':
 			if (optopt >= OPT_THREADS)
-				bad_usage("--%s: missing value", option_name(optopt));
-			bad_usage("-%c: missing value", optopt);
+				tool_bad_usage("--%s: missing value",
+					       tool_option_name(long_options, optopt));
+			tool_bad_usage("-%c: missing value", optopt);
 		case '?':
 		default:
-			unknown_option(optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
+			tool_unknown_option(long_options,
+					    optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
 		}
 	}
 	/* --quick: one repetition, unless --repeat says otherwise. */
@@ -546,11 +438,11 @@ static void parse_args(int argc, char *argv[])
 	if (opts.list)
 		return;
 	if (optind >= argc)
-		bad_usage("no scenario given (try --help)");
+		tool_bad_usage("no scenario given (try --help)");
 	opts.scenario = argv[optind];
 	if (optind + 1 < argc)
-		bad_usage("unexpected argument '%s' after scenario '%s'", argv[optind + 1],
-			  opts.scenario);
+		tool_bad_usage("unexpected argument '%s' after scenario '%s'", argv[optind + 1],
+			       opts.scenario);
 }
 
 /* The scenarios SCENARIO names, into run[]; returns how many. */
@@ -567,7 +459,7 @@ static size_t resolve_scenario(const char *name, const struct bench_scenario **r
 			return 1;
 		}
 	}
-	bad_usage("unknown scenario '%s' (try --help)", name);
+	tool_bad_usage("unknown scenario '%s' (try --help)", name);
 }
 
 /* Every --subjects name must be a subject of at least one scenario to run. */
@@ -583,8 +475,8 @@ static void check_subjects(const struct bench_scenario *const *run, size_t nr_ru
 				found = strcmp(opts.cfg.subjects[i], run[s]->selftests[j].name) == 0;
 		}
 		if (!found)
-			bad_usage("--subjects: unknown subject '%s' for %s (see --list)",
-				  opts.cfg.subjects[i], opts.scenario);
+			tool_bad_usage("--subjects: unknown subject '%s' for %s (see --list)",
+				       opts.cfg.subjects[i], opts.scenario);
 	}
 }
 
@@ -594,9 +486,9 @@ static void check_pin_cpus(void)
 		return;
 	for (size_t i = 0; i < opts.cfg.pin.nr_cpus; i++) {
 		if (!bench_cpu_available(opts.pin_cpus[i]))
-			bad_usage("--pin: CPU %d in '%s' is not online or not available "
-				  "(available: %s)",
-				  opts.pin_cpus[i], opts.cfg.pin.text, bench_cpus_text());
+			tool_bad_usage("--pin: CPU %d in '%s' is not online or not available "
+				       "(available: %s)",
+				       opts.pin_cpus[i], opts.cfg.pin.text, bench_cpus_text());
 	}
 }
 
@@ -634,7 +526,7 @@ static void check_json_path(const char *path)
 	FILE *f = fopen(path, "a");
 
 	if (!f)
-		bad_usage("--json: cannot write '%s': %s", path, strerror(errno));
+		tool_bad_usage("--json: cannot write '%s': %s", path, strerror(errno));
 	fclose(f);
 	if (!existed)
 		unlink(path);
@@ -675,11 +567,10 @@ int main(int argc, char *argv[])
 	json_t *results;
 	int ret = 0;
 
+	tool_init(BENCH_NAME, bench_progress_done);
 	opts.argv = calloc((size_t)argc + 1, sizeof(*opts.argv));
-	if (!opts.argv) {
-		bench_error("out of memory");
-		return 1;
-	}
+	if (!opts.argv)
+		tool_die("out of memory");
 	memcpy(opts.argv, argv, (size_t)argc * sizeof(*argv));
 	parse_args(argc, argv);
 	if (opts.list) {

@@ -10,7 +10,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <jansson.h>
 
 #include "sim.h"
+#include "tool.h"
 
 #ifndef HOTLINE_VERSION
 #define HOTLINE_VERSION "unknown"
@@ -25,6 +25,7 @@
 
 #define NAME "hotline-sim"
 #define MAX_THREADS 4096
+#define MAX_LIST 256		/* thread counts in one --threads */
 #define MAX_LIMIT 1000000
 #define DEFAULT_OPS 200000
 #define MAX_OPS 1000000000ULL
@@ -36,36 +37,12 @@ static struct {
 	double param_value[64];
 	int policies[SIM_NR_POLICIES];
 	size_t nr_policies;
-	unsigned int threads[256];
+	unsigned int threads[MAX_LIST];
 	size_t nr_threads;
 	unsigned int retry_limit;
 	uint64_t ops, seed;
 	const char *json_path;
 } opts = { .retry_limit = 100, .ops = DEFAULT_OPS, .seed = 1 };
-
-static void __attribute__((noreturn, format(printf, 1, 2))) bad_usage(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, NAME ": %s\n", line);
-	exit(2);
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, NAME ": %s\n", line);
-	exit(1);
-}
 
 static void usage(FILE *f)
 {
@@ -113,35 +90,6 @@ static void list(void)
 	printf("\n");
 }
 
-/* A decimal integer in [min, max]; item is a list element of whole. */
-static unsigned long long parse_uint(const char *opt, const char *item, const char *whole,
-				     unsigned long long min, unsigned long long max)
-{
-	char where[300] = "";
-	unsigned long long v = 0;
-	bool overflow = false;
-
-	if (strcmp(whole, item) != 0)
-		snprintf(where, sizeof(where), " in '%s'", whole);
-	if (!*item)
-		bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
-	for (const char *p = item; *p; p++) {
-		unsigned int d = (unsigned int)(*p - '0');
-
-		if (*p < '0' || *p > '9')
-			bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
-		if (v > (ULLONG_MAX - d) / 10)
-			overflow = true;
-		else
-			v = v * 10 + d;
-	}
-	if (!overflow && v == 0 && min > 0)
-		bad_usage("%s: '%s'%s is not a positive integer", opt, item, where);
-	if (overflow || v < min || v > max)
-		bad_usage("%s: '%s'%s is out of range (%llu..%llu)", opt, item, where, min, max);
-	return v;
-}
-
 /* A number: digits with at most one decimal point. No signs, exponents, "inf". */
 static double parse_number(const char *opt, const char *s, double min, double max)
 {
@@ -157,72 +105,52 @@ static double parse_number(const char *opt, const char *s, double min, double ma
 			digits = -1000;
 	}
 	if (!digits || digits < 0 || dots > 1)
-		bad_usage("%s: '%s' is not a number", opt, s);
+		tool_bad_usage("%s: '%s' is not a number", opt, s);
 	v = strtod(s, NULL);
 	if (!(v >= min && v <= max))
-		bad_usage("%s: '%s' is out of range (%g..%g)", opt, s, min, max);
+		tool_bad_usage("%s: '%s' is out of range (%g..%g)", opt, s, min, max);
 	return v;
-}
-
-/* Split a comma list in place; empty items are kept (and refused by the callers). */
-static size_t split(char *buf, char **items, size_t max, const char *opt, const char *whole)
-{
-	size_t n = 0;
-	char *p = buf;
-
-	for (;;) {
-		char *comma = strchr(p, ',');
-
-		if (n == max)
-			bad_usage("%s: '%s' has more than %zu items", opt, whole, max);
-		items[n++] = p;
-		if (!comma)
-			break;
-		*comma = '\0';
-		p = comma + 1;
-	}
-	return n;
 }
 
 static void parse_threads(const char *value)
 {
-	char buf[4096], *items[256];
+	char *buf, **items;
 	size_t n;
 
-	if (strlen(value) >= sizeof(buf))
-		bad_usage("--threads: '%.40s...' is too long", value);
-	strcpy(buf, value);
-	n = split(buf, items, 256, "--threads", value);
+	items = tool_split_list(value, &buf, &n);
+	if (n > MAX_LIST)
+		tool_bad_usage("--threads: '%s' has more than %d items", value, MAX_LIST);
 	for (size_t i = 0; i < n; i++)
 		opts.threads[i] =
-			(unsigned int)parse_uint("--threads", items[i], value, 1, MAX_THREADS);
+			(unsigned int)tool_parse_uint("--threads", items[i], value, 1, MAX_THREADS);
 	opts.nr_threads = n;
+	free(items);
+	free(buf);
 }
 
 static void parse_policies(const char *value)
 {
-	char buf[1024], *items[64];
+	char *buf, **items;
 	size_t n;
 
-	if (strlen(value) >= sizeof(buf))
-		bad_usage("--policy: '%.40s...' is too long", value);
-	strcpy(buf, value);
-	n = split(buf, items, 64, "--policy", value);
+	items = tool_split_list(value, &buf, &n);
 	opts.nr_policies = 0;
 	for (size_t i = 0; i < n; i++) {
 		int p = sim_find_policy(items[i]);
 
 		if (!*items[i])
-			bad_usage("--policy: '%s' has an empty subject name", value);
+			tool_bad_usage("--policy: '%s' has an empty subject name", value);
 		if (p < 0)
-			bad_usage("--policy: unknown subject '%s' (see --list)", items[i]);
+			tool_bad_usage("--policy: unknown subject '%s' (see --list)", items[i]);
 		for (size_t k = 0; k < opts.nr_policies; k++) {
 			if (opts.policies[k] == p)
-				bad_usage("--policy: subject '%s' given twice in '%s'", items[i],
-					  value);
+				tool_bad_usage("--policy: subject '%s' given twice in '%s'", items[i],
+					       value);
 		}
 		opts.policies[opts.nr_policies++] = p;
 	}
+	free(items);
+	free(buf);
 }
 
 enum { OPT_MACHINE = 256, OPT_POLICY, OPT_THREADS, OPT_LIMIT, OPT_OPS, OPT_SEED, OPT_JSON,
@@ -264,33 +192,6 @@ static void build_options(void)
 	long_options[n] = (struct option){ 0 };
 }
 
-static const char *option_name(int val)
-{
-	for (const struct option *o = long_options; o->name; o++) {
-		if (o->val == val)
-			return o->name;
-	}
-	return "?";
-}
-
-static void __attribute__((noreturn)) unknown_option(const char *arg)
-{
-	size_t len;
-
-	if (arg && strncmp(arg, "--", 2) == 0) {
-		len = strcspn(arg, "=");
-		for (const struct option *o = long_options; o->name; o++) {
-			if (arg[len] == '=' && strlen(o->name) == len - 2 &&
-			    strncmp(o->name, arg + 2, len - 2) == 0)
-				bad_usage("--%s: takes no value ('%s')", o->name, arg);
-		}
-		bad_usage("unknown option '%.*s' (try --help)", (int)len, arg);
-	}
-	if (optopt > 0 && optopt < 256)
-		bad_usage("unknown option '-%c' (try --help)", optopt);
-	bad_usage("unknown option '%s' (try --help)", arg ? arg : "?");
-}
-
 static void parse_args(int argc, char *argv[])
 {
 	bool want_list = false;
@@ -312,7 +213,7 @@ static void parse_args(int argc, char *argv[])
 		case OPT_MACHINE:
 			opts.preset = sim_find_preset(optarg);
 			if (!opts.preset)
-				bad_usage("--machine: unknown preset '%s' (see --list)", optarg);
+				tool_bad_usage("--machine: unknown preset '%s' (see --list)", optarg);
 			break;
 		case OPT_POLICY:
 			parse_policies(optarg);
@@ -321,18 +222,18 @@ static void parse_args(int argc, char *argv[])
 			parse_threads(optarg);
 			break;
 		case OPT_LIMIT:
-			opts.retry_limit = (unsigned int)parse_uint("--retry-limit", optarg, optarg, 1,
+			opts.retry_limit = (unsigned int)tool_parse_uint("--retry-limit", optarg, optarg, 1,
 								    MAX_LIMIT);
 			break;
 		case OPT_OPS:
-			opts.ops = parse_uint("--ops", optarg, optarg, 10, MAX_OPS);
+			opts.ops = tool_parse_uint("--ops", optarg, optarg, 10, MAX_OPS);
 			break;
 		case OPT_SEED:
-			opts.seed = parse_uint("--seed", optarg, optarg, 0, INT64_MAX);
+			opts.seed = tool_parse_uint("--seed", optarg, optarg, 0, INT64_MAX);
 			break;
 		case OPT_JSON:
 			if (!*optarg)
-				bad_usage("--json: '' is not a file name");
+				tool_bad_usage("--json: '' is not a file name");
 			opts.json_path = optarg;
 			break;
 		case OPT_LIST:
@@ -347,25 +248,25 @@ static void parse_args(int argc, char *argv[])
 			exit(0);
 		case ':':
 			if (optopt >= OPT_MACHINE)
-				bad_usage("--%s: missing value", option_name(optopt));
-			bad_usage("-%c: missing value", optopt);
+				tool_bad_usage("--%s: missing value", tool_option_name(long_options, optopt));
+			tool_bad_usage("-%c: missing value", optopt);
 		case '?':
 		default:
-			unknown_option(optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
+			tool_unknown_option(long_options, optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
 		}
 	}
 	if (optind < argc)
-		bad_usage("unexpected argument '%s' (try --help)", argv[optind]);
+		tool_bad_usage("unexpected argument '%s' (try --help)", argv[optind]);
 	if (want_list) {
 		list();
 		exit(0);
 	}
 	if (!opts.preset)
-		bad_usage("--machine: missing (one of x86-server, thunderx2, graviton2-lse)");
+		tool_bad_usage("--machine: missing (one of x86-server, thunderx2, graviton2-lse)");
 	if (!opts.nr_policies)
-		bad_usage("--policy: missing (a subject list, see --list)");
+		tool_bad_usage("--policy: missing (a subject list, see --list)");
 	if (!opts.nr_threads)
-		bad_usage("--threads: missing (a list of thread counts)");
+		tool_bad_usage("--threads: missing (a list of thread counts)");
 	opts.m = opts.preset->m;
 	for (size_t i = 0; i < sim_nr_params; i++) {
 		if (opts.param_set[i])
@@ -377,28 +278,16 @@ static void parse_args(int argc, char *argv[])
 			double v = *sim_param_ref(&opts.m, &sim_params[i]);
 
 			if (strcmp(sim_params[i].name, *k) == 0 && v != floor(v))
-				bad_usage("--%s: '%g' is not a whole number", *k, v);
+				tool_bad_usage("--%s: '%g' is not a whole number", *k, v);
 		}
 	}
 	for (size_t i = 0; i < opts.nr_threads; i++) {
 		double cpus = opts.m.sockets * opts.m.cores * opts.m.smt;
 
 		if (opts.threads[i] > cpus)
-			bad_usage("--threads: '%u' is more than the %s machine's %.0f CPUs",
-				  opts.threads[i], opts.preset->name, cpus);
+			tool_bad_usage("--threads: '%u' is more than the %s machine's %.0f CPUs",
+				       opts.threads[i], opts.preset->name, cpus);
 	}
-}
-
-/* Jain's fairness index of the per-thread counts: 1 when all equal. */
-static double jain(const uint64_t *v, unsigned int n)
-{
-	double sum = 0, sq = 0;
-
-	for (unsigned int i = 0; i < n; i++) {
-		sum += (double)v[i];
-		sq += (double)v[i] * (double)v[i];
-	}
-	return sq > 0 ? sum * sum / ((double)n * sq) : 1.0;
 }
 
 static uint64_t run_seed(uint64_t seed, int policy, unsigned int threads)
@@ -488,6 +377,7 @@ int main(int argc, char *argv[])
 	json_t *results = json_array();
 	char err[256];
 
+	tool_init(NAME, NULL);
 	parse_args(argc, argv);
 	printf("# %s: %s (simulated)\n", opts.preset->name, opts.preset->description);
 	printf("%-7s %-22s %5s %9s %9s %6s %8s %5s %7s\n", "threads", "subject", "limit",
@@ -501,11 +391,11 @@ int main(int argc, char *argv[])
 
 			if (sim_run(&opts.m, p, opts.threads[t], opts.retry_limit, opts.ops,
 				    run_seed(opts.seed, p, opts.threads[t]), &r, err, sizeof(err)))
-				fail("%s at %u threads: %s", sim_policy_names[p], opts.threads[t],
-				     err);
+				tool_die("%s at %u threads: %s", sim_policy_names[p], opts.threads[t],
+				         err);
 			ns_per_op = r.elapsed_ns / (double)r.ops;
 			ops_per_sec = 1e9 / ns_per_op;
-			fairness = jain(r.thread_ops, r.threads);
+			fairness = tool_jain(r.thread_ops, r.threads);
 			if (sim_policy_has_limit(p))
 				snprintf(limit, sizeof(limit), "%u", opts.retry_limit);
 			if (sim_policy_has_attempts(p) && r.successes) {
@@ -542,7 +432,7 @@ int main(int argc, char *argv[])
 		json_object_set_new(doc, "results", results);
 		if (json_dump_file(doc, opts.json_path,
 				   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0)
-			fail("--json: cannot write '%s': %s", opts.json_path, strerror(errno));
+			tool_die("--json: cannot write '%s': %s", opts.json_path, strerror(errno));
 		json_decref(doc);
 	} else {
 		json_decref(results);

@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "hist.h"
+#include "tool.h"
 
 static int failures;
 
@@ -50,12 +51,12 @@ static void jain_is_one_when_equal_and_one_over_n_when_one_thread_does_all(void)
 {
 	const uint64_t equal[] = { 7, 7, 7, 7 }, one[] = { 10, 0, 0, 0 }, single[] = { 5 };
 
-	CHECK(near(bench_jain(equal, 4), 1.0), "equal counts: expected 1.0, got %g",
-	      bench_jain(equal, 4));
-	CHECK(near(bench_jain(one, 4), 0.25), "one thread of 4 does all: expected 0.25, got %g",
-	      bench_jain(one, 4));
-	CHECK(near(bench_jain(single, 1), 1.0), "one thread: expected 1.0, got %g",
-	      bench_jain(single, 1));
+	CHECK(near(tool_jain(equal, 4), 1.0), "equal counts: expected 1.0, got %g",
+	      tool_jain(equal, 4));
+	CHECK(near(tool_jain(one, 4), 0.25), "one thread of 4 does all: expected 0.25, got %g",
+	      tool_jain(one, 4));
+	CHECK(near(tool_jain(single, 1), 1.0), "one thread: expected 1.0, got %g",
+	      tool_jain(single, 1));
 }
 
 static void placement_wraps_and_auto_starts_with_distinct_cpus(void)
