@@ -9,50 +9,13 @@
 # (an emulator such as scripts/qemu-arm64 in a cross build).
 set -u
 
-bench=${1:?usage: cli.sh PATH-TO-hotline-bench}
-run_bench() {
-	${HOTLINE_TARGET_RUN:+"$HOTLINE_TARGET_RUN"} "$bench" "$@"
-}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+tool=hotline-bench
+tool_path=${1:?usage: cli.sh PATH-TO-hotline-bench}
+. "$(dirname "$0")/../cli_lib.sh"
 
 # A run that got past the checks must not take long if it happens by mistake:
 # a small count and one repetition come first, the bad option after them.
 safe="refcount-timing --count 1000 --repeat 1"
-
-# expect_bad "WORDS THE LINE MUST CONTAIN" ARGS...: exit 2, one line, naming them.
-expect_bad() {
-	want=$1
-	shift
-	run_bench "$@" >"$tmp/out" 2>"$tmp/err"
-	status=$?
-	lines=$(wc -l <"$tmp/err")
-	what="hotline-bench $*"
-	if [ "$status" -ne 2 ]; then
-		fail "$what: expected exit status 2, got $status"
-	elif [ "$lines" -ne 1 ]; then
-		fail "$what: expected exactly one line on stderr, got $lines: $(cat "$tmp/err")"
-	else
-		# Every word of want must appear in the line.
-		for w in $want; do
-			if ! grep -qF -- "$w" "$tmp/err"; then
-				fail "$what: expected the error to name '$w', got: $(cat "$tmp/err")"
-			fi
-		done
-		if ! grep -q '^hotline-bench: ' "$tmp/err"; then
-			fail "$what: expected the line to start with 'hotline-bench: ', got: $(cat "$tmp/err")"
-		fi
-	fi
-	if [ -s "$tmp/out" ]; then
-		fail "$what: expected nothing on stdout, got: $(head -c 200 "$tmp/out")"
-	fi
-}
 
 # Numbers: zero, negative, junk, too big, missing.
 expect_bad "--repeat '0'" $safe --repeat 0
@@ -144,7 +107,7 @@ expect_bad "--pin" $safe --pin "0
 1"
 
 # --help: status 0, usage on stdout naming every scenario, nothing on stderr.
-run_bench --help >"$tmp/out" 2>"$tmp/err"
+run_tool --help >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--help: expected exit status 0, got $status"
 [ -s "$tmp/err" ] && fail "--help: expected nothing on stderr, got: $(cat "$tmp/err")"
@@ -154,7 +117,7 @@ done
 grep -q -- '--threads' "$tmp/out" || fail "--help: expected the options to be described"
 
 # --list: every scenario and subject; not the self-test.
-run_bench --list >"$tmp/out" 2>"$tmp/err"
+run_tool --list >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--list: expected exit status 0, got $status"
 for name in refcount-timing atomic refcount refcount_full refcount_full_inline \
@@ -169,28 +132,28 @@ grep -q selftest "$tmp/out" && fail "--list: expected the self-test subject not 
 cp "$tmp/out" "$tmp/out.list"
 
 # --version: one line with the name.
-run_bench --version >"$tmp/out" 2>"$tmp/err"
+run_tool --version >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--version: expected exit status 0, got $status"
 grep -q '^hotline-bench [0-9]' "$tmp/out" ||
 	fail "--version: expected 'hotline-bench VERSION', got: $(cat "$tmp/out")"
 
 # An option that does not apply is said to be ignored (a note), and the run works.
-run_bench $safe --threads 2 >"$tmp/out" 2>"$tmp/err"
+run_tool $safe --threads 2 >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--threads with refcount-timing: expected exit status 0, got $status"
 grep -q 'note: --threads' "$tmp/err" ||
 	fail "--threads with refcount-timing: expected a note that it is ignored, got: $(cat "$tmp/err")"
 
 # --count does not apply to contend: a note, and the run works.
-run_bench $quick_contend --count 5 >"$tmp/out" 2>"$tmp/err"
+run_tool $quick_contend --count 5 >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--count with contend: expected exit status 0, got $status: $(cat "$tmp/err")"
 grep -q 'note: --count does not apply to contend' "$tmp/err" ||
 	fail "--count with contend: expected a note that it is ignored, got: $(cat "$tmp/err")"
 
 # --sizes and --mode do not apply to refcount-timing: notes, and the run works.
-run_bench $safe --sizes 4K --mode cold >"$tmp/out" 2>"$tmp/err"
+run_tool $safe --sizes 4K --mode cold >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--sizes with refcount-timing: expected exit status 0, got $status"
 grep -q 'note: --sizes does not apply to refcount-timing' "$tmp/err" ||
@@ -199,7 +162,7 @@ grep -q 'note: --mode does not apply to refcount-timing' "$tmp/err" ||
 	fail "--mode with refcount-timing: expected a note that it is ignored, got: $(cat "$tmp/err")"
 
 # zero accepts what it should: sizes with suffixes in any order and case.
-run_bench zero --quick --repeat 1 --sizes 1k,3,2M,1G --mode hot --subjects hl_zero \
+run_tool zero --quick --repeat 1 --sizes 1k,3,2M,1G --mode hot --subjects hl_zero \
 	--json "$tmp/zero.json" >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] ||
@@ -212,7 +175,7 @@ done
 # arm64: the _lse subjects run where the CPU has LSE; elsewhere they are left
 # out, and a note says so. (The run-time choice is in env.atomics.)
 if grep -qw atomic_faa_lse "$tmp/out.list" 2>/dev/null; then
-	run_bench contend --duration 0.01 --repeat 1 --threads 1 \
+	run_tool contend --duration 0.01 --repeat 1 --threads 1 \
 		--subjects atomic_faa_llsc,atomic_faa_lse --json "$tmp/lse.json" >"$tmp/out" 2>"$tmp/err"
 	status=$?
 	[ "$status" -eq 0 ] ||

@@ -9,48 +9,12 @@
 # (an emulator such as scripts/qemu-arm64 in a cross build).
 set -u
 
-sim=${1:?usage: cli.sh PATH-TO-hotline-sim}
-run_sim() {
-	${HOTLINE_TARGET_RUN:+"$HOTLINE_TARGET_RUN"} "$sim" "$@"
-}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+tool=hotline-sim
+tool_path=${1:?usage: cli.sh PATH-TO-hotline-sim}
+. "$(dirname "$0")/../cli_lib.sh"
 
 # A run that got past the checks must not take long if it happens by mistake.
 safe="--machine x86-server --policy cas_loop --threads 2 --ops 100"
-
-# expect_bad "WORDS THE LINE MUST CONTAIN" ARGS...: exit 2, one line, naming them.
-expect_bad() {
-	want=$1
-	shift
-	run_sim "$@" >"$tmp/out" 2>"$tmp/err"
-	status=$?
-	lines=$(wc -l <"$tmp/err")
-	what="hotline-sim $*"
-	if [ "$status" -ne 2 ]; then
-		fail "$what: expected exit status 2, got $status"
-	elif [ "$lines" -ne 1 ]; then
-		fail "$what: expected exactly one line on stderr, got $lines: $(cat "$tmp/err")"
-	else
-		for w in $want; do
-			if ! grep -qF -- "$w" "$tmp/err"; then
-				fail "$what: expected the error to name '$w', got: $(cat "$tmp/err")"
-			fi
-		done
-		if ! grep -q '^hotline-sim: ' "$tmp/err"; then
-			fail "$what: expected the line to start with 'hotline-sim: ', got: $(cat "$tmp/err")"
-		fi
-	fi
-	if [ -s "$tmp/out" ]; then
-		fail "$what: expected nothing on stdout, got: $(head -c 200 "$tmp/out")"
-	fi
-}
 
 expect_bad "--machine 'vax'" $safe --machine vax
 expect_bad "--machine missing" --policy cas_loop --threads 2
@@ -82,14 +46,14 @@ expect_bad "unexpected argument 'extra'" $safe extra
 
 # The good answers.
 for a in --help --version --list; do
-	run_sim $a >"$tmp/out" 2>"$tmp/err"
+	run_tool $a >"$tmp/out" 2>"$tmp/err"
 	status=$?
 	[ "$status" -eq 0 ] || fail "hotline-sim $a: expected exit status 0, got $status"
 	[ -s "$tmp/out" ] || fail "hotline-sim $a: expected output on stdout"
 	[ -s "$tmp/err" ] && fail "hotline-sim $a: expected nothing on stderr, got: $(cat "$tmp/err")"
 done
 # An overridden parameter reaches the model (and the JSON).
-if run_sim $safe --lat-socket 33 --json "$tmp/o.json" >/dev/null 2>"$tmp/err"; then
+if run_tool $safe --lat-socket 33 --json "$tmp/o.json" >/dev/null 2>"$tmp/err"; then
 	grep -q '"lat_socket": 33' "$tmp/o.json" ||
 		fail "--lat-socket 33: expected env.model.lat_socket 33 in the JSON"
 else
