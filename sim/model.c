@@ -2,9 +2,12 @@
  * The model: one cache line, a home that serialises requests for it, and
  * hardware threads running a policy as a small state machine.
  *
- * Events: every thread has at most one pending event (its next step), the
- * home at most one (serving the head of its FIFO). A binary heap of them,
- * keyed by (time, who), gives O(threads) memory and a deterministic order.
+ * Events: every thread has at most one pending event (its next step), kept
+ * in a binary heap keyed by (time, thread) packed into one word, which gives
+ * O(threads) memory and a deterministic order. The home has at most one
+ * pending service (the head of its FIFO); it is kept beside the heap rather
+ * than in it, since it is the most frequent event of all and is compared
+ * against the heap's top in one step, winning ties as if it were thread -1.
  * A thread that waits for the home, for an MCS hand-off or for the line to
  * change has no event: whoever ends its wait schedules it.
  */
@@ -14,10 +17,18 @@
 
 #include "sim.h"
 
-#define HOME (-1)
 #define NONE (-1)
 
 typedef uint64_t ps_t;	/* picoseconds */
+
+/*
+ * An event's key: its time in the high bits, the thread in the low ones, so
+ * one integer comparison orders by time, then by thread. The time then has
+ * 64 - WHO_BITS bits: about 4500 s of simulated time, checked in sim_run.
+ */
+#define WHO_BITS 12
+#define WHO_MASK ((UINT64_C(1) << WHO_BITS) - 1)
+#define MAX_PS (UINT64_MAX >> WHO_BITS)
 
 enum req { REQ_READ, REQ_CAS, REQ_WRITE, REQ_FAR };
 
@@ -58,6 +69,7 @@ struct thread {
 	bool ok;			/* last CAS succeeded */
 	bool pred;			/* EFF_ENQUEUE: there was a predecessor */
 	bool watching;
+	ps_t arrive;			/* a watcher whose read is still on its way: when it lands */
 	bool turn;			/* the MCS predecessor has handed over the turn */
 	unsigned int attempts;
 	enum req req;			/* outstanding request to the home */
@@ -67,10 +79,7 @@ struct thread {
 	uint64_t ops;
 };
 
-struct event {
-	ps_t t;
-	int who;
-};
+typedef uint64_t event_t;	/* time << WHO_BITS | thread */
 
 struct sim {
 	const struct sim_machine *m;
@@ -88,9 +97,10 @@ struct sim {
 	uint32_t next_ticket, serving;
 
 	/* the home: FIFO of requesters, one outstanding request per thread at most */
-	int *fifo;
-	unsigned int fifo_head, fifo_len;
+	int *fifo;			/* a ring of fifo_mask + 1 >= threads entries */
+	unsigned int fifo_head, fifo_len, fifo_mask;
 	ps_t home_free, sticky_until;
+	ps_t home_at;			/* when the home serves next, if home_scheduled */
 	bool home_scheduled;
 
 	/* threads spinning on a valid copy, woken by the next invalidation */
@@ -99,8 +109,9 @@ struct sim {
 
 	/* ps versions of the machine's times */
 	ps_t p_smt, p_socket, p_cross, p_occ, p_sticky, p_far, p_local, p_relax, p_cs, p_think;
+	uint64_t f_jitter, f_lat_jitter;	/* the jitters in 1/65536ths */
 
-	struct event *heap;
+	event_t *heap;
 	unsigned int heap_len;
 	ps_t now;
 
@@ -125,58 +136,91 @@ static uint64_t splitmix64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* base varied by +- jitter, uniformly, in whole picoseconds */
-static ps_t jittered(struct sim *s, ps_t base)
+/*
+ * base varied by +- fraction (in 1/65536ths), uniformly, in whole
+ * picoseconds: a multiply, not a division, as this is on every transfer.
+ * Both factors stay below 2^32 (times are bounded by 1e6 ns = 1e9 ps, the
+ * fraction by 0.9), and the bias of the multiply is below 2^-32.
+ */
+static ps_t vary(struct sim *s, ps_t base, uint64_t fraction)
 {
-	uint64_t span = (uint64_t)((double)base * s->m->jitter);
+	uint64_t span = base * fraction >> 16;
 
 	if (!span)
 		return base;
-	return base - span + splitmix64(&s->rng) % (2 * span + 1);
+	return base - span + (((splitmix64(&s->rng) >> 32) * (2 * span + 1)) >> 32);
+}
+
+/* think and critical-section times */
+static ps_t jittered(struct sim *s, ps_t base)
+{
+	return vary(s, base, s->f_jitter);
+}
+
+/*
+ * A line transfer. Without variation the home's FIFO turns a contended loop
+ * into an exact round-robin; real transfers differ by the cores' places on
+ * the ring or mesh and by queueing on the way.
+ */
+static ps_t transfer(struct sim *s, ps_t base)
+{
+	return vary(s, base, s->f_lat_jitter);
 }
 
 /* ---- the event heap ---- */
 
-static bool ev_less(const struct event *a, const struct event *b)
-{
-	return a->t < b->t || (a->t == b->t && a->who < b->who);
-}
-
 static void heap_push(struct sim *s, ps_t t, int who)
 {
+	event_t e = t << WHO_BITS | (event_t)who;
 	unsigned int i = s->heap_len++;
+
+	s->heap[i + 1] = UINT64_MAX;	/* the sentinel heap_pop reads */
 
 	while (i) {
 		unsigned int p = (i - 1) / 2;
-		struct event e = { t, who };
 
-		if (!ev_less(&e, &s->heap[p]))
+		if (e >= s->heap[p])
 			break;
 		s->heap[i] = s->heap[p];
 		i = p;
 	}
-	s->heap[i] = (struct event){ t, who };
+	s->heap[i] = e;
 }
 
-static struct event heap_pop(struct sim *s)
+/*
+ * Floyd's pop: walk the hole at the root down to a leaf along the smaller
+ * children (one branch-free comparison per level, thanks to the UINT64_MAX
+ * sentinel kept after the last element), then sift the last element up
+ * from there, which rarely takes a step. About half the comparisons of the
+ * textbook sift-down, and no unpredictable branch on the way down.
+ */
+static event_t heap_pop(struct sim *s)
 {
-	struct event top = s->heap[0], last = s->heap[--s->heap_len];
-	unsigned int i = 0;
+	event_t top = s->heap[0], last;
+	unsigned int i = 0, n = --s->heap_len;
 
+	last = s->heap[n];
+	s->heap[n] = UINT64_MAX;
 	for (;;) {
 		unsigned int c = 2 * i + 1;
 
-		if (c >= s->heap_len)
+		if (c >= n)
 			break;
-		if (c + 1 < s->heap_len && ev_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!ev_less(&s->heap[c], &last))
-			break;
+		c += s->heap[c + 1] < s->heap[c];
 		s->heap[i] = s->heap[c];
 		i = c;
 	}
-	if (s->heap_len)
-		s->heap[i] = last;
+	while (i) {
+		unsigned int p = (i - 1) / 2;
+
+		if (last >= s->heap[p])
+			break;
+		s->heap[i] = s->heap[p];
+		i = p;
+	}
+	s->heap[i] = last;
+	if (!n)
+		s->heap[0] = UINT64_MAX;
 	return top;
 }
 
@@ -271,18 +315,26 @@ static void invalidate(struct sim *s, int writer)
 	s->nr_watchers = 0;
 	for (unsigned int i = 0; i < n; i++) {
 		int w = s->watchers[i];
+		struct thread *th = &s->th[w];
 
-		s->th[w].watching = false;
+		th->watching = false;
 		if (w == writer)
 			continue;
-		s->th[w].req = REQ_READ;
+		if (th->arrive > s->now) {
+			/* its read lands on a dead copy and it reads again (step) */
+			heap_push(s, th->arrive, w);
+			continue;
+		}
+		th->req = REQ_READ;
 		home_enqueue(s, w);
 	}
 }
 
-static void watch(struct sim *s, int t)
+/* t spins on its valid copy from time arrive on, until the next invalidation */
+static void watch(struct sim *s, int t, ps_t arrive)
 {
 	s->th[t].watching = true;
+	s->th[t].arrive = arrive;
 	s->watchers[s->nr_watchers++] = t;
 }
 
@@ -299,12 +351,12 @@ static void home_schedule(struct sim *s)
 	if (t < s->sticky_until)
 		t = s->sticky_until;
 	s->home_scheduled = true;
-	heap_push(s, t, HOME);
+	s->home_at = t;
 }
 
 static void home_enqueue(struct sim *s, int t)
 {
-	s->fifo[(s->fifo_head + s->fifo_len++) % s->n] = t;
+	s->fifo[(s->fifo_head + s->fifo_len++) & s->fifo_mask] = t;
 	home_schedule(s);
 }
 
@@ -324,12 +376,12 @@ static void home_serve(struct sim *s)
 	ps_t lat;
 	bool ok;
 
-	s->fifo_head = (s->fifo_head + 1) % s->n;
+	s->fifo_head = (s->fifo_head + 1) & s->fifo_mask;
 	s->fifo_len--;
 	/* re-reads the invalidations below start queue behind this; scheduled once at the end */
 	s->home_scheduled = true;
 	s->home_free = s->now + s->p_occ;
-	lat = s->owner != NONE && s->owner != t ? xfer(s, s->owner, t) : hop(s, t);
+	lat = transfer(s, s->owner != NONE && s->owner != t ? xfer(s, s->owner, t) : hop(s, t));
 
 	switch (th->req) {
 	case REQ_READ:
@@ -339,6 +391,19 @@ static void home_serve(struct sim *s)
 		}
 		th->copy_epoch = s->epoch;
 		observe(s, t);
+		if (th->pc == PC_T_READ && s->serving != th->ticket) {
+			/*
+			 * A ticket waiter that is not next: on landing it would
+			 * find its copy valid and watch it, unless the line
+			 * changes first. Watch from now, landing later, and
+			 * save the event (there are hundreds of them per
+			 * release at 224 threads).
+			 */
+			watch(s, t, s->now + lat);
+			s->home_scheduled = false;
+			home_schedule(s);
+			return;
+		}
 		break;
 	case REQ_CAS:
 		ok = th->cond == CAS_SEEN ? s->version == th->seen_version : lock_word_zero(s);
@@ -580,7 +645,7 @@ static void step(struct sim *s, int t)
 			do_write(s, t, EFF_LOCK, PC_Q_LOCKED);
 		} else if (has_copy(s, t)) {
 			th->pc = PC_Q_HEAD_READ;
-			watch(s, t);
+			watch(s, t, 0);
 		} else {
 			do_read(s, t, PC_Q_HEAD_READ);
 		}
@@ -591,7 +656,8 @@ static void step(struct sim *s, int t)
 			struct thread *next = &s->th[th->mcs_next];
 
 			if (next->pc == PC_Q_HEAD)
-				heap_push(s, s->now + xfer(s, t, th->mcs_next), th->mcs_next);
+				heap_push(s, s->now + transfer(s, xfer(s, t, th->mcs_next)),
+					  th->mcs_next);
 			else
 				next->turn = true;	/* its enqueue has not come back yet */
 		}
@@ -614,7 +680,7 @@ static void step(struct sim *s, int t)
 			do_write(s, t, EFF_COUNT, PC_CS_COUNT_DONE);
 		} else if (has_copy(s, t)) {
 			th->pc = PC_T_READ;
-			watch(s, t);
+			watch(s, t, 0);
 		} else {
 			do_read(s, t, PC_T_READ);
 		}
@@ -652,6 +718,11 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	if (threads < 1 || threads > WHO_MASK + 1) {
+		snprintf(err, errlen, "%u threads: the model takes 1 to %llu", threads,
+			 (unsigned long long)WHO_MASK + 1);
+		return -1;
+	}
 	s.m = m;
 	s.policy = policy;
 	s.n = threads;
@@ -669,12 +740,16 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 	s.p_relax = ps(m->relax_ns);
 	s.p_cs = ps(m->cs_ns);
 	s.p_think = ps(m->think_ns);
+	s.f_jitter = (uint64_t)(m->jitter * 65536.0 + 0.5);
+	s.f_lat_jitter = (uint64_t)(m->lat_jitter * 65536.0 + 0.5);
 	s.warmup = ops / 10 ? ops / 10 : 1;
 	s.target = ops;
 	s.th = calloc(threads, sizeof(*s.th));
-	s.fifo = calloc(threads, sizeof(*s.fifo));
+	for (s.fifo_mask = 1; s.fifo_mask < threads; s.fifo_mask *= 2)
+		;
+	s.fifo = calloc(s.fifo_mask--, sizeof(*s.fifo));
 	s.watchers = calloc(threads, sizeof(*s.watchers));
-	s.heap = calloc(threads + 1, sizeof(*s.heap));
+	s.heap = calloc(threads + 2, sizeof(*s.heap));	/* and a sentinel */
 	res->thread_ops = calloc(threads, sizeof(*res->thread_ops));
 	res->threads = threads;
 	if (!s.th || !s.fifo || !s.watchers || !s.heap || !res->thread_ops) {
@@ -683,6 +758,7 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 		goto out;
 	}
 	s.epoch = 1;
+	s.heap[0] = UINT64_MAX;
 	/* placement as the bench's "auto": one thread per core, then the SMT siblings */
 	for (unsigned int i = 0; i < threads; i++) {
 		s.th[i].core = (int)(i % cores);
@@ -692,21 +768,28 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 		heap_push(&s, jittered(&s, s.p_think) * (i + 1) / threads, (int)i);
 	}
 	while (!s.measuring || res->ops < s.target) {
-		struct event e;
+		/* an empty heap holds only its sentinel, later than any time */
+		if (s.home_scheduled && s.home_at <= s.heap[0] >> WHO_BITS) {
+			s.now = s.home_at;
+			home_serve(&s);
+		} else if (s.heap_len) {
+			event_t e = heap_pop(&s);
 
-		if (!s.heap_len) {
+			s.now = e >> WHO_BITS;
+			step(&s, (int)(e & WHO_MASK));
+		} else {
 			snprintf(err, errlen, "the model stalled after %llu operations (a bug)",
 				 (unsigned long long)s.done);
 			rc = -1;
 			goto out;
 		}
-		e = heap_pop(&s);
-		s.now = e.t;
 		res->events++;
-		if (e.who == HOME)
-			home_serve(&s);
-		else
-			step(&s, e.who);
+		if (s.now > MAX_PS / 2) {
+			snprintf(err, errlen, "more than %.0f s of simulated time: fewer --ops",
+				 (double)(MAX_PS / 2) / 1e12);
+			rc = -1;
+			goto out;
+		}
 	}
 	res->elapsed_ns = (double)(s.now - s.t0) / 1000.0;
 	for (unsigned int i = 0; i < threads; i++)

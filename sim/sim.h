@@ -31,6 +31,7 @@ struct sim_machine {
 	double cs_ns;			/* work inside a lock, beyond the count update */
 	double think_ns;		/* work between two operations */
 	double jitter;			/* +- fraction of random variation of think and cs */
+	double lat_jitter;		/* +- fraction of random variation of every transfer */
 };
 
 /* One overridable parameter: its name on the command line and in JSON. */
