@@ -30,6 +30,7 @@ const struct sim_param sim_params[] = {
 	P(cs_ns, 0, 1e6, "ns: work inside a lock beyond the count update"),
 	P(think_ns, 0, 1e6, "ns: work between two operations"),
 	P(jitter, 0, 0.9, "fraction: random +- variation of think and cs times"),
+	P(lat_jitter, 0, 0.9, "fraction: random +- variation of every line transfer"),
 };
 const size_t sim_nr_params = sizeof(sim_params) / sizeof(sim_params[0]);
 
@@ -53,6 +54,7 @@ const struct sim_preset sim_presets[] = {
 			.cs_ns = 5,		/* the bench's critical sections: one add */
 			.think_ns = 10,		/* the bench loop between operations */
 			.jitter = 0.3,
+			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
 		},
 		.sources = "latencies from reference.md's core-to-core figures (Intel same socket "
 			   "44-51, cross socket 108-197, SMT 4-10 ns); cas_fail_takes_line from "
@@ -77,6 +79,7 @@ const struct sim_preset sim_presets[] = {
 			.cs_ns = 5,
 			.think_ns = 10,
 			.jitter = 0.3,
+			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
 		},
 		.sources = "topology from reference.md (2 x 28 x SMT4); latencies assumed by "
 			   "analogy with reference.md's Intel figures (no published ThunderX2 "
@@ -92,8 +95,10 @@ const struct sim_preset sim_presets[] = {
 			.lat_socket = 40,	/* assumed: mesh core-to-core, N1 class */
 			.lat_cross = 40,	/* one socket */
 			.dir_occupancy = 20,	/* fitted: ticket lock +21 ns per waiter (ref) */
-			.stickiness = 5,
-			.cas_fail_takes_line = 0,
+			.stickiness = 20,	/* fitted with the next: cmpxchg 26 -> 40 ns (ref) */
+			.cas_fail_takes_line = 1, /* fitted: CAS executed near, in L1, once the
+						   * line is there; with 0 the loop costs 75 ->
+						   * 355 ns from 2 to 16 threads */
 			.far_atomics = 1,	/* ref: LSE STADD/LDADD at the home node */
 			.far_occupancy = 8.5,	/* ref: contended fetch-add 8.5 ns/op at 2 threads */
 			.local_ns = 2,
@@ -101,11 +106,13 @@ const struct sim_preset sim_presets[] = {
 			.cs_ns = 5,
 			.think_ns = 5,
 			.jitter = 0.3,
+			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
 		},
 		.sources = "far atomics and their 8.5 ns from reference.md's Graviton 2 fetch-add "
 			   "figures (8.5 -> 9.4 ns flat, 2 to 16 threads); dir_occupancy fitted to "
-			   "the ticket lock's 133/170/249/428 ns at 2/4/8/16 threads; mesh latency "
-			   "assumed",
+			   "the ticket lock's 133/170/249/428 ns at 2/4/8/16 threads; stickiness "
+			   "and cas_fail_takes_line fitted to the CAS loop's 26 -> 40 ns; mesh "
+			   "latency assumed",
 	},
 };
 const size_t sim_nr_presets = sizeof(sim_presets) / sizeof(sim_presets[0]);
