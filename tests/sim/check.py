@@ -55,6 +55,22 @@ def thunderx2_28_threads_need_12_to_40_attempts():
     expect(12 <= a <= 40, f"thunderx2 cas_loop at 28 threads: 12-40 attempts per success, saw {a:.2f}")
 
 
+def thunderx2_attempts_spread_not_round_robin():
+    # With every transfer the same length, the home's FIFO makes the loop an
+    # exact round-robin (p50 = p99 = N); lat_jitter must give a spread.
+    doc, _ = run("tx2_spread", "--machine", "thunderx2", "--policy", "cas_loop",
+                 "--threads", "28", "--ops", str(ops(40000, 5000)))
+    a = result(doc, "cas_loop", 28)["attempts_per_success"]
+    expect(a["p99"] >= 1.3 * a["p50"] and a["max"] > a["p99"],
+           f"thunderx2 cas_loop at 28 threads: attempts spread (p99 >= 1.3 x p50, max > p99), "
+           f"saw p50 {a['p50']}, p99 {a['p99']}, max {a['max']}")
+    flat, _ = run("tx2_flat", "--machine", "thunderx2", "--policy", "cas_loop", "--threads", "28",
+                  "--lat-jitter", "0", "--jitter", "0", "--ops", str(ops(20000, 3000)))
+    f = result(flat, "cas_loop", 28)["attempts_per_success"]
+    expect(f["p50"] == f["p99"], f"without any variation the loop is a round-robin (p50 = p99), "
+           f"saw p50 {f['p50']}, p99 {f['p99']}")
+
+
 def x86_28_threads_need_1_5_to_6_attempts():
     doc, _ = run("x86_28", "--machine", "x86-server", "--policy", "cas_loop",
                  "--threads", "28", "--ops", str(ops(100000, 10000)))
@@ -82,6 +98,22 @@ def graviton2_far_faa_flat_2_to_16_threads():
     spread = max(ns) / min(ns)
     expect(spread <= 1.2, "graviton2-lse atomic_faa flat (within 20%) from 2 to 16 threads, saw ns/op "
            + ", ".join(f"{v:.2f}" for v in ns))
+
+
+def graviton2_cas_loop_26_to_40_ns():
+    # reference.md: Graviton 2's contended cmpxchg loop costs 26 -> 40 ns from
+    # 2 to 16 threads (fitted: stickiness and cas_fail_takes_line, docs/sim.md).
+    counts = [2, 4, 8, 16]
+    doc, _ = run("g2_cas", "--machine", "graviton2-lse", "--policy", "cas_loop,atomic_faa",
+                 "--threads", ",".join(map(str, counts)), "--ops", str(ops(40000, 5000)))
+    ns = [result(doc, "cas_loop", n)["ns_per_op"] for n in counts]
+    faa = [result(doc, "atomic_faa", n)["ns_per_op"] for n in counts]
+    expect(all(15 <= v <= 60 for v in ns) and ns[-1] <= 2 * ns[0],
+           "graviton2-lse cas_loop 15-60 ns and at most doubling from 2 to 16 threads, saw ns/op "
+           + ", ".join(f"{v:.1f}" for v in ns))
+    expect(all(c > f for c, f in zip(ns, faa)),
+           "graviton2-lse cas_loop costs more than the far fetch-add at every count, saw "
+           + ", ".join(f"{c:.1f}/{f:.1f}" for c, f in zip(ns, faa)))
 
 
 def ticket_grows_with_waiters_queued_lock_flat():
