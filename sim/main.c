@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "calibrate.h"
 #include "sim.h"
 #include "tool.h"
 
@@ -42,6 +43,7 @@ static struct {
 	unsigned int retry_limit;
 	uint64_t ops, seed;
 	const char *json_path;
+	struct calib *calib;		/* --calibrate: the measured points, then the fit */
 } opts = { .retry_limit = 100, .ops = DEFAULT_OPS, .seed = 1 };
 
 static void usage(FILE *f)
@@ -49,6 +51,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: " NAME " --machine PRESET --policy SUBJECT[,SUBJECT...] --threads LIST\n"
 		"       [--retry-limit N] [--ops N] [--seed S] [--json FILE] [--PARAM VALUE...]\n"
+		"       " NAME " --calibrate FILE [--machine PRESET] [--PARAM VALUE...]\n"
+		"       [--policy SUBJECT[,SUBJECT...] --threads LIST [...]]\n"
 		"       " NAME " --list | --help | --version\n"
 		"\n"
 		"A discrete-event model of hardware threads sharing one cache line\n"
@@ -64,6 +68,11 @@ static void usage(FILE *f)
 		"                     warm-up (default %d)\n"
 		"  --seed S           random seed (default 1); same arguments, same output\n"
 		"  --json FILE        write the results as JSON\n"
+		"  --calibrate FILE   fit the machine's costs to hotline-bench's contend figures\n"
+		"                     at 1-2 threads in FILE, print the fit and the equivalent\n"
+		"                     command line, then run --policy/--threads (if given) on\n"
+		"                     it; --machine defaults by the file's arch, a --PARAM given\n"
+		"                     is held\n"
 		"  --PARAM VALUE      override one machine parameter (names with - or _):\n",
 		DEFAULT_OPS);
 	for (size_t i = 0; i < sim_nr_params; i++)
@@ -154,7 +163,7 @@ static void parse_policies(const char *value)
 }
 
 enum { OPT_MACHINE = 256, OPT_POLICY, OPT_THREADS, OPT_LIMIT, OPT_OPS, OPT_SEED, OPT_JSON,
-       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_PARAM };
+       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_CALIBRATE, OPT_PARAM };
 
 /* the fixed options, then two per parameter (its name with _ and with -) */
 static struct option long_options[16 + 2 * 64 + 1];
@@ -173,6 +182,7 @@ static void build_options(void)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "calibrate", required_argument, NULL, OPT_CALIBRATE },
 	};
 	size_t n = 0;
 
@@ -194,6 +204,7 @@ static void build_options(void)
 
 static void parse_args(int argc, char *argv[])
 {
+	const char *calib_path = NULL;
 	bool want_list = false;
 	int c;
 
@@ -239,6 +250,9 @@ static void parse_args(int argc, char *argv[])
 		case OPT_LIST:
 			want_list = true;
 			break;
+		case OPT_CALIBRATE:
+			calib_path = optarg;
+			break;
 		case 'h':
 		case OPT_HELP:
 			usage(stdout);
@@ -261,11 +275,18 @@ static void parse_args(int argc, char *argv[])
 		list();
 		exit(0);
 	}
+	if (calib_path) {
+		/* a bad file is a bad command line; the base follows its arch unless given */
+		opts.calib = calib_load(calib_path);
+		if (!opts.preset)
+			opts.preset = calib_default_base(opts.calib);
+	}
 	if (!opts.preset)
 		tool_bad_usage("--machine: missing (one of x86-server, thunderx2, graviton2-lse)");
-	if (!opts.nr_policies)
+	/* with --calibrate, runs are optional: both or neither */
+	if (!opts.nr_policies && (!opts.calib || opts.nr_threads))
 		tool_bad_usage("--policy: missing (a subject list, see --list)");
-	if (!opts.nr_threads)
+	if (!opts.nr_threads && (!opts.calib || opts.nr_policies))
 		tool_bad_usage("--threads: missing (a list of thread counts)");
 	opts.m = opts.preset->m;
 	for (size_t i = 0; i < sim_nr_params; i++) {
@@ -320,7 +341,9 @@ static json_t *env_json(int argc, char *argv[])
 	json_object_set_new(env, "cpus", json_integer((json_int_t)(m->sockets * m->cores * m->smt)));
 	json_object_set_new(env, "placement", json_null());
 	json_object_set_new(env, "simulated", json_true());
-	json_object_set_new(env, "preset", json_string(opts.preset->name));
+	json_object_set_new(env, "preset", json_string(opts.calib ? "calibrated" : opts.preset->name));
+	if (opts.calib)
+		json_object_set_new(env, "calibration", calib_json(opts.calib));
 	json_object_set_new(env, "model", model);
 	json_object_set_new(env, "sources", json_string(opts.preset->sources));
 	json_object_set_new(env, "command", json_string(cmd));
@@ -379,9 +402,14 @@ int main(int argc, char *argv[])
 
 	tool_init(NAME, NULL);
 	parse_args(argc, argv);
-	printf("# %s: %s (simulated)\n", opts.preset->name, opts.preset->description);
-	printf("%-7s %-22s %5s %9s %9s %6s %8s %5s %7s\n", "threads", "subject", "limit",
-	       "Mops/s", "ns/op", "fair", "att", "p99", "fallbk");
+	if (opts.calib)
+		calib_fit(opts.calib, opts.preset, &opts.m, opts.param_set, opts.seed);
+	if (opts.nr_policies) {
+		printf("# %s%s: %s (simulated)\n", opts.calib ? "calibrated from " : "",
+		       opts.preset->name, opts.preset->description);
+		printf("%-7s %-22s %5s %9s %9s %6s %8s %5s %7s\n", "threads", "subject", "limit",
+		       "Mops/s", "ns/op", "fair", "att", "p99", "fallbk");
+	}
 	for (size_t t = 0; t < opts.nr_threads; t++) {
 		for (size_t i = 0; i < opts.nr_policies; i++) {
 			int p = opts.policies[i];
@@ -437,5 +465,6 @@ int main(int argc, char *argv[])
 	} else {
 		json_decref(results);
 	}
+	calib_free(opts.calib);
 	return 0;
 }
