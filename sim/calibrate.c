@@ -239,12 +239,6 @@ static double lower(size_t i)
 	return sim_params[i].min > CALIB_FLOOR ? sim_params[i].min : CALIB_FLOOR;
 }
 
-/* as main.c's run_seed: a normal run with the printed line and --ops reproduces each figure */
-static uint64_t run_seed(uint64_t seed, int policy, unsigned int threads)
-{
-	return seed * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)policy << 40) ^ threads;
-}
-
 /* Simulate every point on m; the model's figures land in c->pt. Returns the squared errors. */
 static double simulate(struct calib *c, const struct sim_machine *m, double *rms)
 {
@@ -258,7 +252,7 @@ static double simulate(struct calib *c, const struct sim_machine *m, double *rms
 		double e;
 
 		if (sim_run(m, p->policy, p->threads, p->retry_limit, CALIB_OPS,
-			    run_seed(c->seed, p->policy, p->threads), &r, err, sizeof(err)))
+			    sim_run_seed(c->seed, (enum sim_policy)p->policy, p->threads), &r, err, sizeof(err)))
 			tool_die("--calibrate: %s at %u threads: %s", sim_policy_names[p->policy],
 				 p->threads, err);
 		p->model_ns = p->updates * r.elapsed_ns / (double)r.ops;

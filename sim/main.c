@@ -311,12 +311,6 @@ static void parse_args(int argc, char *argv[])
 	}
 }
 
-static uint64_t run_seed(uint64_t seed, int policy, unsigned int threads)
-{
-	/* each run its own stream: adding a subject or a count changes no other run */
-	return seed * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)policy << 40) ^ threads;
-}
-
 static json_t *env_json(int argc, char *argv[])
 {
 	json_t *env = json_object(), *model = json_object();
@@ -418,7 +412,7 @@ int main(int argc, char *argv[])
 			char limit[16] = "-", att[16] = "-", p99[16] = "-", fb[16] = "-";
 
 			if (sim_run(&opts.m, p, opts.threads[t], opts.retry_limit, opts.ops,
-				    run_seed(opts.seed, p, opts.threads[t]), &r, err, sizeof(err)))
+				    sim_run_seed(opts.seed, (enum sim_policy)p, opts.threads[t]), &r, err, sizeof(err)))
 				tool_die("%s at %u threads: %s", sim_policy_names[p], opts.threads[t],
 				         err);
 			ns_per_op = r.elapsed_ns / (double)r.ops;

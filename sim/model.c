@@ -810,6 +810,11 @@ void sim_result_free(struct sim_result *res)
 	res->thread_ops = NULL;
 }
 
+uint64_t sim_run_seed(uint64_t seed, enum sim_policy policy, unsigned int threads)
+{
+	return seed * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)policy << 40) ^ threads;
+}
+
 uint64_t sim_attempts_quantile(const struct sim_result *res, double q)
 {
 	uint64_t want, seen = 0;

@@ -103,6 +103,14 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 	    char *err, size_t errlen);
 void sim_result_free(struct sim_result *res);
 
+/*
+ * The seed of one run (policy at threads) from the command line's seed: each
+ * run its own stream, so adding a subject or a thread count to a command
+ * changes no other run's result, and --calibrate's evaluations are the runs
+ * a normal command with the fitted values makes.
+ */
+uint64_t sim_run_seed(uint64_t seed, enum sim_policy policy, unsigned int threads);
+
 /* Quantile q of the attempts histogram. */
 uint64_t sim_attempts_quantile(const struct sim_result *res, double q);
 
