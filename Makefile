@@ -5,9 +5,11 @@
 #   make test-arm64   cross-build for arm64 and run every test under qemu-user,
 #                     on a CPU model with LSE atomics and on an ARMv8.0 one
 #                     without (docs/arm64.md)
-#   make bench        build (release); run the default benchmark suite;
+#   make bench        build (release); run the default benchmark suite, then
+#                     hotline-sim's many-core sweeps (scripts/sim-sweep.sh);
 #                     write out/report.md, plots and raw JSON
-#   make bench-quick  the same with every scenario in --quick mode
+#   make bench-quick  the same with every scenario in --quick mode (and
+#                     shorter simulated runs)
 #   make install      cmake --install into PREFIX (default /usr/local)
 #
 # Missing Debian packages are installed when run as root (scripts/deps.sh),
@@ -82,11 +84,19 @@ test-arm64-lse: build-arm64
 test-arm64-v80: build-arm64
 	cd build-arm64 && HOTLINE_QEMU_CPU=$(ARM64_V80_CPU) HOTLINE_EXPECT_LSE=0 $(ARM64_CTEST)
 
+# hotline-sim's operations per run: about 20 s for the three sweeps here
+# (make bench), 10 s in bench-quick. The sweeps' list is in scripts/sim-sweep.sh;
+# it prints the JSON files it wrote, which go to the report with bench.json.
+SIM_OPS ?= 200000
+
 bench-quick: BENCH_FLAGS = --quick
+bench-quick: SIM_OPS = 100000
 bench bench-quick: build
 	@mkdir -p $(OUT)
 	./build/bench/hotline-bench all $(BENCH_FLAGS) --json $(OUT)/bench.json
-	$(PYTHON) tools/hotline-report $(OUT)/bench.json -o $(OUT)
+	scripts/sim-sweep.sh --ops $(SIM_OPS) --jobs $(JOBS) --bench $(OUT)/bench.json \
+		./build/sim/hotline-sim $(OUT) >$(OUT)/sim.list
+	$(PYTHON) tools/hotline-report $(OUT)/bench.json $$(cat $(OUT)/sim.list) -o $(OUT)
 	@echo "report: $(OUT)/report.md"
 
 install: build

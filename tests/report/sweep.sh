@@ -1,0 +1,103 @@
+#!/bin/sh
+# scripts/sim-sweep.sh, the simulated part of make bench (tests/report/CMakeLists.txt):
+# bad command lines are refused with one line and exit 2; with a tiny --ops it
+# writes one hotline-sim JSON per sweep and lists them on stdout; a failing
+# hotline-sim fails it (exit 1) and leaves no JSON of that sweep.
+#
+#   sh sweep.sh SCRIPT SIM
+script=$1
+sim=$2
+tool=sim-sweep
+tool_path=$script
+. "$(dirname "$0")/../cli_lib.sh"
+# The script is run directly; it runs SIM through $HOTLINE_TARGET_RUN itself.
+run_tool() {
+	"$tool_path" "$@"
+}
+
+expect_bad "SIM OUTDIR"
+expect_bad "SIM OUTDIR 1" "$sim"
+expect_bad "SIM OUTDIR 3" "$sim" "$tmp/o" extra
+expect_bad "--ops 0 positive" --ops 0 "$sim" "$tmp/o"
+expect_bad "--ops 1e5 positive" --ops 1e5 "$sim" "$tmp/o"
+expect_bad "--ops -5 positive" --ops -5 "$sim" "$tmp/o"
+expect_bad "--ops needs" --ops
+expect_bad "--jobs x positive" --jobs x "$sim" "$tmp/o"
+expect_bad "--frob unknown" --frob "$sim" "$tmp/o"
+expect_bad "SIM $tmp/nothing executable" "$tmp/nothing" "$tmp/o"
+expect_bad "SIM executable" /etc/passwd "$tmp/o"
+: >"$tmp/file"
+expect_bad "OUTDIR $tmp/file not a directory" "$sim" "$tmp/file"
+expect_bad "--bench $tmp/nothing readable" --bench "$tmp/nothing" "$sim" "$tmp/o"
+[ -e "$tmp/o" ] && fail "a refused command line made $tmp/o"
+
+# A tiny run: every sweep written, listed on stdout in order, progress on stderr.
+"$script" --ops 300 --jobs 2 "$sim" "$tmp/sweeps" >"$tmp/list" 2>"$tmp/err"
+status=$?
+[ $status -eq 0 ] || fail "--ops 300: expected exit 0, got $status: $(cat "$tmp/err")"
+printf '%s\n' "$tmp/sweeps/sim-thunderx2.json" "$tmp/sweeps/sim-x86-server.json" \
+	"$tmp/sweeps/sim-graviton2-lse.json" >"$tmp/want"
+cmp -s "$tmp/list" "$tmp/want" ||
+	fail "stdout: expected the three JSON paths, got: $(cat "$tmp/list")"
+ls "$tmp/sweeps" >"$tmp/files"
+[ "$(cat "$tmp/files")" = "$(printf 'sim-graviton2-lse.json\nsim-thunderx2.json\nsim-x86-server.json')" ] ||
+	fail "OUTDIR: expected the three JSON files and nothing else, got: $(cat "$tmp/files")"
+grep -q '^sim-sweep: 3 sweeps in [0-9.]* s$' "$tmp/err" ||
+	fail "stderr: expected a closing '3 sweeps in N s' line, got: $(cat "$tmp/err")"
+grep -v '^sim-sweep: ' "$tmp/err" | grep -q . &&
+	fail "stderr: every line should start 'sim-sweep: ', got: $(cat "$tmp/err")"
+# Each file: hotline-sim's, its preset, all nine policies at each thread count,
+# never more threads than the preset's CPUs, --ops as given.
+/usr/bin/python3 - "$tmp/sweeps" <<'PY' || fail "the JSON files are not the sweeps (above)"
+import json, sys
+want = {"thunderx2": [1, 2, 4, 8, 16, 28, 56, 112, 224],
+        "x86-server": [1, 2, 4, 8, 16, 28, 56, 112],
+        "graviton2-lse": [1, 2, 4, 8, 16, 32, 64]}
+policies = {"atomic_faa", "cas_loop", "lockref", "lockref_unbounded", "lockref_relax",
+            "lockref_relax_alt", "lockref_spinlock_only", "qspinlock", "ticket"}
+bad = []
+for preset, threads in want.items():
+    d = json.load(open(f"{sys.argv[1]}/sim-{preset}.json"))
+    got = {(r["subject"], r["threads"]) for r in d["results"] if r["scenario"] == "contend"}
+    exp = {(p, t) for p in policies for t in threads}
+    if d["tool"] != "hotline-sim" or d["env"].get("preset") != preset:
+        bad.append(f"{preset}: tool {d['tool']}, preset {d['env'].get('preset')}")
+    if got != exp:
+        bad.append(f"{preset}: missing {sorted(exp - got)[:5]}, extra {sorted(got - exp)[:5]}")
+    if max(t for _, t in got) > d["env"]["cpus"]:
+        bad.append(f"{preset}: more threads than its {d['env']['cpus']} CPUs")
+    if d["config"].get("ops") != 300:
+        bad.append(f"{preset}: --ops {d['config'].get('ops')}, expected 300")
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+
+# A hotline-sim that fails on one machine after writing half a JSON: exit 1,
+# the others still written and listed, no JSON (nor a part of one) for it.
+cat >"$tmp/fake-sim" <<FAKE
+#!/bin/sh
+case "\$*" in *x86-server*)
+	while [ \$# -gt 1 ] && [ "\$1" != --json ]; do shift; done
+	echo '{"tool": ' >"\$2"
+	echo "hotline-sim: model failed" >&2
+	exit 1 ;;
+esac
+exec "$sim" "\$@"
+FAKE
+chmod +x "$tmp/fake-sim"
+"$script" --ops 300 "$tmp/fake-sim" "$tmp/half" >"$tmp/list" 2>"$tmp/err"
+status=$?
+[ $status -eq 1 ] || fail "a failing hotline-sim: expected exit 1, got $status"
+grep -q 'x86-server: hotline-sim failed' "$tmp/err" ||
+	fail "stderr: expected the failed sweep named, got: $(cat "$tmp/err")"
+grep -q 'model failed' "$tmp/err" || fail "stderr: expected hotline-sim's own line, got: $(cat "$tmp/err")"
+[ "$(cat "$tmp/list")" = "$(printf '%s\n' "$tmp/half/sim-thunderx2.json" "$tmp/half/sim-graviton2-lse.json")" ] ||
+	fail "stdout: expected the two written sweeps, got: $(cat "$tmp/list")"
+ls "$tmp/half" | grep -q x86 && fail "a failed sweep left a file: $(ls "$tmp/half")"
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures check(s) failed"
+	exit 1
+fi
+echo "sim-sweep.sh: bad input refused, sweeps written"
