@@ -558,10 +558,14 @@ class ThreadsReportTests(ToolCase):
         self.assertHas(self.md, "At 224 threads, atomic_faa leads")
 
     def test_plots(self):
+        """The simulated file is drawn with the measured points in the many-core section,
+        not in the generic overlay (which would mix a sim op with a bench op)."""
         self.assertPngs(self.out, self.md, [
             "threads-contend-ops_per_sec.png", "threads-contend-attempts.png",
             "threads-lockref-sweep-limit.png", "threads-zero-hot.png",
-            "sim-contend-ops_per_sec.png", "overlay-contend.png"])
+            "sim-contend-ops_per_sec.png", "manycore-thunderx2-224.png"])
+        self.assertLacks(self.md, "overlay-contend.png")
+        self.assertLacks(self.md, "## Files compared")
 
 
 DASH = "\u2014"
@@ -1320,6 +1324,210 @@ class UnitTests(unittest.TestCase):
         checks = self.criteria.evaluate(self.results(qspinlock_8=5, atomic_faa_2=30))
         self.assertEqual(checks[0].figures(), "no 2-thread refcount result in this file")
         self.assertEqual(checks[3].figures(), "no 8-thread pthread_mutex result in this file")
+
+
+PRESETS = ("thunderx2", "x86-server", "graviton2-lse")
+MANYCORE = "## Many-core machines (simulated)"
+
+
+class ManyCoreReportTests(ToolCase):
+    """The simulated many-core section: contend.json (measured, 2 CPUs, 1..8 threads) with
+    the three presets' sweeps, made at test time by scripts/sim-sweep.sh and the built
+    hotline-sim ($HOTLINE_SIM) with a tiny --ops. The model's numbers change as it does,
+    so the report is compared with the JSON it was given, never with fixed figures."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        sim = os.environ.get("HOTLINE_SIM")
+        if not sim or not os.access(sim, os.X_OK):
+            raise AssertionError(f"HOTLINE_SIM must name the built hotline-sim (got {sim!r}); "
+                                 "tests/report/CMakeLists.txt sets it")
+        script = os.path.join(os.path.dirname(os.path.dirname(TOOL)), "scripts", "sim-sweep.sh")
+        p = subprocess.run([script, "--ops", "2000", sim, os.path.join(cls.tmp, "sims")],
+                           capture_output=True, text=True, timeout=240)
+        if p.returncode != 0:
+            raise AssertionError(f"{script} failed ({p.returncode}): {p.stderr}")
+        cls.sims = p.stdout.split()
+        cls.json = {}
+        for path in cls.sims:
+            with open(path) as f:
+                data = json.load(f)
+            cls.json[data["env"]["preset"]] = data
+        from hotline_report import fmt, load, manycore
+        cls.fmt, cls.load, cls.manycore = fmt, load, manycore
+
+    def run_on(self, name, *paths):
+        out = self.outdir(name)
+        rc, so, se = self.run_tool(*paths, "-o", out)
+        self.assertEqual((rc, se), (0, ""), f"{name}: expected exit 0 and no stderr")
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+            return out, f.read()
+
+    def both(self):
+        cache = type(self).__dict__.get("_both")
+        if cache is None:
+            cache = self.run_on("manycore", fixture("contend.json"), *self.sims)
+            type(self)._both = cache
+        return cache
+
+    def preset_section(self, md, preset):
+        path = next(p for p in self.sims if p.endswith(f"sim-{preset}.json"))
+        return self.section(md, f"### {preset} (simulated): {path}\n")
+
+    def ns(self, preset, subject, threads):
+        return result(self.json[preset], "contend", subject, threads)["ns_per_op"]
+
+    def test_sweeps_are_the_presets(self):
+        self.assertEqual(sorted(self.json), sorted(PRESETS))
+
+    def test_section_says_model_not_measurement(self):
+        out, md = self.both()
+        sec = self.section(md, MANYCORE + "\n")
+        self.assertHas(sec, "**These are model outputs, not measurements.**")
+        self.assertHas(sec, "docs/sim.md, \"Limits\"")
+        self.assertHas(md, "in \"Many-core machines (simulated)\" after the files' sections")
+        # after every file's own section
+        self.assertGreater(md.find(MANYCORE), md.rfind("## 4. "))
+
+    def test_plot_per_preset(self):
+        out, md = self.both()
+        self.assertPngs(out, md, [f"manycore-{p}.png" for p in PRESETS])
+        for p in PRESETS:
+            self.assertHas(self.preset_section(md, p), f"](manycore-{p}.png)")
+
+    def test_no_generic_overlay_of_the_sweeps(self):
+        out, md = self.both()
+        self.assertLacks(md, "## Files compared")
+
+    def test_labels(self):
+        out, md = self.both()
+        with open(fixture("contend.json")) as f:
+            cpu = json.load(f)["env"]["cpu"]
+        for p in PRESETS:
+            sec = self.preset_section(md, p)
+            self.assertHas(sec, f"Lines: simulated, {p}, one colour per subject.")
+            self.assertHas(sec, f"Hollow stars: measured, this machine ({cpu}, 2 CPUs)")
+            self.assertHas(sec, "1 and 2 threads")
+            self.assertHas(sec, f"| figure | published (reference.md) | model (simulated, {p}) |")
+
+    def test_measured_points_halved_and_only_up_to_the_cpus(self):
+        out, md = self.both()
+        sec = self.section(md, f"### Measured, this machine: {fixture('contend.json')}\n")
+        self.assertHas(sec, "| subject (measured) | 1 thread | 2 threads |")
+        with open(fixture("contend.json")) as f:
+            data = json.load(f)
+        for subj in ("atomic_faa", "cas_loop", "lockref", "ticket"):
+            cells = [self.fmt.num(result(data, "contend", subj, t)["ns_per_op"] / 2) for t in (1, 2)]
+            self.assertHas(sec, f"| {subj} | {cells[0]} | {cells[1]} |")
+        self.assertHas(sec, "Not drawn: its 4 and 8-thread results (more threads than its 2 CPUs: "
+                            "oversubscribed")
+        self.assertHas(sec, "pthread_mutex")  # not modelled, named as left out
+        # The 4- and 8-thread figures are not among the measured points, halved or not (the
+        # model's columns are held to the sim JSON in test_anchor_table_published_and_model).
+        for subj in ("ticket", "qspinlock", "cas_loop"):
+            for t in (4, 8):
+                ns = result(data, "contend", subj, t)["ns_per_op"]
+                for v in (ns, ns / 2):
+                    self.assertLacks(sec, f"| {self.fmt.num(v)} |")
+        self.assertLacks(sec, "4 threads |")
+        for p in PRESETS:
+            self.assertHas(self.preset_section(md, p), "2 CPUs), 1 and 2 threads, in the colour")
+
+    def test_plotted_measured_points(self):
+        """What is drawn: the measured series stop at 2 threads, out of the legend, starred;
+        their values are the bench's ns/op halved."""
+        doc = self.load.load(fixture("contend.json"))
+        m = self.manycore.Measured(doc, {"atomic_faa", "ticket"}, "measured, this machine")
+        series = m.series()
+        self.assertEqual(sorted(s["subject"] for s in series), ["atomic_faa", "ticket"])
+        for s in series:
+            self.assertEqual(s["x"], [1, 2])
+            self.assertTrue(s["label"].startswith("_"), s["label"])
+            self.assertEqual((s["marker"], s["hollow"]), ("*", True))
+            want = [result(doc.data, "contend", s["subject"], t)["ns_per_op"] / 2 for t in (1, 2)]
+            for a, b in zip(s["y"], want):
+                self.assertAlmostEqual(a, b)
+        self.assertEqual(m.left_threads, [4, 8])
+
+    def test_units(self):
+        mc = self.manycore
+        bench = self.load.check("b.json", {"tool": "hotline-bench", "results": []})
+        sim = self.load.check("s.json", {"tool": "hotline-sim", "results": []})
+        r = {"ns_per_op": 30.0, "ops_per_sec": None}
+        self.assertEqual(mc.ns_per_update(bench, dict(r, op="get+put")), 15.0)
+        self.assertEqual(mc.ns_per_update(bench, r), 15.0)             # the bench's op
+        self.assertEqual(mc.ns_per_update(sim, r), 30.0)               # the sim's op
+        self.assertEqual(mc.ns_per_update(sim, dict(r, op="one count update")), 30.0)
+        self.assertEqual(mc.ns_per_update(sim, {"ns_per_op": None, "ops_per_sec": 1e8}), 10.0)
+        self.assertIsNone(mc.ns_per_update(sim, {"ns_per_op": None, "ops_per_sec": None}))
+
+    def anchor_row(self, sec, label):
+        m = re.search(r"^\| " + re.escape(label) + r"[^|]* \| ([^|]*) \| ([^|]*) \|$", sec, re.M)
+        if not m:
+            raise AssertionError(f"no anchor row {label!r} in\n{sec}")
+        return m.group(1), m.group(2)
+
+    def test_anchor_table_published_and_model(self):
+        out, md = self.both()
+        f = self.fmt
+        for p in PRESETS:
+            sec = self.preset_section(md, p)
+            top = max(r["threads"] for r in self.json[p]["results"])
+            unb = self.ns(p, "lockref_unbounded", top)
+            pub, model = self.anchor_row(sec, "lockref (retry limit 100) / lockref_unbounded, "
+                                              f"throughput at {top} threads")
+            self.assertEqual(model, f.ratio(unb / self.ns(p, "lockref", top)))
+            pub_s, model_s = self.anchor_row(sec, "lockref_spinlock_only / lockref_unbounded, "
+                                                  f"throughput at {top} threads")
+            self.assertEqual(model_s, f.ratio(unb / self.ns(p, "lockref_spinlock_only", top)))
+            _, ticket = self.anchor_row(sec, "ticket, ns per acquisition at 2/4/8/16 threads")
+            self.assertEqual(ticket, " / ".join(f.num(self.ns(p, "ticket", t)) for t in (2, 4, 8, 16)))
+            pub_a, att = self.anchor_row(sec, "cmpxchg attempts per success, lockref_unbounded, "
+                                              "28 threads")
+            if p != "graviton2-lse":
+                a = result(self.json[p], "contend", "lockref_unbounded", 28)["attempts_per_success"]
+                self.assertEqual(att, f"{f.num(a['mean'])} (p99 {f.count(a['p99'])})")
+            else:
+                self.assertEqual(att, "\u2014 (no 28-thread run)")
+            if p == "thunderx2":
+                self.assertEqual(top, 224)
+                self.assertHas(pub_a, "about 25")
+                self.assertHas(pub, "+60..70%")
+                self.assertHas(pub_s, "about 2.5x at 224 CPUs")
+            if p == "x86-server":
+                self.assertHas(pub_a, "3-4 on average")
+                self.assertEqual((pub, pub_s), (DASH, DASH))
+            if p == "graviton2-lse":
+                pub_f, faa = self.anchor_row(sec, "atomic_faa, ns per update at 2/4/8/16 threads")
+                self.assertEqual(pub_f, "8.5 \u2192 9.4 ns, flat from 2 to 16 threads")
+                self.assertEqual(faa, " / ".join(f.num(self.ns(p, "atomic_faa", t))
+                                                 for t in (2, 4, 8, 16)))
+                pub_t, _ = self.anchor_row(sec, "ticket, ns per acquisition")
+                self.assertEqual(pub_t, "133/170/249/428 ns at 2/4/8/16 threads")
+                self.assertEqual(pub_a, DASH)
+
+    def test_sim_alone(self):
+        out, md = self.run_on("manycore-alone", *self.sims)
+        sec = self.section(md, MANYCORE + "\n")
+        self.assertHas(sec, "No measured contend results were given: the plots show the model alone.")
+        self.assertLacks(sec, "Hollow stars:")
+        self.assertLacks(sec, "measured, this machine")
+        self.assertPngs(out, md, [f"manycore-{p}.png" for p in PRESETS])
+        for p in PRESETS:
+            self.assertHas(self.preset_section(md, p), f"Lines: simulated, {p}")
+
+    def test_overlay_kept_for_measured_files(self):
+        """Two measured files still get the generic overlay; the sweep stays out of it."""
+        os.makedirs(os.path.join(self.tmp, "in"), exist_ok=True)
+        copy = os.path.join(self.tmp, "in", "contend-again.json")
+        shutil.copy(fixture("contend.json"), copy)
+        out, md = self.run_on("manycore-overlay", fixture("contend.json"), copy, self.sims[0])
+        self.assertHas(md, "## Files compared")
+        self.assertPngs(out, md, ["overlay-contend.png", "manycore-thunderx2.png"])
+        self.assertHas(md, "### Measured, contend: ")
+        self.assertHas(md, "### Measured, contend-again: ")
+        self.assertHas(self.preset_section(md, "thunderx2"), "Hollow stars: measured, contend-again")
 
 
 class PlotHelperTests(unittest.TestCase):

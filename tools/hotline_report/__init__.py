@@ -14,6 +14,8 @@ package holds its parts:
   report   the Markdown document, scenario by scenario
   contention  the contend, lockref-sweep and openclose sections and their
            paragraphs of "What this machine says" (a mixin of report.Report)
+  manycore the "Many-core machines (simulated)" section: hotline-sim's sweeps with the
+           measured points, and the published figures beside the model's (a mixin)
   zeroing  the zero section (clearing memory): ratios, crossovers, dd, and its
            paragraphs and done criteria (a mixin of report.Report)
   cli      argument parsing and top-level error handling

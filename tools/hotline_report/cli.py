@@ -30,7 +30,8 @@ and cold), hl_zero's ratios to glibc memset and a zero-page copy, the
 crossovers between variants and the dd experiments; scenarios this version
 does not know get a plain table. Each file with contention or zero results
 ends with "What this machine says" and the project's done criteria, met or
-not. Results from hotline-sim are marked as simulated."""
+not. Results from hotline-sim are marked as simulated, and their sweeps are
+drawn together with the measured points in "Many-core machines (simulated)"."""
 
 EPILOG = """\
 examples:

@@ -222,8 +222,11 @@ class ContentionSections:
         threads = sorted({r["threads"] for r in results})
         order = _order(results)
         idx = _index(results)
+        op = ("one op is one count update (a get or a put)"
+              if all(r.get("op") == "one count update" for r in results)
+              else "one op is one get and one put")
         L = ["Every thread takes and drops a reference on one shared object as fast as it can: "
-             "one op is one get and one put, and the figures count the ops of all threads "
+             f"{op}, and the figures count the ops of all threads "
              "together." + (f" This machine has {fmt.plural(cpus, 'CPU')}." if cpus else ""), ""]
 
         # Throughput

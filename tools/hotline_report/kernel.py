@@ -113,3 +113,47 @@ ZERO_MACHINE_KIND = {
     "rep_stosb": "3-4x slower than vector stores at 256 B and catches up around 2-4 KiB "
                  "(glibc switches at 2048 B)",
 }
+
+
+# -- hotline-sim's presets: what was published for the machine each one models
+# (reference.md, §lockref and "Other machines"), for the anchor table of the
+# report's "Many-core machines (simulated)" section.
+GRAVITON2_FAA = {"threads": [2, 16], "ns": [8.5, 9.4],
+                 "text": "8.5 \u2192 9.4 ns, flat from 2 to 16 threads"}
+GRAVITON2_CAS = {"threads": [2, 16], "ns": [26, 40],
+                 "text": "26 \u2192 40 ns from 2 to 16 threads"}
+
+# Preset name -> {anchor: published text}; a preset named NAME-something
+# (e.g. thunderx2-224) takes NAME's.  Anchors: attempts28 (cmpxchg attempts
+# per success at 28 threads), limit (lockref with the retry limit over the
+# unbounded loop), spinlock (the lock alone over the unbounded loop),
+# atomic_faa, cas_loop and ticket (ns at 2/4/8/16 threads).
+SIM_PUBLISHED = {
+    "thunderx2": {
+        "machine": "ThunderX2",
+        "attempts28": f"{LOCKREF_ATTEMPTS[0]['text']} ({LOCKREF_ATTEMPTS[0]['load']})",
+        "limit": f"{RETRY_LIMIT['gain']} (1.6\u20131.7x; thread count not published)",
+        "spinlock": "about 2.5x at 224 CPUs (2 x 28 x SMT4: the queued spinlock path); "
+                    "2x with lockref disabled",
+    },
+    "x86-server": {
+        "machine": "high-core x86",
+        "attempts28": f"{LOCKREF_ATTEMPTS[1]['text']} on average ({LOCKREF_ATTEMPTS[1]['detail']})",
+    },
+    "graviton2-lse": {
+        "machine": "Graviton 2",
+        "atomic_faa": GRAVITON2_FAA["text"],
+        "cas_loop": GRAVITON2_CAS["text"],
+        "ticket": f"{'/'.join(str(n) for n in TICKET_GRAVITON2['ns'])} ns at "
+                  f"{'/'.join(str(t) for t in TICKET_GRAVITON2['threads'])} threads",
+    },
+}
+
+
+def sim_published(preset):
+    """The published figures for hotline-sim preset PRESET ({} when none)."""
+    p = str(preset or "")
+    for name, figures in SIM_PUBLISHED.items():
+        if p == name or p.startswith(name + "-"):
+            return figures
+    return {}

@@ -268,9 +268,11 @@ def _draw_lines(ax, series, ylabel, logx, logy, xticks, xticklabel, ymin0, dodge
                 [max(0.0, b - a) for a, b in zip(y, s["hi"])]]
         has_err = any(yerr[0]) or any(yerr[1])
         ax.errorbar(xs, y, yerr=yerr if has_err else None, label=s["label"],
-                    color=color_for(s["key"]), marker=marker_for(s["key"]), markersize=4.5,
+                    color=color_for(s["key"]), marker=s.get("marker") or marker_for(s["key"]),
+                    markersize=s.get("markersize", 4.5),
                     markerfacecolor="white" if s.get("hollow") else None,
-                    linestyle=s.get("linestyle", "-"), linewidth=1.6, capsize=3)
+                    linestyle=s.get("linestyle", "-"), linewidth=1.6, capsize=3,
+                    zorder=s.get("zorder"))
     if logx:
         ax.set_xscale("log", base=2 if logx is True else logx)
     if logy:
@@ -298,8 +300,10 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
     "auto" (log when the values span more than LOG_RANGE times).  XTICKS:
     explicit tick positions; XTICKLABEL: function tick value -> text.
     OVERSUB: a CPU count; thread counts above it are shaded.  STYLES: extra
-    legend entries [(linestyle, text)] explaining line styles.  A series
-    whose label starts with "_" stays out of the legend.  PANELS: a list of
+    legend entries [(linestyle, text)] explaining line styles, or
+    (linestyle, text, marker) for a hollow marker (linestyle "" for none).
+    A series whose label starts with "_" stays out of the legend; one may
+    set its own "marker", "markersize", "hollow" and "zorder".  PANELS: a list of
     (name, series, ylabel) drawn side by side, each on its own y scale,
     instead of SERIES and YLABEL.  DODGE: shift each series sideways by
     this much (in octaves on a log axis) so that equal values do not hide
@@ -339,8 +343,10 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
                 labels.append(lab)
     if styles:
         from matplotlib.lines import Line2D
-        for ls, text in styles:
-            handles.append(Line2D([], [], color="#444444", linestyle=ls, linewidth=1.6))
+        for ls, text, *marker in styles:
+            handles.append(Line2D([], [], color="#444444", linestyle=ls or "none", linewidth=1.6,
+                                  marker=marker[0] if marker else None, markersize=9,
+                                  markerfacecolor="white"))
             labels.append(text)
     if shade:
         handles.append(shade[0])

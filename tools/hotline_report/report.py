@@ -12,8 +12,14 @@ contention.py and zeroing.py, then the done criteria of criteria.py, met
 or not.
 
 Several files: their sections follow one another; hotline-sim files are
-marked as simulated, and scenarios with a threads dimension found in more
-than one file get an overlay plot at the end.
+marked as simulated.  Then "Many-core machines (simulated)" (manycore.py):
+each hotline-sim contend sweep drawn with the measured files' contend points
+at the thread counts their machine has CPUs for, in one unit (ns per count
+update), and the published figures beside the model's.  Last, scenarios with
+a threads dimension found in more than one measured file get an overlay plot;
+simulated files are left out of it, as the many-core section draws them
+(the overlay would mix a sim op, one update, with a bench op, a get and a
+put, on one axis).
 """
 
 import json
@@ -22,6 +28,7 @@ import re
 
 from . import VERSION, criteria, fmt, kernel, plots
 from .contention import ContentionSections
+from .manycore import ManyCoreSections, TITLE as MANYCORE_TITLE
 from .zeroing import ZeroSections
 from .fmt import DASH, EN
 
@@ -114,7 +121,7 @@ def _common_headline(results):
     return max(set(heads), key=heads.count) if heads else "ns_per_op"
 
 
-class Report(ContentionSections, ZeroSections):
+class Report(ContentionSections, ZeroSections, ManyCoreSections):
     def __init__(self, docs, outdir):
         self.docs = docs
         self.outdir = outdir
@@ -166,9 +173,13 @@ class Report(ContentionSections, ZeroSections):
         L.append("")
         if any(d.simulated for d in self.docs):
             L += ["Sections from hotline-sim are **simulated**: the output of a model of the "
-                  "machine, not measurements.", ""]
+                  "machine, not measurements."
+                  + (f" Its sweeps are drawn together, with the measured points, in "
+                     f"\"{MANYCORE_TITLE}\" after the files' sections."
+                     if self.manycore_docs() else ""), ""]
         for i, doc in enumerate(self.docs, 1):
             L += self.doc_section(doc, i if n > 1 else None)
+        L += self.manycore()
         L += self.overlays()
         return "\n".join(L).rstrip() + "\n"
 
@@ -541,8 +552,10 @@ class Report(ContentionSections, ZeroSections):
 
     def overlays(self):
         L = []
+        drawn = {id(d) for d in self.manycore_docs()}  # in the many-core section instead
         for scen in THREAD_SCENARIOS:
-            have = [d for d in self.docs if any(r["scenario"] == scen for r in d.results)]
+            have = [d for d in self.docs if id(d) not in drawn
+                    and any(r["scenario"] == scen for r in d.results)]
             if len(have) < 2:
                 continue
             series = []
