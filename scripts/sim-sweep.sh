@@ -7,7 +7,8 @@
 # SIM is the hotline-sim program, OUTDIR where OUTDIR/sim-NAME.json go (made
 # if missing). --ops: hotline-sim's operations per run (default 200000);
 # --jobs: sweeps run at once (default: the CPUs); --bench: the measured JSON,
-# for sweeps that read it ({bench} in their arguments).
+# for sweeps that read it ({bench} in their arguments; without --bench they
+# are skipped, and say so).
 #
 # stdout: the JSON files written, one a line, in the table's order (for
 # hotline-report); stderr: progress, and one line per problem. SIM runs
@@ -21,12 +22,14 @@
 # for --bench's file. Thread counts: powers of two and the lockref threads'
 # 28/56/112/224, never more than the machine's CPUs (hotline-sim --list).
 # The longest first: they run --jobs at a time. One more sweep is one more
-# line, e.g. a machine fitted to the measured file:
-#   calibrated  --calibrate {bench} --threads 1,2,4,8
+# line. "calibrated" is the preset for --bench's machine kind (x86-server on
+# x86-64, graviton2-lse on arm64) with the costs fitted to its measured 1-2
+# thread figures (docs/sim.md, "Calibrating"); its counts fit both presets.
 SWEEPS='
 thunderx2      --machine thunderx2     --threads 1,2,4,8,16,28,56,112,224
 x86-server     --machine x86-server    --threads 1,2,4,8,16,28,56,112
 graviton2-lse  --machine graviton2-lse --threads 1,2,4,8,16,32,64
+calibrated     --calibrate {bench}     --threads 1,2,4,8,16,28,56
 '
 # Every subject hotline-sim models (the bench's names).
 POLICIES=atomic_faa,cas_loop,lockref,lockref_unbounded,lockref_relax,lockref_relax_alt,lockref_spinlock_only,qspinlock,ticket
@@ -95,9 +98,7 @@ while read -r name line; do
 	for a in $line; do
 		if [ "$a" = "{bench}" ]; then
 			if [ -z "$bench" ]; then
-				say "$name: needs --bench FILE; not run"
-				names+=("$name")
-				echo 1 >"$tmp/$name.rc"
+				say "$name: skipped (it reads the measured file: --bench FILE)"
 				continue 2
 			fi
 			a=$bench

@@ -4,9 +4,11 @@
 # writes one hotline-sim JSON per sweep and lists them on stdout; a failing
 # hotline-sim fails it (exit 1) and leaves no JSON of that sweep.
 #
-#   sh sweep.sh SCRIPT SIM
+#   sh sweep.sh SCRIPT SIM FIXTURE
+# FIXTURE: a measured hotline-bench contend file (x86-64), for the calibrated sweep.
 script=$1
 sim=$2
+fixture=$3
 tool=sim-sweep
 tool_path=$script
 . "$(dirname "$0")/../cli_lib.sh"
@@ -46,6 +48,8 @@ grep -q '^sim-sweep: 3 sweeps in [0-9.]* s$' "$tmp/err" ||
 	fail "stderr: expected a closing '3 sweeps in N s' line, got: $(cat "$tmp/err")"
 grep -v '^sim-sweep: ' "$tmp/err" | grep -q . &&
 	fail "stderr: every line should start 'sim-sweep: ', got: $(cat "$tmp/err")"
+grep -q '^sim-sweep: calibrated: skipped (it reads the measured file: --bench FILE)$' "$tmp/err" ||
+	fail "stderr: expected the calibrated sweep said skipped without --bench, got: $(cat "$tmp/err")"
 # Each file: hotline-sim's, its preset, all nine policies at each thread count,
 # never more threads than the preset's CPUs, --ops as given.
 /usr/bin/python3 - "$tmp/sweeps" <<'PY' || fail "the JSON files are not the sweeps (above)"
@@ -72,6 +76,30 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
+
+# With --bench (a measured contend file): the calibrated sweep too, last,
+# marked calibrated, fitted to that file, with the base preset for its arch.
+"$script" --ops 300 --jobs 2 --bench "$fixture" "$sim" "$tmp/withbench" >"$tmp/list" 2>"$tmp/err"
+status=$?
+[ $status -eq 0 ] || fail "--bench: expected exit 0, got $status: $(cat "$tmp/err")"
+[ "$(tail -n 1 "$tmp/list")" = "$tmp/withbench/sim-calibrated.json" ] ||
+	fail "--bench: expected sim-calibrated.json listed last, got: $(cat "$tmp/list")"
+[ "$(wc -l <"$tmp/list")" -eq 4 ] || fail "--bench: expected four sweeps listed, got: $(cat "$tmp/list")"
+/usr/bin/python3 - "$tmp/withbench/sim-calibrated.json" "$fixture" <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+env = d["env"]
+cal = env.get("calibration") or {}
+ok = (env.get("preset") == "calibrated" and env.get("simulated") is True
+      and cal.get("file") == sys.argv[2] and cal.get("base") == "x86-server"
+      and {r["threads"] for r in d["results"]} == {1, 2, 4, 8, 16, 28, 56}
+      and len({r["subject"] for r in d["results"]}) == 9)
+if not ok:
+    print("FAIL: calibrated sweep:", env.get("preset"), cal.get("file"), cal.get("base"),
+          sorted({r["threads"] for r in d["results"]}))
+sys.exit(0 if ok else 1)
+PY
+	fail "the calibrated sweep is not a fit of --bench's file (above)"
 
 # A hotline-sim that fails on one machine after writing half a JSON: exit 1,
 # the others still written and listed, no JSON (nor a part of one) for it.
