@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import shlex
 import shutil
 import struct
 import subprocess
@@ -1516,6 +1517,30 @@ class ManyCoreReportTests(ToolCase):
         self.assertPngs(out, md, [f"manycore-{p}.png" for p in PRESETS])
         for p in PRESETS:
             self.assertHas(self.preset_section(md, p), f"Lines: simulated, {p}")
+
+    def test_calibrated_sweep_says_what_it_was_fitted_to(self):
+        """A --calibrate'd sweep (fitted to tests/sim's measured fixture) gets its own
+        section, which names the file, the base preset and every fitted value."""
+        bench = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                             "sim", "fixtures", "contend-x86-2cpu.json")
+        path = os.path.join(self.tmp, "sim-calibrated.json")
+        emulator = shlex.split(os.environ.get("HOTLINE_TARGET_RUN", ""))  # cross builds
+        p = subprocess.run(emulator + [os.environ["HOTLINE_SIM"], "--calibrate", bench,
+                            "--policy", "cas_loop,qspinlock", "--threads", "1,2,8",
+                            "--ops", "2000", "--json", path],
+                           capture_output=True, text=True, timeout=240)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(path) as f:
+            cal = json.load(f)["env"]["calibration"]
+        out, md = self.run_on("manycore-calibrated", fixture("contend.json"), path)
+        sec = self.section(md, f"### calibrated (simulated): {path}\n")
+        line = next((l for l in sec.splitlines() if l.startswith("Calibrated: ")), "")
+        self.assertHas(line, f"the {cal['base']} preset with its costs fitted to the 1- and "
+                             f"2-thread contend figures measured in {bench}")
+        self.assertTrue(cal["fitted"], "the fixture fits some parameter")
+        for k, v in cal["fitted"].items():
+            self.assertHas(line, f"{k} {self.fmt.num(v)}")
+        self.assertPngs(out, md, ["manycore-calibrated.png"])
 
     def test_overlay_kept_for_measured_files(self):
         """Two measured files still get the generic overlay; the sweep stays out of it."""

@@ -121,8 +121,8 @@ class ManyCoreSections:
              "one contended cache line (docs/sim.md) with each preset's parameters; some are "
              "assumed and some were fitted to the very published figures in the tables "
              "below, so agreement there shows the model *can* reproduce them, not that it "
-             "predicts (docs/sim.md, \"Limits\": too regular, not calibrated, off where "
-             "nothing anchors it). Lines are simulated; hollow stars, where there are any, "
+             "predicts (docs/sim.md, \"Limits\"). Lines are simulated; hollow stars, where "
+             "there are any, "
              "are measured on a real machine and drawn on the same axes for scale.", "",
              "The figure is time per count update, all threads together (10\u2079 / updates "
              "per second; lower is better): a simulated op is one update, a measured contend "
@@ -176,6 +176,18 @@ class ManyCoreSections:
         if cfg.get("ops") is not None:
             what.append(f"--ops {cfg['ops']}, seed {cfg.get('seed', DASH)}")
         L += [f"Model of **{preset}**: " + "; ".join(what) + ".", ""]
+        cal = env.get("calibration")
+        if isinstance(cal, dict):
+            fitted = cal.get("fitted") or {}
+            rms = cal.get("rms_log_error")
+            L += [f"Calibrated: the {cal.get('base', DASH)} preset with its costs fitted to the "
+                  f"1- and 2-thread contend figures measured in {cal.get('file', DASH)} "
+                  f"(hotline-sim --calibrate; rms log error "
+                  f"{fmt.num(rms) if isinstance(rms, (int, float)) else DASH}): "
+                  + (", ".join(f"{k} {fmt.num(v)}" for k, v in sorted(fitted.items())
+                               if isinstance(v, (int, float))) or DASH)
+                  + ". Its many-thread figures are the base's assumptions with this machine's "
+                  "costs (docs/sim.md, \"Calibrating\").", ""]
 
         series = plots.series_vs([dict(r, ns_per_op=ns_per_update(doc, r)) for r in rs],
                                  "threads", "ns_per_op")
