@@ -15,41 +15,23 @@ the runs made on the calibrated machine.
 import json
 import os
 import shlex
-import subprocess
 import sys
 
-SIM, WORK, CHECK = sys.argv[1], sys.argv[2], sys.argv[3]
+from simlib import expect, main, ops, run_sim
+
 FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "contend-x86-2cpu.json")
-SCALE = max(1, int(os.environ.get("HOTLINE_TEST_SCALE", "1") or "1"))
 # Within this of the measured ns/op after the fit: the base preset misses these by 2-3x,
 # and the model cannot tell lockref from cas_loop at 2 threads where the bench differs
 # by 1.5x, so the fit is a compromise (docs/sim.md, "Calibrating to this machine").
 TOLERANCE = 0.40
 RMS_BOUND = 0.25
 CORE = ("atomic_faa", "cas_loop", "qspinlock")
-failures = []
-
-
-def ops(n, floor):
-    return max(floor, n // SCALE)
 
 
 def run(name, *args):
     """Runs hotline-sim with --json WORK/name.json; returns (doc, stdout, json bytes)."""
-    path = os.path.join(WORK, name + ".json")
-    cmd = shlex.split(os.environ.get("HOTLINE_TARGET_RUN", "")) + [SIM, *args, "--json", path]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
-    with open(path, "rb") as f:
-        raw = f.read()
-    return json.loads(raw), p.stdout, raw
-
-
-def expect(ok, what):
-    print(("ok:   " if ok else "FAIL: ") + what)
-    if not ok:
-        failures.append(what)
+    doc, _, out, raw = run_sim(name, *args)
+    return doc, out, raw
 
 
 def measured(subject, threads):
@@ -135,11 +117,6 @@ def calibrate_then_run_marks_results():
     expect(again["env"]["model"] == env["model"], "and the same env.model")
 
 
-CHECKS = {name: f for name, f in list(globals().items()) if callable(f) and name not in
-          ("ops", "run", "expect", "measured")}
-if CHECK not in CHECKS:
-    sys.exit(f"calibrate.py: unknown check {CHECK!r}")
-os.makedirs(WORK, exist_ok=True)
-CHECKS[CHECK]()
-if failures:
-    sys.exit(f"{len(failures)} failed")
+main("calibrate.py", {name: f for name, f in list(globals().items())
+                      if callable(f) and name not in ("run", "expect", "measured", "main", "ops",
+                                                      "run_sim")})

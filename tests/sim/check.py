@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """hotline-sim's tests: the presets against the published behaviour, and the JSON.
 
-    check.py PATH-TO-hotline-sim WORKDIR CHECK
+    check.py PATH-TO-hotline-sim WORKDIR CHECK   (simlib.py: what they share)
 
 Each CHECK runs hotline-sim (through $HOTLINE_TARGET_RUN when set: the
 emulator of a cross build), reads its JSON and says what it expected and
@@ -10,29 +10,14 @@ shows how close a preset is to the edge of its range.
 """
 
 import json
-import os
-import shlex
-import subprocess
 import sys
 
-SIM, WORK, CHECK = sys.argv[1], sys.argv[2], sys.argv[3]
-# Under emulation the op counts may be divided (never below the floor given).
-SCALE = max(1, int(os.environ.get("HOTLINE_TEST_SCALE", "1") or "1"))
-failures = []
-
-
-def ops(n, floor):
-    return max(floor, n // SCALE)
+from simlib import expect, main, ops, run_sim
 
 
 def run(name, *args):
-    path = os.path.join(WORK, name + ".json")
-    cmd = shlex.split(os.environ.get("HOTLINE_TARGET_RUN", "")) + [SIM, *args, "--json", path]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
-    with open(path) as f:
-        return json.load(f), path
+    doc, path, _, _ = run_sim(name, *args)
+    return doc, path
 
 
 def result(doc, subject, threads):
@@ -40,12 +25,6 @@ def result(doc, subject, threads):
         if r["subject"] == subject and r["threads"] == threads:
             return r
     sys.exit(f"FAIL: no result for {subject} at {threads} threads")
-
-
-def expect(ok, what):
-    print(("ok:   " if ok else "FAIL: ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def thunderx2_28_threads_need_12_to_40_attempts():
@@ -180,11 +159,5 @@ def json_has_every_contract_field():
                    f"{who}: attempts 1 <= p50 <= p99 <= max")
 
 
-CHECKS = {name: f for name, f in list(globals().items()) if callable(f) and name not in
-          ("ops", "run", "result", "expect")}
-if CHECK not in CHECKS:
-    sys.exit(f"check.py: unknown check {CHECK!r}")
-os.makedirs(WORK, exist_ok=True)
-CHECKS[CHECK]()
-if failures:
-    sys.exit(f"{len(failures)} failed")
+main("check.py", {name: f for name, f in list(globals().items())
+                  if callable(f) and name not in ("run", "result", "expect", "main", "ops", "run_sim")})
