@@ -28,6 +28,8 @@
 
 #include <hotline/lockref.h>
 
+#include "env.h"
+
 #ifndef HL_LR_HOOK_SUCCESS
 #define HL_LR_HOOK_SUCCESS(tries)	((void)0)	/* a lockless CAS succeeded */
 #define HL_LR_HOOK_FAILED(tries, limit)	((void)0)	/* a CAS failed; another may follow */
@@ -77,25 +79,23 @@ static atomic_uint retry_limit = HL_LOCKREF_RETRIES_DEFAULT;
 
 /*
  * HOTLINE_LOCKREF_RETRIES: read once, when the library is loaded, so no
- * operation has to check whether it was read. A bad value is reported and
- * the default kept. (The bench's instrumented copy sets its limit per
- * measurement, and leaves the variable to the library.)
+ * operation has to check whether it was read. A value that is not a
+ * number 0..UINT_MAX as env.h's rule reads numbers (digits only) is
+ * reported and the default kept. (The bench's instrumented copy sets its
+ * limit per measurement, and leaves the variable to the library.)
  */
 #ifndef HL_LOCKREF_INSTRUMENT
 __attribute__((constructor)) static void retry_limit_from_env(void)
 {
 	const char *s = getenv("HOTLINE_LOCKREF_RETRIES");
 	unsigned long v;
-	char *end;
 
 	if (!s)
 		return;
-	v = strtoul(s, &end, 10);
-	if (!*s || *end || s[0] == '-' || v > UINT_MAX) {
-		fprintf(stderr,
-			"hotline: HOTLINE_LOCKREF_RETRIES=%.40s is not a number of attempts "
-			"(0..%u, 0 = unbounded); using %u\n",
-			s, UINT_MAX, HL_LOCKREF_RETRIES_DEFAULT);
+	if (!hl__env_uint(s, UINT_MAX, &v)) {
+		hl__env_report("HOTLINE_LOCKREF_RETRIES", s,
+			       "not a number of attempts (0..%u, 0 = unbounded); using %u",
+			       UINT_MAX, HL_LOCKREF_RETRIES_DEFAULT);
 		return;
 	}
 	atomic_store_explicit(&retry_limit, (unsigned int)v, memory_order_relaxed);

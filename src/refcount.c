@@ -9,6 +9,8 @@
 
 #include <hotline/refcount.h>
 
+#include "env.h"
+
 static _Atomic(hl_refcount_handler_t) handler;	/* NULL: the default handler */
 static atomic_uint reported;			/* default handler: bit per kind */
 
@@ -30,24 +32,34 @@ static const char *kind_name(enum hl_refcount_saturation t)
 	return "unknown refcount error";
 }
 
-/* HOTLINE_REFCOUNT=abort|warn, read once; anything else is said, not ignored. */
+/*
+ * HOTLINE_REFCOUNT=abort|warn, read once (env.h's rule): unset means warn; any
+ * other value is reported in one line and means warn, never abort. Only the
+ * first reader reports, so racing first calls print one line between them.
+ */
 static enum report_mode mode(void)
 {
 	int m = atomic_load_explicit(&report_mode, memory_order_relaxed);
+	int unread = MODE_UNREAD;
 	const char *env;
 
 	if (m != MODE_UNREAD)
 		return m;
 	env = getenv("HOTLINE_REFCOUNT");
-	m = MODE_WARN;
-	if (env && strcmp(env, "abort") == 0)
-		m = MODE_ABORT;
-	else if (env && *env && strcmp(env, "warn") != 0)
-		fprintf(stderr, "hotline: HOTLINE_REFCOUNT='%s' not understood "
-				"(expected 'warn' or 'abort'); warning only\n", env);
-	/* Racing first calls may both print the note above; both agree on m. */
-	atomic_store_explicit(&report_mode, m, memory_order_relaxed);
+	m = env && strcmp(env, "abort") == 0 ? MODE_ABORT : MODE_WARN;
+	if (!atomic_compare_exchange_strong_explicit(&report_mode, &unread, m, memory_order_relaxed,
+						     memory_order_relaxed))
+		return unread;
+	if (env && m == MODE_WARN && strcmp(env, "warn") != 0)
+		hl__env_report("HOTLINE_REFCOUNT", env,
+			       "not understood (expected warn or abort); using warn");
 	return m;
+}
+
+/* Read at load time, so that a value not understood is said at start-up, not at the first bug. */
+__attribute__((constructor)) static void mode_at_load(void)
+{
+	mode();
 }
 
 static void default_handler(hl_refcount_t *r, enum hl_refcount_saturation t)

@@ -33,6 +33,7 @@
 #include <hotline/zero.h>
 
 #include "arch/arch.h"
+#include "env.h"
 
 /* Thresholds of the automatic plan, read by the architecture's code. */
 size_t hl__zero_vec_max = SIZE_MAX;
@@ -94,12 +95,10 @@ static void init(void)
 	if (env && strcmp(env, "auto") != 0) {
 		v = find_impl(env);
 		if (!v) {
-			fprintf(stderr, "hotline: HOTLINE_ZERO=%s: unknown variant; using auto\n",
-				env);
+			hl__env_report("HOTLINE_ZERO", env, "unknown variant; using auto");
 		} else if (!v->supported(cpu)) {
-			fprintf(stderr,
-				"hotline: HOTLINE_ZERO=%s: not supported by this CPU; using auto\n",
-				env);
+			hl__env_report("HOTLINE_ZERO", env,
+				       "not supported by this CPU; using auto");
 			v = NULL;
 		}
 	}
