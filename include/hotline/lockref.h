@@ -14,7 +14,9 @@
  * one word, taking the queued lock is faster than retrying forever (see
  * reference.md for the history). The limit is process-wide:
  * hl_lockref_set_retry_limit(), or HOTLINE_LOCKREF_RETRIES in the
- * environment at start-up; 0 means no limit. An operation that gives up,
+ * environment at start-up (decimal digits only, 0..UINT_MAX; any other
+ * value is reported in one line on stderr and 100 kept: README.md,
+ * Environment); 0 means no limit. An operation that gives up,
  * or sees the lock taken (held, pending or queued: any non-zero lock
  * half), does the same thing under the lock instead.
  *

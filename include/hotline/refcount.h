@@ -31,6 +31,9 @@
  * then the handler is called with the kind of bug. The default handler
  * prints one line per kind to stderr, once per process; with
  * HOTLINE_REFCOUNT=abort in the environment it prints and calls abort().
+ * The variable is read when the library is loaded: exactly "abort" or
+ * "warn" (the default); any other value, "ABORT" or "" included, is
+ * reported in one line on stderr and means warn (README.md, Environment).
  * There is always a handler: setting NULL restores the default.
  *
  * Misuse: a negative i is detected and saturates (see each function). A

@@ -11,7 +11,10 @@
  * cache. HOTLINE_ZERO=<variant> in the environment, or hl_zero_use(), forces
  * one variant for every size; hl_zero_use("auto") returns to the automatic
  * plan. docs/zero.md says why the plan is what it is on the machines
- * measured.
+ * measured. HOTLINE_ZERO is read once and must be a variant's exact name
+ * or "auto"; any other value, or a variant this CPU cannot run, is reported
+ * in one line on stderr and the automatic plan is kept (README.md,
+ * Environment).
  *
  * hl_try_zero(dst, n) is the user-space clear_user(): it clears what it can
  * and returns the number of bytes it could NOT clear because a store faulted

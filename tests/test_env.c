@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_env.c - the library's environment variables, HOTLINE_REFCOUNT,
+ * HOTLINE_LOCKREF_RETRIES and HOTLINE_ZERO, under their one rule (README.md,
+ * "Environment"; src/env.h):
+ *
+ *  - a value is taken exactly as written: no blank is trimmed, case matters,
+ *    a number is decimal digits only; unset means the default, silently;
+ *  - any other value that is not understood, the empty one included, is
+ *    reported in exactly one stderr line, "hotline: NAME=VALUE: what is
+ *    wrong; using DEFAULT", and the default is used (never another value);
+ *  - VALUE is at most the value's first 64 bytes, then "..." if there were
+ *    more; printable ASCII but space and backslash as itself, every other
+ *    byte as \xNN: the line is printable and bounded whatever the value.
+ *
+ * Each variable is read once, when the library is loaded, so every case runs
+ * this program again as a child ("--child SCENARIO") with the value set, and
+ * judges its stderr and what it did: the retry limit it reports, the zeroing
+ * variant it uses, whether a refcount bug aborts it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include <hotline/lockref.h>
+#include <hotline/refcount.h>
+#include <hotline/zero.h>
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+#define SHOWN	 64	/* bytes of a value the report shows */
+#define REPORT_MAX 400	/* no report line is longer: 64 bytes as \xNN, the name, the text */
+#define LONG_LEN 3000
+
+/* ---- The child: does one thing that depends on its variable, says what on stdout ---- */
+
+static int child_main(const char *scenario)
+{
+	alarm(20);
+	if (strcmp(scenario, "refcount") == 0) {
+		hl_refcount_t r = HL_REFCOUNT_INIT(0);
+
+		hl_refcount_inc(&r);	/* a use after free: the default handler reports */
+		printf("survived %d\n", hl_refcount_read(&r));
+	} else if (strcmp(scenario, "lockref") == 0) {
+		printf("limit %u\n", hl_lockref_retry_limit());
+	} else if (strcmp(scenario, "zero") == 0) {
+		unsigned char buf[100];
+
+		hl_zero(buf, sizeof(buf));
+		printf("variant %s\n", hl_zero_variant());
+	} else {
+		return 5;
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* ---- The parent side ---- */
+
+struct child_result {
+	int status;
+	char out[1024], err[8192];
+	int nlines;
+	const char *line[16];	/* into err, each NUL-terminated */
+};
+
+/* Values too long, or too odd, to write in a table; filled by setup(). */
+static char long_abort[LONG_LEN + 1];	/* "abortabort...": starts like a valid value */
+static char long_digits[LONG_LEN + 1];	/* "5555...": a number far past UINT_MAX */
+static char long_bytes[LONG_LEN + 1];	/* every byte 1..255, over and over */
+static char auto_variant[128];		/* hl_zero_variant() in automatic mode */
+static const char *a_variant;		/* a variant this CPU runs */
+static char a_variant_upper[64];	/* the same in capitals */
+
+/* A value for a message: printable ('?' for other bytes), cut at 40 bytes. */
+static const char *pv(const char *value)
+{
+	static char buf[48];
+	size_t i;
+
+	for (i = 0; value[i] && i < 40; i++)
+		buf[i] = value[i] >= 0x20 && value[i] < 0x7f ? value[i] : '?';
+	snprintf(buf + i, sizeof(buf) - i, "%s", value[i] ? "..." : "");
+	return buf;
+}
+
+static void run_child(const char *scenario, const char *var, const char *value,
+		      struct child_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->status = run_self_child(scenario, var, value, res->out, sizeof(res->out), res->err,
+				     sizeof(res->err));
+	print_message("child '%s' (%s='%s'): stdout '%.*s', stderr:\n%s", scenario, var,
+		      pv(value), (int)strcspn(res->out, "\n"),
+		      res->out, res->err);
+	for (char *p = res->err, *nl; *p && res->nlines < 16; p = nl + 1) {
+		nl = strchr(p, '\n');
+		res->line[res->nlines++] = p;
+		if (!nl)
+			fail_msg("%s: the child's stderr does not end with a newline: '%s'", var, p);
+		*nl = '\0';
+	}
+}
+
+static void assert_exit_0(const char *var, const char *value, const struct child_result *res)
+{
+	char how[128];
+
+	if (!WIFEXITED(res->status) || WEXITSTATUS(res->status) != 0)
+		fail_msg("%s='%s': the child %s, expected exit 0 (5: bad scenario; 127: exec "
+			 "failed)", var, pv(value), describe_status(res->status, how, sizeof(how)));
+}
+
+/* The report's VALUE for value, written from the rule, not from the library's code. */
+static void expected_shown(const char *value, char *out, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = 0; value[i] && i < SHOWN; i++) {
+		unsigned char c = (unsigned char)value[i];
+
+		if (c > 0x20 && c < 0x7f && c != '\\')
+			n += (size_t)snprintf(out + n, size - n, "%c", c);
+		else
+			n += (size_t)snprintf(out + n, size - n, "\\x%02x", c);
+	}
+	snprintf(out + n, size - n, "%s", value[i] ? "..." : "");
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* How many of the child's stderr lines are about var ("hotline: VAR="). */
+static int notes_about(const struct child_result *res, const char *var, int *which)
+{
+	char prefix[64];
+	int n = 0;
+
+	snprintf(prefix, sizeof(prefix), "hotline: %s=", var);
+	for (int i = 0; i < res->nlines; i++)
+		if (starts_with(res->line[i], prefix)) {
+			*which = i;
+			n++;
+		}
+	return n;
+}
+
+/*
+ * Exactly one line about var, and it is exactly "hotline: VAR=SHOWN: ...;
+ * using DEFAULT": printable, bounded, with the value shown by the rule.
+ */
+static void assert_one_note(const struct child_result *res, const char *var, const char *value,
+			    const char *fallback)
+{
+	char shown[SHOWN * 4 + 8], head[SHOWN * 4 + 64], tail[64];
+	int which = -1, notes = notes_about(res, var, &which);
+	const char *line;
+	size_t len;
+
+	if (notes != 1)
+		fail_msg("%s='%s' (%zu bytes): expected one stderr line 'hotline: %s=...', got %d "
+			 "among %d lines", var, pv(value), strlen(value), var, notes, res->nlines);
+	line = res->line[which];
+	len = strlen(line);
+	expected_shown(value, shown, sizeof(shown));
+	snprintf(head, sizeof(head), "hotline: %s=%s: ", var, shown);
+	snprintf(tail, sizeof(tail), "; using %s", fallback);
+	if (!starts_with(line, head))
+		fail_msg("%s='%s': the note is '%s', expected it to start '%s'", var, pv(value), line,
+			 head);
+	if (len < strlen(head) + strlen(tail) || strcmp(line + len - strlen(tail), tail) != 0)
+		fail_msg("%s='%s': the note is '%s', expected it to end '%s'", var, pv(value), line, tail);
+	if (len > REPORT_MAX)
+		fail_msg("%s='%s': the note is %zu characters, expected at most %d", var, pv(value), len,
+			 REPORT_MAX);
+	for (size_t i = 0; i < len; i++)
+		if (line[i] < 0x20 || line[i] > 0x7e)
+			fail_msg("%s='%s': the note has byte 0x%02x at %zu: '%s'", var, pv,
+				 (unsigned char)line[i], i, line);
+}
+
+static void assert_no_note(const struct child_result *res, const char *var, const char *value)
+{
+	int which;
+
+	if (notes_about(res, var, &which) != 0)
+		fail_msg("%s='%s' is understood: expected no note, got '%s'", var,
+			 pv(value), res->line[which]);
+}
+
+/* ---- HOTLINE_LOCKREF_RETRIES ---- */
+
+static unsigned int child_limit(const struct child_result *res)
+{
+	unsigned int v;
+
+	if (sscanf(res->out, "limit %u", &v) != 1)
+		fail_msg("child printed '%s', expected 'limit N'", res->out);
+	return v;
+}
+
+static void retries_not_digits_only_or_too_big_is_one_line_and_the_default(void **state)
+{
+	const char *values[] = {
+		" 5", "5 ", "\t5", "5\n", "", " ", "-1", "-5", "+5", "0x10", "5e2", "1,000",
+		"4294967296", "18446744073709551615", "18446744073709551616",
+		"99999999999999999999999999", long_digits, long_bytes, "5\x01\x7f\xff\\",
+	};
+	struct child_result res;
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(values); i++) {
+		run_child("lockref", "HOTLINE_LOCKREF_RETRIES", values[i], &res);
+		assert_exit_0("HOTLINE_LOCKREF_RETRIES", values[i], &res);
+		assert_one_note(&res, "HOTLINE_LOCKREF_RETRIES", values[i], "100");
+		if (res.nlines != 1)
+			fail_msg("HOTLINE_LOCKREF_RETRIES: expected 1 stderr line, got %d",
+				 res.nlines);
+		if (child_limit(&res) != HL_LOCKREF_RETRIES_DEFAULT)
+			fail_msg("HOTLINE_LOCKREF_RETRIES='%s': limit %u, expected the default %u",
+				 pv(values[i]), child_limit(&res), HL_LOCKREF_RETRIES_DEFAULT);
+	}
+}
+
+static void retries_digits_only_set_the_limit_silently(void **state)
+{
+	static const struct {
+		const char *value;
+		unsigned int limit;
+	} cases[] = { { "5", 5 }, { "0", 0 }, { "007", 7 }, { "4294967295", UINT_MAX } };
+	struct child_result res;
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(cases); i++) {
+		run_child("lockref", "HOTLINE_LOCKREF_RETRIES", cases[i].value, &res);
+		assert_exit_0("HOTLINE_LOCKREF_RETRIES", cases[i].value, &res);
+		if (res.nlines)
+			fail_msg("HOTLINE_LOCKREF_RETRIES=%s: expected no stderr, got '%s'",
+				 cases[i].value, res.line[0]);
+		if (child_limit(&res) != cases[i].limit)
+			fail_msg("HOTLINE_LOCKREF_RETRIES=%s: limit %u, expected %u",
+				 cases[i].value, child_limit(&res), cases[i].limit);
+	}
+}
+
+/* ---- HOTLINE_REFCOUNT ---- */
+
+static bool died_of_sigabrt(const struct child_result *res)
+{
+	return WIFSIGNALED(res->status) && WTERMSIG(res->status) == SIGABRT;
+}
+
+static int report_lines(const struct child_result *res)
+{
+	int n = 0;
+
+	for (int i = 0; i < res->nlines; i++)
+		n += starts_with(res->line[i], "hotline: refcount ");
+	return n;
+}
+
+static void refcount_not_exactly_abort_or_warn_is_one_line_and_warn(void **state)
+{
+	const char *values[] = { "ABORT", "Abort", " abort", "abort ", "abort\n", "abort\r",
+				 "", "bogus", "warn ", "WARN", "abort\x01\x7f\xff\\",
+				 long_abort, long_bytes };
+	struct child_result res;
+	int sat;
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(values); i++) {
+		run_child("refcount", "HOTLINE_REFCOUNT", values[i], &res);
+		if (died_of_sigabrt(&res))
+			fail_msg("HOTLINE_REFCOUNT='%s' is not 'abort', but the child aborted",
+				 pv(values[i]));
+		assert_exit_0("HOTLINE_REFCOUNT", values[i], &res);
+		assert_one_note(&res, "HOTLINE_REFCOUNT", values[i], "warn");
+		if (res.nlines != 2 || report_lines(&res) != 1)
+			fail_msg("HOTLINE_REFCOUNT='%s': expected the note and one report line, "
+				 "got %d lines, %d reports", pv(values[i]), res.nlines,
+				 report_lines(&res));
+		if (sscanf(res.out, "survived %d", &sat) != 1 || sat != HL_REFCOUNT_SATURATED)
+			fail_msg("HOTLINE_REFCOUNT='%s': child printed '%s', expected 'survived "
+				 "%d'", pv(values[i]), res.out, HL_REFCOUNT_SATURATED);
+	}
+}
+
+static void refcount_abort_aborts_and_warn_warns_without_a_note(void **state)
+{
+	struct child_result res;
+
+	(void)state;
+	run_child("refcount", "HOTLINE_REFCOUNT", "abort", &res);
+	if (!died_of_sigabrt(&res))
+		fail_msg("HOTLINE_REFCOUNT=abort: expected the child to die of SIGABRT, status "
+			 "0x%x", res.status);
+	assert_no_note(&res, "HOTLINE_REFCOUNT", "abort");
+	if (res.nlines != 1 || report_lines(&res) != 1)
+		fail_msg("HOTLINE_REFCOUNT=abort: expected the report line only, got %d lines",
+			 res.nlines);
+
+	run_child("refcount", "HOTLINE_REFCOUNT", "warn", &res);
+	assert_exit_0("HOTLINE_REFCOUNT", "warn", &res);
+	assert_no_note(&res, "HOTLINE_REFCOUNT", "warn");
+	if (res.nlines != 1 || report_lines(&res) != 1)
+		fail_msg("HOTLINE_REFCOUNT=warn: expected the report line only, got %d lines",
+			 res.nlines);
+}
+
+/* ---- HOTLINE_ZERO ---- */
+
+static const char *child_variant(const struct child_result *res, char *buf, size_t size)
+{
+	char fmt[32];
+
+	snprintf(fmt, sizeof(fmt), "variant %%%zu[^\n]", size - 1);
+	if (sscanf(res->out, fmt, buf) != 1)
+		fail_msg("child printed '%s', expected 'variant NAME'", res->out);
+	return buf;
+}
+
+static void zero_not_exactly_a_variant_is_one_line_and_auto(void **state)
+{
+	char blank_before[80], blank_after[80];
+	const char *values[] = { "AUTO", " auto", "auto\n", "", "auto\x01\x7f\xff\\",
+				 a_variant_upper, blank_before, blank_after, long_abort,
+				 long_bytes };
+	struct child_result res;
+	char variant[128];
+
+	(void)state;
+	snprintf(blank_before, sizeof(blank_before), " %s", a_variant);
+	snprintf(blank_after, sizeof(blank_after), "%s ", a_variant);
+	for (size_t i = 0; i < N_OF(values); i++) {
+		run_child("zero", "HOTLINE_ZERO", values[i], &res);
+		assert_exit_0("HOTLINE_ZERO", values[i], &res);
+		assert_one_note(&res, "HOTLINE_ZERO", values[i], "auto");
+		if (res.nlines != 1)
+			fail_msg("HOTLINE_ZERO: expected 1 stderr line, got %d", res.nlines);
+		if (strcmp(child_variant(&res, variant, sizeof(variant)), auto_variant) != 0)
+			fail_msg("HOTLINE_ZERO='%s': the child uses '%s', expected the automatic "
+				 "choice '%s'", pv(values[i]), variant, auto_variant);
+	}
+}
+
+static void zero_exact_names_are_taken_silently(void **state)
+{
+	const char *values[] = { "auto", a_variant };
+	const char *want[] = { auto_variant, a_variant };
+	struct child_result res;
+	char variant[128];
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(values); i++) {
+		run_child("zero", "HOTLINE_ZERO", values[i], &res);
+		assert_exit_0("HOTLINE_ZERO", values[i], &res);
+		if (res.nlines)
+			fail_msg("HOTLINE_ZERO=%s: expected no stderr, got '%s'", values[i],
+				 res.line[0]);
+		if (strcmp(child_variant(&res, variant, sizeof(variant)), want[i]) != 0)
+			fail_msg("HOTLINE_ZERO=%s: the child uses '%s', expected '%s'", values[i],
+				 variant, want[i]);
+	}
+}
+
+static int setup(void **state)
+{
+	const char *name;
+
+	(void)state;
+	for (int i = 0; i < LONG_LEN; i++) {
+		long_abort[i] = "abort"[i % 5];
+		long_digits[i] = '5';
+		long_bytes[i] = (char)(i % 255 + 1);
+	}
+	if (hl_zero_use("auto") != 0)
+		return -1;
+	snprintf(auto_variant, sizeof(auto_variant), "%s", hl_zero_variant());
+	for (unsigned int i = 0; (name = hl_zero_variant_name(i)); i++)
+		if (hl_zero_supported(name)) {
+			a_variant = name;
+			break;
+		}
+	if (!a_variant)
+		return -1;
+	for (size_t i = 0; a_variant[i] && i + 1 < sizeof(a_variant_upper); i++)
+		a_variant_upper[i] = (char)(a_variant[i] >= 'a' && a_variant[i] <= 'z'
+						    ? a_variant[i] - 'a' + 'A'
+						    : a_variant[i]);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(retries_not_digits_only_or_too_big_is_one_line_and_the_default),
+		cmocka_unit_test(retries_digits_only_set_the_limit_silently),
+		cmocka_unit_test(refcount_not_exactly_abort_or_warn_is_one_line_and_warn),
+		cmocka_unit_test(refcount_abort_aborts_and_warn_warns_without_a_note),
+		cmocka_unit_test(zero_not_exactly_a_variant_is_one_line_and_auto),
+		cmocka_unit_test(zero_exact_names_are_taken_silently),
+	};
+
+	if (argc == 3 && strcmp(argv[1], "--child") == 0)
+		return child_main(argv[2]);
+	/* Each child gets one variable set; the other two must not come from here. */
+	unsetenv("HOTLINE_REFCOUNT");
+	unsetenv("HOTLINE_LOCKREF_RETRIES");
+	unsetenv("HOTLINE_ZERO");
+	watchdog_start(120, "test_env");
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
