@@ -539,6 +539,22 @@ static void dec_not_one_on_other_negative_count_decrements_without_report(void *
 	assert_not_reported();
 }
 
+/*
+ * The same loop at the bottom of the range: INT_MIN - 1 wraps to INT_MAX,
+ * which reads as a valid count, and nothing is reported (the kernel's
+ * unsigned "new > old" test catches only 0 - 1). A saturated counter is 2^30
+ * operations away from INT_MIN.
+ */
+static void dec_not_one_at_int_min_wraps_to_int_max_without_report(void **state)
+{
+	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MIN);
+
+	(void)state;
+	assert_true(hl_refcount_dec_not_one(&r));
+	assert_count(&r, INT_MAX);
+	assert_not_reported();
+}
+
 /* dec_and_mutex_lock */
 
 static void init_errorcheck_mutex(pthread_mutex_t *m)
@@ -630,6 +646,27 @@ static void dec_and_mutex_lock_on_zero_reports_sub_uaf_and_returns_false(void **
 		fail_msg("expected one HL_REFCOUNT_SUB_UAF report, got %d (last: %s)",
 			 seen.calls, type_name(seen.calls ? seen.type : NO_REPORT));
 	assert_mutex_not_held(&m);
+	pthread_mutex_destroy(&m);
+}
+
+/* Through dec_not_one: a negative count other than SATURATED is decremented, unreported. */
+static void dec_and_mutex_lock_on_negative_count_decrements_and_returns_false(void **state)
+{
+	static const struct {
+		int from, to;
+	} cases[] = { { -5, -6 }, { INT_MIN, INT_MAX } };
+	hl_refcount_t r;
+	pthread_mutex_t m;
+
+	(void)state;
+	init_errorcheck_mutex(&m);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		hl_refcount_set(&r, cases[i].from);
+		assert_false(hl_refcount_dec_and_mutex_lock(&r, &m));
+		assert_count(&r, cases[i].to);
+		assert_mutex_not_held(&m);
+		assert_not_reported();
+	}
 	pthread_mutex_destroy(&m);
 }
 
@@ -1062,10 +1099,12 @@ int main(void)
 		T(dec_not_one_on_saturated_returns_true_unchanged_without_report),
 		T(dec_not_one_on_zero_reports_sub_uaf_returns_true_and_stays_zero),
 		T(dec_not_one_on_other_negative_count_decrements_without_report),
+		T(dec_not_one_at_int_min_wraps_to_int_max_without_report),
 		T(dec_and_mutex_lock_from_1_returns_true_with_mutex_held_and_count_0),
 		T(dec_and_mutex_lock_from_3_returns_false_count_2_mutex_not_held),
 		T(dec_and_mutex_lock_on_saturated_returns_false_unchanged_without_report),
 		T(dec_and_mutex_lock_on_zero_reports_sub_uaf_and_returns_false),
+		T(dec_and_mutex_lock_on_negative_count_decrements_and_returns_false),
 
 		T(saturated_inc_reports_add_ovf_and_stays_saturated),
 		T(saturated_add_reports_add_ovf_and_stays_saturated),

@@ -13,8 +13,11 @@
  * may race increments and decrements against a saturated counter before it
  * is reset. Parking it in the middle of the negative range leaves 2^30 of
  * such operations in either direction before it could come back to zero or
- * to a valid count, and every operation that sees a negative value resets
- * it to the middle again. A saturated counter stays saturated.
+ * to a valid count, and every operation that would change a negative value
+ * resets it to the middle again, but one: as in the kernel, dec_not_one (and
+ * the two dec_and_*lock built on it) leaves HL_REFCOUNT_SATURATED itself
+ * alone and decrements any other negative count, unreported. A saturated
+ * counter stays saturated.
  *
  * Cost: the increments and decrements are one atomic read-modify-write
  * (lock xadd on x86-64, ldadd on arm64 with LSE) followed by one branch that
@@ -247,7 +250,10 @@ static inline bool hl_refcount_dec_if_one(hl_refcount_t *r)
  * slow path that may free). Returns true after decrementing otherwise. A
  * saturated counter returns true and stays saturated. A zero count is an
  * underflow: reported as HL_REFCOUNT_SUB_UAF with the count left at zero
- * (as the kernel does), and true is returned. Release cmpxchg loop.
+ * (as the kernel does), and true is returned. Any other negative count is
+ * decremented like a positive one, without a report and without resetting
+ * it to HL_REFCOUNT_SATURATED (as the kernel does): -5 becomes -6, and
+ * INT_MIN wraps to INT_MAX. Release cmpxchg loop.
  */
 HL_API bool hl_refcount_dec_not_one(hl_refcount_t *r);
 
