@@ -26,6 +26,29 @@
  * freed, so a waker may touch a node whose thread has moved on (at worst a
  * spurious futex wake, which waiters tolerate); a slot returns to a free
  * list when its thread exits and is reused by the next thread.
+ *
+ * fork(). The child has one thread, but the lock words it inherits may
+ * still name waiters that stayed in the parent: a pending bit, and a tail
+ * whose queue nodes nobody in the child will ever hand the turn to. Each
+ * child numbers itself one generation past its parent (an atfork handler),
+ * and the names a waiter leaves in a word carry the generation it queued
+ * in: a queue node records it beside its state, and a pending waiter
+ * stamps its low 7 bits into the word's spare bits 9-15. In a child, then:
+ *
+ *  - a thread that queues behind a node of an older generation does not
+ *    link behind it: the queue ahead of it is gone, and it is the head;
+ *  - the slow path first clears a pending bit of another generation, and,
+ *    when the lock is free, a tail of an older generation (a tail names the
+ *    last waiter, so nobody of this generation is queued behind it).
+ *
+ * The slots of the parent's other threads stay in use in the child (their
+ * threads never exit there), so an old tail never names a node a thread of
+ * the child reuses. A process that has not forked pays one load and a
+ * predicted branch on the slow path; the inline fast paths are unchanged.
+ * A stamp is 7 bits, so a pending bit left behind 128 generations earlier
+ * could be taken for a live one: that costs the lock its fast path until
+ * a thread queues on it, never a hang (a queue head does not wait for the
+ * pending waiter).
  */
 #include <errno.h>
 #include <limits.h>
@@ -48,6 +71,9 @@
 #define MAX_SLOTS	((1u << 14) - 1)	/* tail field holds slot + 1 */
 #define CHUNK_SLOTS	256
 #define NR_CHUNKS	((MAX_SLOTS + CHUNK_SLOTS - 1) / CHUNK_SLOTS)
+#define PENDING_GEN_SHIFT 9
+#define PENDING_GEN_MASK (0x7fu << PENDING_GEN_SHIFT)	/* the pending waiter's generation */
+#define PENDING_BITS	(HL_QSPIN_PENDING | PENDING_GEN_MASK)
 
 /*
  * Spin budgets, in iterations of load + cpu_relax. A queued waiter that has
@@ -68,6 +94,7 @@ enum { NODE_WAITING, NODE_GRANTED, NODE_SLEEPING };
 struct qnode {
 	_Atomic(struct qnode *) next;
 	atomic_uint state;
+	atomic_uint gen;	/* fork generation it was last queued in */
 };
 
 struct qslot {
@@ -84,6 +111,12 @@ static unsigned int nr_free;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t slot_key;
 static bool key_ok;
+
+/*
+ * This process's fork generation: 0, one more than the parent's in a child.
+ * Written only by the atfork handler, while the child has a single thread.
+ */
+static unsigned int fork_gen;
 
 static _Thread_local struct qslot *my_slot;
 static _Thread_local unsigned int my_slot_nr;
@@ -104,6 +137,31 @@ static void slot_release(void *unused)
 	free_slots[nr_free++] = my_slot_nr;
 	pthread_mutex_unlock(&slots_lock);
 	my_slot = NULL;
+}
+
+/*
+ * fork(): the slot table is consistent in the child (no thread was in the
+ * middle of taking or returning a slot), and the child is a generation on.
+ */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&slots_lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&slots_lock);
+}
+
+static void fork_child(void)
+{
+	pthread_mutex_unlock(&slots_lock);
+	fork_gen++;
+}
+
+__attribute__((constructor)) static void fork_handlers(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 static void key_init(void)
@@ -141,6 +199,7 @@ static struct qslot *this_slot(void)
 				for (unsigned int j = 0; j < MAX_NODES; j++) {
 					atomic_init(&chunk[i].node[j].next, NULL);
 					atomic_init(&chunk[i].node[j].state, NODE_WAITING);
+					atomic_init(&chunk[i].node[j].gen, 0);
 				}
 			atomic_store_explicit(&chunks[nr / CHUNK_SLOTS], chunk,
 					      memory_order_release);
@@ -195,8 +254,8 @@ static unsigned int wait_unlocked(hl_qspinlock_t *l)
 
 /*
  * Wait on the lock word alone, then take the lock, clearing the bits in
- * clear as we do: HL_QSPIN_PENDING for the pending waiter, 0 for a thread
- * that could not have a queue node.
+ * clear as we do: PENDING_BITS for the pending waiter, 0 for a thread that
+ * could not have a queue node.
  */
 static void lock_on_word(hl_qspinlock_t *l, unsigned int clear)
 {
@@ -252,6 +311,44 @@ static void grant(struct qnode *next)
 		futex_wake(&next->state);
 }
 
+/* The queue node a tail names (val & HL_QSPIN_TAIL_MASK not 0). */
+static struct qnode *tail_node(unsigned int val)
+{
+	struct qslot *slot = slot_addr(((val & HL_QSPIN_TAIL_MASK) >> TAIL_SLOT_SHIFT) - 1);
+
+	return &slot->node[(val & TAIL_IDX_MASK) >> TAIL_IDX_SHIFT];
+}
+
+static unsigned int pending_stamp(void)
+{
+	return HL_QSPIN_PENDING | ((fork_gen << PENDING_GEN_SHIFT) & PENDING_GEN_MASK);
+}
+
+/*
+ * In a child of fork(): clear what the word says of waiters that stayed in
+ * the parent (see the top of this file), and return the word as it is now.
+ * The acquire load makes a live tail's node generation visible: its owner
+ * stored it before publishing the tail with a release.
+ */
+static HL_COLD unsigned int forget_the_parent(hl_qspinlock_t *l)
+{
+	for (;;) {
+		unsigned int val = atomic_load_explicit(&l->val, memory_order_acquire);
+		unsigned int stale = 0;
+
+		if ((val & HL_QSPIN_PENDING) && (val & PENDING_BITS) != pending_stamp())
+			stale |= PENDING_BITS;
+		if ((val & HL_QSPIN_TAIL_MASK) && !(val & HL_QSPIN_LOCKED_MASK) &&
+		    atomic_load_explicit(&tail_node(val)->gen, memory_order_relaxed) != fork_gen)
+			stale |= HL_QSPIN_TAIL_MASK;
+		if (!stale)
+			return val;
+		if (atomic_compare_exchange_weak_explicit(&l->val, &val, val & ~stale,
+							  memory_order_relaxed, memory_order_relaxed))
+			return val & ~stale;
+	}
+}
+
 static void lock_queued(hl_qspinlock_t *l)
 {
 	struct qslot *slot = this_slot();
@@ -266,6 +363,7 @@ static void lock_queued(hl_qspinlock_t *l)
 	node = &slot->node[idx];
 	atomic_store_explicit(&node->next, NULL, memory_order_relaxed);
 	atomic_store_explicit(&node->state, NODE_WAITING, memory_order_relaxed);
+	atomic_store_explicit(&node->gen, fork_gen, memory_order_relaxed);
 
 	tail = ((my_slot_nr + 1) << TAIL_SLOT_SHIFT) | (idx << TAIL_IDX_SHIFT);
 
@@ -277,12 +375,13 @@ static void lock_queued(hl_qspinlock_t *l)
 		;
 
 	if (val & HL_QSPIN_TAIL_MASK) {
-		unsigned int prev_tail = val & HL_QSPIN_TAIL_MASK;
-		struct qslot *prev_slot = slot_addr((prev_tail >> TAIL_SLOT_SHIFT) - 1);
-		struct qnode *prev = &prev_slot->node[(prev_tail & TAIL_IDX_MASK) >> TAIL_IDX_SHIFT];
+		struct qnode *prev = tail_node(val);
 
-		atomic_store_explicit(&prev->next, node, memory_order_release);
-		wait_turn(node);
+		/* A predecessor from before a fork() is not in this process: we are the head. */
+		if (atomic_load_explicit(&prev->gen, memory_order_relaxed) == fork_gen) {
+			atomic_store_explicit(&prev->next, node, memory_order_release);
+			wait_turn(node);
+		}
 	}
 
 	/* Queue head: take the lock as soon as its locked byte clears. */
@@ -305,6 +404,8 @@ static void lock_queued(hl_qspinlock_t *l)
 
 void hl__qspin_lock_slow(hl_qspinlock_t *l, unsigned int val)
 {
+	if (hl_unlikely(fork_gen))
+		val = forget_the_parent(l);
 	for (;;) {
 		if (!(val & HL_QSPIN_LOCKED_MASK)) {
 			if (atomic_compare_exchange_weak_explicit(&l->val, &val,
@@ -317,10 +418,10 @@ void hl__qspin_lock_slow(hl_qspinlock_t *l, unsigned int val)
 		if (val != HL_QSPIN_LOCKED)
 			break;		/* pending or queued already: join the queue */
 		if (atomic_compare_exchange_weak_explicit(&l->val, &val,
-							  HL_QSPIN_LOCKED | HL_QSPIN_PENDING,
+							  HL_QSPIN_LOCKED | pending_stamp(),
 							  memory_order_relaxed,
 							  memory_order_relaxed)) {
-			lock_on_word(l, HL_QSPIN_PENDING);
+			lock_on_word(l, PENDING_BITS);
 			return;
 		}
 	}

@@ -6,6 +6,8 @@
  *
  *   bits  0-7   locked byte     (1 while held)
  *   bit   8     pending         (one waiter spinning on the locked byte)
+ *   bits  9-15  pending's fork generation (low 7 bits; 0 in a process
+ *                 that was not forked: see fork() below)
  *   bits 16-17  node index      (which of the tail thread's 4 queue nodes)
  *   bits 18-31  tail thread + 1 (0 = nobody queued)
  *
@@ -39,6 +41,15 @@
  * spinning and yielding instead of queueing. Zeroed memory is an unlocked
  * lock. A thread may hold several locks at once. Like a pthread mutex, the
  * lock is not async-signal-safe: do not take it in a signal handler.
+ *
+ * fork() behaves as with a pthread mutex: in the child, a lock the forking
+ * thread held is still held by it (it unlocks as usual), a lock another
+ * thread held stays held for good (trylock fails), and the waiters that
+ * stayed in the parent are forgotten: threads of the child queue and take
+ * the lock as if those waiters had never been there. That needs fork()
+ * through the C library, whose atfork handlers run (not a raw clone system
+ * call, nor _Fork()). The lock is private to a process: it does not work
+ * in memory shared between processes.
  *
  * Ordering: lock and successful trylock are acquire, unlock is release.
  * The lock is not recursive, and only its holder may unlock it.
