@@ -15,6 +15,13 @@
  * search() for how. Every evaluation simulates the same ops with the same
  * seeds, so the objective is a deterministic function of the parameters and
  * so is the fit; no randomness but the model's own, seeded.
+ *
+ * A fit is judged by its rms log error over the ns figures: above the
+ * limit (CALIB_MAX_ERROR, calibrate.h, or --calibrate-max-error) the file
+ * is refused as bad input, since its costs would describe nothing. A fitted
+ * value that ends at a bound of its range (the picosecond floor, or the
+ * parameter's maximum) is reported: the figures asked for more than the
+ * model allows, and the other values bent to make up for it.
  */
 #include <errno.h>
 #include <math.h>
@@ -76,8 +83,9 @@ struct calib {
 	size_t no_effect[CALIB_MAX_PARAMS], nr_no_effect;
 	bool held[CALIB_MAX_PARAMS];
 	double u0[CALIB_MAX_PARAMS];			/* log of the start values */
+	size_t at_bound[CALIB_MAX_PARAMS], nr_at_bound;	/* indices into sim_params */
 	unsigned int evals;
-	double rms;
+	double rms, max_error;
 };
 
 /* ---- the file ---- */
@@ -516,6 +524,8 @@ static void print(const struct calib *c)
 	char val[64], opt[64];
 	size_t nr_held = 0;
 
+	printf("# calibrating %s to %s: %zu figures at 1-2 threads, %d ops per run, seed %llu\n",
+	       c->base->name, c->path, c->n, CALIB_OPS, (unsigned long long)c->seed);
 	printf("%-22s %7s %10s %10s %7s %9s %9s\n", "subject", "threads", "measured", "model",
 	       "error", "att meas", "att model");
 	for (size_t i = 0; i < c->n; i++) {
@@ -567,8 +577,70 @@ static void print(const struct calib *c)
 	fflush(stdout);
 }
 
+/* The fitted values at a bound of their range, into c->at_bound. */
+static void find_bounds(struct calib *c)
+{
+	c->nr_at_bound = 0;
+	for (size_t k = 0; k < c->nr_fit; k++) {
+		size_t i = c->fit[k];
+		double v = *param(&c->m, i);
+
+		if (v <= lower(i) * (1 + 1e-9) || v >= sim_params[i].max)
+			c->at_bound[c->nr_at_bound++] = i;
+	}
+}
+
+/* "lat_socket 1000000 (its maximum), stickiness 0.001 (the floor)", or "" */
+static void describe_bounds(const struct calib *c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t k = 0; k < c->nr_at_bound && used < len; k++) {
+		size_t i = c->at_bound[k];
+		double v = *param((struct sim_machine *)&c->m, i);
+		char val[64];
+
+		format_value(val, sizeof(val), v);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s (%s)", k ? ", " : "",
+					 sim_params[i].name, val,
+					 v >= sim_params[i].max ? "its maximum" : "the floor");
+	}
+}
+
+/* On stderr, after the table: one line, "hotline-sim: warning: --calibrate: ..." */
+static void __attribute__((format(printf, 1, 2))) calib_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tool_vmessage("warning: --calibrate: ", fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Refuse a fit above the limit, as a bad file: one line with the error, the
+ * limit, what ended at a bound and how to accept it anyway; nothing on
+ * stdout, no JSON.
+ */
+static void judge(const struct calib *c)
+{
+	char bounds[300], typical[48] = "";
+
+	if (c->rms <= c->max_error)
+		return;
+	describe_bounds(c, bounds, sizeof(bounds));
+	if (c->rms < 10)
+		snprintf(typical, sizeof(typical), " (a typical figure off by %.1fx)", exp(c->rms));
+	bad_file(c->path,
+		 "the model cannot fit it: rms log error %.3f%s is above %g "
+		 "(--calibrate-max-error %.2f would accept it)%s%s",
+		 c->rms, typical, c->max_error, ceil(c->rms * 100) / 100,
+		 *bounds ? "; at a bound: " : "", bounds);
+}
+
 void calib_fit(struct calib *c, const struct sim_preset *base, struct sim_machine *m,
-	       const bool *held, uint64_t seed)
+	       const bool *held, uint64_t seed, double max_error)
 {
 	double u[CALIB_MAX_PARAMS];
 
@@ -577,9 +649,7 @@ void calib_fit(struct calib *c, const struct sim_preset *base, struct sim_machin
 	c->seed = seed;
 	for (size_t i = 0; i < sim_nr_params && i < CALIB_MAX_PARAMS; i++)
 		c->held[i] = held[i];
-	printf("# calibrating %s to %s: %zu figures at 1-2 threads, %d ops per run, seed %llu\n",
-	       base->name, c->path, c->n, CALIB_OPS, (unsigned long long)seed);
-	fflush(stdout);
+	c->max_error = max_error;
 	choose(c);
 	for (size_t k = 0; k < c->nr_fit; k++) {
 		double v = *param(&c->m, c->fit[k]);
@@ -600,14 +670,24 @@ void calib_fit(struct calib *c, const struct sim_preset *base, struct sim_machin
 			*v = sim_params[c->fit[k]].min;
 	}
 	simulate(c, &c->m, &c->rms);
+	find_bounds(c);
+	judge(c);
 	print(c);
+	if (c->nr_at_bound) {
+		char bounds[300];
+
+		describe_bounds(c, bounds, sizeof(bounds));
+		calib_warn("fitted values at a bound of their range (the figures want them "
+			   "further; the others bend to make up): %s",
+			   bounds);
+	}
 	*m = c->m;
 }
 
 json_t *calib_json(const struct calib *c)
 {
 	json_t *o = json_object(), *fitted = json_object(), *held = json_array();
-	json_t *none = json_array(), *fit = json_array(), *file;
+	json_t *none = json_array(), *fit = json_array(), *bound = json_array(), *file;
 
 	for (size_t k = 0; k < c->nr_fit; k++)
 		json_object_set_new(fitted, sim_params[c->fit[k]].name,
@@ -618,6 +698,8 @@ json_t *calib_json(const struct calib *c)
 	}
 	for (size_t k = 0; k < c->nr_no_effect; k++)
 		json_array_append_new(none, json_string(sim_params[c->no_effect[k]].name));
+	for (size_t k = 0; k < c->nr_at_bound; k++)
+		json_array_append_new(bound, json_string(sim_params[c->at_bound[k]].name));
 	for (size_t i = 0; i < c->n; i++) {
 		const struct calib_point *p = &c->pt[i];
 		json_t *e = json_pack("{s:s, s:i, s:f, s:f}", "subject", sim_policy_names[p->policy],
@@ -636,8 +718,10 @@ json_t *calib_json(const struct calib *c)
 	json_object_set_new(o, "fitted", fitted);
 	json_object_set_new(o, "held", held);
 	json_object_set_new(o, "no_effect", none);
+	json_object_set_new(o, "at_bound", bound);
 	json_object_set_new(o, "fit", fit);
 	json_object_set_new(o, "rms_log_error", json_real(c->rms));
+	json_object_set_new(o, "max_rms_log_error", json_real(c->max_error));
 	json_object_set_new(o, "ops_per_run", json_integer(CALIB_OPS));
 	return o;
 }

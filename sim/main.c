@@ -44,14 +44,18 @@ static struct {
 	uint64_t ops, seed;
 	const char *json_path;
 	struct calib *calib;		/* --calibrate: the measured points, then the fit */
-} opts = { .retry_limit = 100, .ops = DEFAULT_OPS, .seed = 1 };
+	double calib_max_error;		/* a fit's rms log error above this is refused */
+	bool calib_max_error_set;
+} opts = { .retry_limit = 100, .ops = DEFAULT_OPS, .seed = 1,
+	    .calib_max_error = CALIB_MAX_ERROR };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " NAME " --machine PRESET --policy SUBJECT[,SUBJECT...] --threads LIST\n"
 		"       [--retry-limit N] [--ops N] [--seed S] [--json FILE] [--PARAM VALUE...]\n"
-		"       " NAME " --calibrate FILE [--machine PRESET] [--PARAM VALUE...]\n"
+		"       " NAME " --calibrate FILE [--calibrate-max-error E] [--machine PRESET]\n"
+		"       [--PARAM VALUE...]\n"
 		"       [--policy SUBJECT[,SUBJECT...] --threads LIST [...]]\n"
 		"       " NAME " --list | --help | --version\n"
 		"\n"
@@ -72,9 +76,11 @@ static void usage(FILE *f)
 		"                     at 1-2 threads in FILE, print the fit and the equivalent\n"
 		"                     command line, then run --policy/--threads (if given) on\n"
 		"                     it; --machine defaults by the file's arch, a --PARAM given\n"
-		"                     is held\n"
+		"                     is held; a fit with an rms log error above %g (a typical\n"
+		"                     figure off by 2x) is refused, exit 2\n"
+		"  --calibrate-max-error E  refuse only fits worse than E (0.01..1000)\n"
 		"  --PARAM VALUE      override one machine parameter (names with - or _):\n",
-		DEFAULT_OPS);
+		DEFAULT_OPS, CALIB_MAX_ERROR);
 	for (size_t i = 0; i < sim_nr_params; i++)
 		fprintf(f, "    --%-20s %s\n", sim_params[i].name, sim_params[i].help);
 	fprintf(f, "\nExit status: 0 ok, 1 a run failed, 2 bad command line.\n");
@@ -163,7 +169,7 @@ static void parse_policies(const char *value)
 }
 
 enum { OPT_MACHINE = 256, OPT_POLICY, OPT_THREADS, OPT_LIMIT, OPT_OPS, OPT_SEED, OPT_JSON,
-       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_CALIBRATE, OPT_PARAM };
+       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_CALIBRATE, OPT_CALIB_MAX_ERROR, OPT_PARAM };
 
 /* the fixed options, then two per parameter (its name with _ and with -) */
 static struct option long_options[16 + 2 * 64 + 1];
@@ -183,6 +189,7 @@ static void build_options(void)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "calibrate", required_argument, NULL, OPT_CALIBRATE },
+		{ "calibrate-max-error", required_argument, NULL, OPT_CALIB_MAX_ERROR },
 	};
 	size_t n = 0;
 
@@ -253,6 +260,11 @@ static void parse_args(int argc, char *argv[])
 		case OPT_CALIBRATE:
 			calib_path = optarg;
 			break;
+		case OPT_CALIB_MAX_ERROR:
+			opts.calib_max_error =
+				parse_number("--calibrate-max-error", optarg, 0.01, 1000);
+			opts.calib_max_error_set = true;
+			break;
 		case 'h':
 		case OPT_HELP:
 			usage(stdout);
@@ -275,6 +287,8 @@ static void parse_args(int argc, char *argv[])
 		list();
 		exit(0);
 	}
+	if (opts.calib_max_error_set && !calib_path)
+		tool_bad_usage("--calibrate-max-error: only with --calibrate FILE");
 	if (calib_path) {
 		/* a bad file is a bad command line; the base follows its arch unless given */
 		opts.calib = calib_load(calib_path);
@@ -397,7 +411,8 @@ int main(int argc, char *argv[])
 	tool_init(NAME, NULL);
 	parse_args(argc, argv);
 	if (opts.calib)
-		calib_fit(opts.calib, opts.preset, &opts.m, opts.param_set, opts.seed);
+		calib_fit(opts.calib, opts.preset, &opts.m, opts.param_set, opts.seed,
+			  opts.calib_max_error);
 	if (opts.nr_policies) {
 		printf("# %s%s: %s (simulated)\n", opts.calib ? "calibrated from " : "",
 		       opts.preset->name, opts.preset->description);

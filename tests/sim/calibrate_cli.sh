@@ -1,7 +1,9 @@
 #!/bin/sh
 # hotline-sim --calibrate FILE: every bad file is refused with exit status 2
 # and exactly one line on stderr that names --calibrate and the file, before
-# any fitting; so are the run options' usual mistakes next to it.
+# any fitting; so are the run options' usual mistakes next to it, a bad
+# --calibrate-max-error, and a fit worse than that limit (calibrate.py feeds
+# the default limit nonsense files).
 #
 #   calibrate_cli.sh PATH-TO-hotline-sim
 #
@@ -59,6 +61,18 @@ expect_bad "--policy missing" --calibrate "$fixture" --threads 2
 expect_bad "--policy 'spin'" --calibrate "$fixture" --policy spin --threads 2
 expect_bad "--machine 'vax'" --calibrate "$fixture" --machine vax
 expect_bad "--lat_socket '-1'" --calibrate "$fixture" --lat-socket -1
+# --calibrate-max-error: a number in range, and only with --calibrate.
+expect_bad "--calibrate-max-error 'abc' number" --calibrate "$fixture" --calibrate-max-error abc
+expect_bad "--calibrate-max-error '0' range" --calibrate "$fixture" --calibrate-max-error 0
+expect_bad "--calibrate-max-error '1e3' number" --calibrate "$fixture" --calibrate-max-error 1e3
+expect_bad "--calibrate-max-error '' number" --calibrate "$fixture" --calibrate-max-error ''
+expect_bad "--calibrate-max-error missing value" --calibrate "$fixture" --calibrate-max-error
+expect_bad "--calibrate-max-error only --calibrate" --calibrate-max-error 1 \
+	--machine x86-server --policy cas_loop --threads 1
+# A fit worse than the limit is refused the same way, after fitting: the
+# fixture's (rms log error about 0.2) under a limit of 0.1.
+expect_bad "--calibrate $fixture rms log error above 0.1 --calibrate-max-error 0.20" \
+	--calibrate "$fixture" --calibrate-max-error 0.1 --policy cas_loop --threads 2
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failure(s)"
