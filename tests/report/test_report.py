@@ -217,6 +217,83 @@ class CliTests(ToolCase):
         self.assertTrue(os.path.isfile(os.path.join(cwd, "out", "report.md")),
                         f"expected out/report.md; cwd has {os.listdir(cwd)}")
 
+    def test_output_empty_is_a_usage_error(self):
+        self.one_line_usage_error([fixture("refcount.json"), "-o", ""], "-o: ''")
+        self.one_line_usage_error([fixture("refcount.json"), "--output="], "-o: ''")
+
+    # Real write errors, though the tests run as root (chmod does not stop root): a
+    # directory under /proc takes no files, RLIMIT_FSIZE makes a write past the limit fail
+    # with EFBIG (python ignores SIGXFSZ), /dev/full fails every write with ENOSPC.
+
+    def write_failure(self, args, path, limit=None, stdout=None):
+        """Run the tool expecting exit 1 and one stderr line, starting 'hotline-report: '
+        and naming PATH; return the line."""
+        def preexec():
+            if limit is not None:
+                import resource
+                resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        p = subprocess.run([TOOL, *args], stdout=stdout or subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=self.env, timeout=120,
+                           preexec_fn=preexec)
+        lines = p.stderr.splitlines()
+        self.assertEqual(p.returncode, 1, f"{args}: expected exit 1, got {p.returncode}; "
+                                          f"stderr {p.stderr!r}")
+        self.assertEqual(len(lines), 1, f"{args}: expected exactly one stderr line, got {lines}")
+        self.assertTrue(lines[0].startswith("hotline-report: "), lines[0])
+        self.assertNotIn("internal error", lines[0])
+        self.assertHas(lines[0], path, "stderr")
+        return lines[0]
+
+    def listing(self, out):
+        """{name: (size, mtime_ns, first bytes)} of OUTDIR, to see that nothing changed."""
+        got = {}
+        for name in sorted(os.listdir(out)):
+            st = os.stat(os.path.join(out, name))
+            with open(os.path.join(out, name), "rb") as f:
+                got[name] = (st.st_size, st.st_mtime_ns, f.read(64))
+        return got
+
+    def test_output_directory_takes_no_files(self):
+        if not os.path.isdir("/proc/self"):
+            self.skipTest("no /proc")
+        line = self.write_failure([fixture("refcount.json"), "-o", "/proc/self"], "/proc/self")
+        self.assertHas(line, "cannot write files in /proc/self", "stderr")
+
+    def test_output_directory_cannot_be_made(self):
+        self.write_failure([fixture("refcount.json"), "-o", "/dev/null/sub"], "/dev/null/sub")
+
+    def test_full_plot_names_it_and_keeps_the_old_report(self):
+        """A plot that cannot be written (past RLIMIT_FSIZE) is named; OUTDIR keeps the
+        earlier report and plots untouched, and no .tmp or staging file is left."""
+        out, _ = self.report("kept", "contend.json")
+        before = self.listing(out)
+        line = self.write_failure([fixture("contend.json"), "-o", out],
+                                  os.path.join(out, ""), limit=20_000)
+        self.assertRegex(line, r"cannot write \S+\.png \(File too large\)")
+        self.assertEqual(self.listing(out), before, "OUTDIR changed by a failed run")
+
+    def test_full_report_md_names_it_leaves_nothing(self):
+        """report.md itself cannot be written: named; a fresh OUTDIR stays empty."""
+        out = self.outdir("full-md")
+        self.write_failure([fixture("unknown-scenario.json"), "-o", out],
+                           os.path.join(out, "report.md"), limit=500)
+        self.assertEqual(os.listdir(out), [], "a failed run left files behind")
+
+    def test_directory_in_place_of_report_md(self):
+        out = self.outdir("dir-in-the-way")
+        os.makedirs(os.path.join(out, "report.md"))
+        self.write_failure([fixture("contend.json"), "-o", out], os.path.join(out, "report.md"))
+        self.assertEqual(os.listdir(out), ["report.md"], "no plot replaced, nothing left over")
+
+    def test_stdout_full_is_one_line(self):
+        out = self.outdir("stdout-full")
+        with open("/dev/full", "w") as full:
+            line = self.write_failure([fixture("refcount.json"), "-o", out], "stdout",
+                                      stdout=full)
+        self.assertHas(line, "No space left on device", "stderr")
+        self.assertTrue(os.path.isfile(os.path.join(out, "report.md")),
+                        "the report is written before the line on stdout")
+
     def test_internal_error_is_one_line(self):
         """An unexpected exception: exit 1, one line, no traceback."""
         from hotline_report import cli, report

@@ -2,8 +2,9 @@
 
 Exit status: 0 report written; 2 bad input or bad option (one line on
 stderr naming the file or option); 1 anything else (one line: matplotlib
-missing, output not writable, internal error).  No traceback reaches the
-user; set HOTLINE_REPORT_DEBUG=1 to see one for an internal error.
+missing, an output not writable, naming the file, or stdout not writable,
+internal error).  No traceback reaches the user; set HOTLINE_REPORT_DEBUG=1
+to see one for an internal error.
 """
 
 import argparse
@@ -18,7 +19,8 @@ DESCRIPTION = """\
 Turn hotline-bench / hotline-sim JSON into a Markdown report with PNG plots.
 
 Writes OUTDIR/report.md and the plots it shows (OUTDIR/*.png), replacing
-earlier ones of the same name. Each input file gets its own section: its
+earlier ones of the same name: all or none, so a full or unwritable OUTDIR
+keeps what it had. Each input file gets its own section: its
 environment (CPU, flags, kernel, libc, compiler, placement, mode), then one
 subsection per scenario. refcount-timing gets a bar chart, a table and the
 kernel's published ratios; contend plots and tables of throughput, cmpxchg
@@ -42,7 +44,8 @@ examples:
 exit status:
   0  report written
   2  bad input file or option (one line on stderr naming it)
-  1  other failure (matplotlib missing, output not writable, internal error)
+  1  other failure (matplotlib missing, an output file not writable: the line
+     names it, internal error)
 
 Needs Debian's python3-matplotlib; run with /usr/bin/python3."""
 
@@ -90,6 +93,9 @@ def run(argv):
         say(f"{e.path}: {e.problem}")
         return 2
     out = args.output
+    if not out:
+        say("-o: '' is not a directory name (see --help)")
+        return 2
     if os.path.exists(out) and not os.path.isdir(out):
         say(f"-o {out}: exists and is not a directory")
         return 2
@@ -101,14 +107,20 @@ def run(argv):
     from . import report
     try:
         path, pngs = report.write(docs, out)
-    except PlotError as e:
+    except (PlotError, report.WriteError) as e:
         say(str(e))
         return 1
-    except OSError as e:
-        where = e.filename or out
-        say(f"cannot write {where} ({e.strerror or e})")
+    except OSError as e:  # not one of the outputs (those are WriteError): name what failed
+        say(f"cannot write {e.filename or out} ({e.strerror or e})")
         return 1
-    print(f"{PROG}: wrote {path} and {len(pngs)} plot{'s' if len(pngs) != 1 else ''}")
+    try:
+        print(f"{PROG}: wrote {path} and {len(pngs)} plot{'s' if len(pngs) != 1 else ''}",
+              flush=True)
+    except BrokenPipeError:
+        raise  # the reader went away: main() exits 1 quietly
+    except OSError as e:
+        say(f"cannot write to stdout ({e.strerror or e}); the report is written: {path}")
+        return 1
     return 0
 
 

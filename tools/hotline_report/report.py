@@ -20,11 +20,17 @@ a threads dimension found in more than one measured file get an overlay plot;
 simulated files are left out of it, as the many-core section draws them
 (the overlay would mix a sim op, one update, with a bench op, a get and a
 put, on one axis).
+
+write() is all or nothing: every file goes first into a staging directory
+inside OUTDIR, and is renamed into place only when all are written, so a
+full or unwritable output leaves OUTDIR as it was (WriteError names the file).
 """
 
 import json
 import os
 import re
+import shutil
+import tempfile
 
 from . import VERSION, criteria, fmt, kernel, plots
 from .contention import ContentionSections
@@ -121,10 +127,25 @@ def _common_headline(results):
     return max(set(heads), key=heads.count) if heads else "ns_per_op"
 
 
+class WriteError(Exception):
+    """An output could not be written: one line naming PATH (where the user will look for
+    the file) and why, exit 1."""
+
+    def __init__(self, path, why, what="cannot write"):
+        super().__init__(f"{what} {path} ({why})")
+        self.path = path
+
+
+def _why(e):
+    return e.strerror or str(e) or type(e).__name__
+
+
 class Report(ContentionSections, ZeroSections, ManyCoreSections):
-    def __init__(self, docs, outdir):
+    def __init__(self, docs, outdir, workdir=None):
+        """OUTDIR: where the files will be; WORKDIR (default OUTDIR): where they are written."""
         self.docs = docs
         self.outdir = outdir
+        self.workdir = workdir or outdir
         self.pngs = []
         self._names = set()
         self._stems = {}
@@ -150,8 +171,12 @@ class Report(ContentionSections, ZeroSections, ManyCoreSections):
         return name
 
     def _plot(self, fn, name, *args, title, **kw):
-        """Run plot helper FN into OUTDIR/NAME; return Markdown image lines."""
-        if fn(os.path.join(self.outdir, name), *args, title=title, **kw) is None:
+        """Run plot helper FN into WORKDIR/NAME; return Markdown image lines."""
+        try:
+            drawn = fn(os.path.join(self.workdir, name), *args, title=title, **kw)
+        except OSError as e:
+            raise WriteError(os.path.join(self.outdir, name), _why(e)) from None
+        if drawn is None:
             return []
         self.pngs.append(name)
         alt = title.replace("[", "(").replace("]", ")")
@@ -583,12 +608,35 @@ class Report(ContentionSections, ZeroSections, ManyCoreSections):
 
 
 def write(docs, outdir):
-    """Write OUTDIR/report.md and its PNGs; return (report path, PNG names)."""
-    rep = Report(docs, outdir)
-    text = rep.build()
-    path = os.path.join(outdir, "report.md")
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-    return path, rep.pngs
+    """Write OUTDIR/report.md and its PNGs; return (report path, PNG names).
+
+    All or nothing: everything is written into a staging directory in OUTDIR (the same file
+    system), then renamed into place, the PNGs before report.md so that it never shows a plot
+    not there yet.  On any failure the staging directory goes, OUTDIR keeps the files it had
+    and WriteError names the file that failed.
+    """
+    try:
+        work = tempfile.mkdtemp(prefix=".hotline-report-", dir=outdir)
+    except OSError as e:
+        raise WriteError(outdir, _why(e), "cannot write files in") from None
+    try:
+        rep = Report(docs, outdir, work)
+        text = rep.build()
+        path = os.path.join(outdir, "report.md")
+        try:
+            with open(os.path.join(work, "report.md"), "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise WriteError(path, _why(e)) from None
+        names = rep.pngs + ["report.md"]
+        for name in names:  # before the first rename: nothing half replaced
+            if os.path.isdir(os.path.join(outdir, name)):
+                raise WriteError(os.path.join(outdir, name), "a directory is in the way")
+        for name in names:
+            try:
+                os.replace(os.path.join(work, name), os.path.join(outdir, name))
+            except OSError as e:
+                raise WriteError(os.path.join(outdir, name), _why(e)) from None
+        return path, rep.pngs
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
