@@ -16,6 +16,9 @@
  * The children report by exit status and one line on stderr (cmocka's
  * assertions belong to the parent). Not in the ThreadSanitizer run: TSan
  * does not support starting threads in the child of a multi-threaded fork.
+ * Skipped under emulation (HOTLINE_TARGET_RUN set, make test-arm64): qemu
+ * 7.2's user mode aborts on its own assertions when the child of a
+ * multi-threaded fork starts a thread, whatever the program does.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -233,15 +236,25 @@ static int fork_with_waiters(int generations)
 	return WEXITSTATUS(status);
 }
 
+static void skip_under_emulation(void)
+{
+	const char *run = getenv("HOTLINE_TARGET_RUN");
+
+	if (run && *run)
+		skip();
+}
+
 static void child_forgets_the_parents_waiters_and_counts_exactly(void **state)
 {
 	(void)state;
+	skip_under_emulation();
 	assert_int_equal(fork_with_waiters(1), CHILD_OK);
 }
 
 static void grandchild_forgets_both_generations_of_waiters(void **state)
 {
 	(void)state;
+	skip_under_emulation();
 	assert_int_equal(fork_with_waiters(2), CHILD_OK);
 }
 
@@ -293,6 +306,7 @@ static void lock_held_by_another_thread_stays_held_in_child(void **state)
 	pid_t pid;
 
 	(void)state;
+	skip_under_emulation();
 	atomic_store(&holder_state, 0);
 	start_threads(&holder, 1, holder_fn, NULL, 0);
 	while (atomic_load(&holder_state) != 1)
