@@ -8,9 +8,14 @@
  * value for hl_try_zero.
  *
  * The fault path, step by step:
- *  1. hl_try_zero calls the variant through hl_arch_try_zero, which arms
- *     it (on x86-64: by being the variant's return address; nothing is
- *     stored anywhere, so the armed path costs one call).
+ *  0. hl_try_zero's entry checks that the range lies in the user address
+ *     space and that this thread does not block SIGSEGV and SIGBUS (the
+ *     kernel kills a thread that faults with them blocked); when a check
+ *     fails, hl__try_zero_slow() below refuses the range or unblocks the
+ *     signals for the call.
+ *  1. hl_try_zero runs a variant whose stores are in the exception table
+ *     (the hl__try_zero_* copy): being that copy is what arms it, so the
+ *     armed path costs nothing.
  *  2. A store faults; the kernel delivers SIGSEGV or SIGBUS to this thread.
  *  3. on_fault() accepts it only if the kernel raised it for a memory
  *     access (si_code) and the architecture confirms that the interrupted
@@ -20,6 +25,15 @@
  *     the bytes not cleared.
  *  4. Anything else goes to the handler that was installed before ours,
  *     as the kernel would have called it, or to the default action.
+ *
+ * The handler must run on a small alternate signal stack, and the first
+ * fault may come before the program has called anything else: so the
+ * fixup path (on_fault, the architecture's fixup, the table search) calls
+ * no function outside this library, and the C library functions the rest
+ * of the fault path and hl__try_zero_slow() use are bound once at load
+ * (bind_now): a lazily bound call would run the dynamic linker's resolver,
+ * which needs kilobytes of stack, inside the handler. zero.h states the
+ * stack the handler needs (HL_TRY_ZERO_HANDLER_STACK).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,6 +43,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <hotline/zero.h>
 
@@ -107,10 +123,135 @@ static void init(void)
 	pthread_mutex_unlock(&choice_lock);
 }
 
-/* Read the environment at load time, so the choice is made before any thread races to it. */
+/*
+ * The end of the user address space, as the kernel's access_ok() sees it
+ * (TASK_SIZE): no byte at or above it can be written. Found by asking the
+ * kernel for one page just below each candidate power of two, from the
+ * largest this architecture allows down: a page it maps, or one that is
+ * mapped already, lies inside. On x86-64 the kernel keeps the last page
+ * below 2^47 (2^56) out of reach, so the page below that is tried too.
+ * Falls back to the largest candidate known to be valid on every kernel
+ * of the architecture if mmap cannot say (no MAP_FIXED_NOREPLACE).
+ */
+static bool page_is_user(uintptr_t addr)
+{
+	void *p = mmap((void *)addr, (size_t)getpagesize(), PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return errno == EEXIST;
+	munmap(p, (size_t)getpagesize());
+	return (uintptr_t)p == addr;
+}
+
+static uintptr_t probe_user_top(void)
+{
+	uintptr_t page = (uintptr_t)getpagesize();
+	int saved_errno = errno;
+	uintptr_t top = 0;
+
+	for (unsigned int bits = hl_arch_user_bits_max(); bits >= 32 && !top; bits--) {
+		uintptr_t end = (uintptr_t)1 << bits;
+
+		if (page_is_user(end - page))
+			top = end;
+		else if (page_is_user(end - 2 * page))
+			top = end - page;
+	}
+	errno = saved_errno;
+	return top ? top : hl_arch_user_top_min();
+}
+
+/* hl_try_zero's entry checks (arch.h). */
+uintptr_t hl__try_zero_top;
+_Thread_local unsigned char hl__try_zero_unblocked __attribute__((tls_model("initial-exec")));
+
+static uintptr_t user_top(void)
+{
+	uintptr_t top = __atomic_load_n(&hl__try_zero_top, __ATOMIC_RELAXED);
+
+	if (!top) {
+		top = probe_user_top();
+		__atomic_store_n(&hl__try_zero_top, top, __ATOMIC_RELAXED);
+	}
+	return top;
+}
+
+/*
+ * hl_try_zero when an entry check failed. A range that wraps or ends
+ * beyond the user address space is refused whole, as the kernel's
+ * clear_user refuses it: nothing written, n returned. Otherwise the
+ * thread's signal mask decides: a synchronous SIGSEGV or SIGBUS in a
+ * thread that blocks it kills the process (the kernel resets the handler
+ * to the default action), so they are unblocked for the call and the mask
+ * restored after it. A thread found not to block them is remembered, and
+ * its later calls skip this (zero.h says what that means for a thread that
+ * blocks them afterwards).
+ */
+static _Thread_local unsigned int unblocked_for_a_call __attribute__((tls_model("initial-exec")));
+
+size_t hl__try_zero_slow(void *dst, size_t n)
+{
+	uintptr_t end = (uintptr_t)dst + n;
+	sigset_t faults, old;
+	size_t left;
+
+	if (end < (uintptr_t)dst || end > user_top())
+		return n;
+	if (hl__try_zero_unblocked)
+		return hl__try_zero_checked(dst, n);
+	sigemptyset(&faults);
+	sigaddset(&faults, SIGSEGV);
+	sigaddset(&faults, SIGBUS);
+	if (pthread_sigmask(SIG_UNBLOCK, &faults, &old) != 0)
+		return n;
+	if (!sigismember(&old, SIGSEGV) && !sigismember(&old, SIGBUS)) {
+		/*
+		 * Open: remember it, unless that is only because a call
+		 * further out (this is a signal handler interrupting it)
+		 * unblocked them for itself and will block them again.
+		 */
+		if (!unblocked_for_a_call)
+			hl__try_zero_unblocked = 1;
+		return hl__try_zero_checked(dst, n);
+	}
+	unblocked_for_a_call++;
+	left = hl__try_zero_checked(dst, n);
+	unblocked_for_a_call--;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return left;
+}
+
+/*
+ * Call once, at load, every C library function that the fault path and
+ * hl__try_zero_slow() may call, with arguments that change nothing, so
+ * that none of them is bound lazily later on a signal stack (the top of
+ * this file). errno is a function call too.
+ */
+static void bind_now(void)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGSEGV);
+	(void)sigismember(&set, SIGSEGV);
+	pthread_sigmask(SIG_BLOCK, NULL, &set);
+	sigaction(SIGSEGV, NULL, &sa);
+	raise(0);	/* signal 0: only checks that it could be sent */
+	errno = errno;
+}
+
+/*
+ * Read the environment at load time, so the choice is made before any
+ * thread races to it; bind what the fault path calls, and find the end of
+ * the address space, while the stack is the main thread's.
+ */
 __attribute__((constructor)) static void init_at_load(void)
 {
 	pthread_once(&init_once, init);
+	bind_now();
+	user_top();
 }
 
 /* hl_zero before init(): choose, then clear through the entry point. */
@@ -197,10 +338,22 @@ static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
 /*
  * Raised by the kernel for a memory access (not sent by kill/raise/sigqueue,
- * whose si_code is <= 0, and not SI_KERNEL's general-protection faults).
+ * whose si_code is <= 0): the address in addr. A general-protection fault
+ * (SIGSEGV with SI_KERNEL: on x86-64 an access to a non-canonical address)
+ * carries no address; it is taken as ours if the instruction is one of our
+ * stores, and the fixup then finds the address byte by byte. hl_try_zero
+ * refuses ranges outside the user address space before storing, so this
+ * only backs that check up.
  */
-static bool access_fault(int sig, int code)
+static bool access_fault(int sig, const siginfo_t *info, uintptr_t *addr)
 {
+	int code = info->si_code;
+
+	*addr = (uintptr_t)info->si_addr;
+	if (sig == SIGSEGV && code == SI_KERNEL) {
+		*addr = HL_FAULT_ADDR_UNKNOWN;
+		return true;
+	}
 	if (sig == SIGSEGV)
 		return code == SEGV_MAPERR || code == SEGV_ACCERR || code == SEGV_PKUERR;
 	return code == BUS_ADRERR || code == BUS_OBJERR || code == BUS_MCEERR_AR;
@@ -222,10 +375,8 @@ static void pass_on(int sig, siginfo_t *info, void *uc)
 	if (prev->sa_handler == SIG_IGN && info->si_code <= 0)
 		return;
 	if (prev->sa_handler == SIG_DFL || prev->sa_handler == SIG_IGN) {
-		struct sigaction dfl;
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
 
-		memset(&dfl, 0, sizeof(dfl));
-		dfl.sa_handler = SIG_DFL;
 		sigemptyset(&dfl.sa_mask);
 		sigaction(sig, &dfl, NULL);
 		if (info->si_code <= 0 || info->si_code == SI_KERNEL)
@@ -243,15 +394,15 @@ static void pass_on(int sig, siginfo_t *info, void *uc)
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
+/* The fixup path sets no errno: only pass_on's C library calls do. */
 static void on_fault(int sig, siginfo_t *info, void *uc)
 {
-	int saved_errno = errno;
-	uintptr_t addr = (uintptr_t)info->si_addr;
+	uintptr_t addr;
+	int saved_errno;
 
-	if (access_fault(sig, info->si_code) && hl_arch_zero_fixup(uc, addr)) {
-		errno = saved_errno;
+	if (access_fault(sig, info, &addr) && hl_arch_zero_fixup(uc, addr))
 		return;
-	}
+	saved_errno = errno;
 	pass_on(sig, info, uc);
 	errno = saved_errno;
 }
@@ -302,10 +453,13 @@ int hl_try_zero_prepare(void)
 	return -1;
 }
 
-/* hl_try_zero until the handler is in place; n (nothing cleared) if it cannot be. */
+/*
+ * hl_try_zero until the handler is in place (its entry checks done); n
+ * (nothing cleared) if it cannot be.
+ */
 static size_t install_and_try_zero(void *dst, size_t n)
 {
 	if (hl_try_zero_prepare() != 0)
 		return n;
-	return hl_try_zero(dst, n);
+	return hl__try_zero_checked(dst, n);
 }

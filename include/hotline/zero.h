@@ -29,12 +29,40 @@
  *  - It is installed for SIGSEGV and SIGBUS on the first hl_try_zero() (or
  *    by hl_try_zero_prepare()), with SA_SIGINFO | SA_ONSTACK, so it also
  *    runs on a thread's alternate signal stack.
- *  - It acts only on a fault raised by the kernel (si_code > 0) inside
- *    hl_try_zero's own store instructions, in a thread that is inside
- *    hl_try_zero, at an address inside the range being cleared. Every other
- *    signal goes to the handler installed before it (SA_SIGINFO or plain, with
- *    that handler's mask); if there was none, the default action happens (a
- *    stray write still dumps core with the right address).
+ *  - It acts only on a fault raised by the kernel for a memory access
+ *    (SEGV_MAPERR, SEGV_ACCERR, SEGV_PKUERR; BUS_ADRERR, BUS_OBJERR,
+ *    BUS_MCEERR_AR) inside hl_try_zero's own store instructions, in a
+ *    thread that is inside hl_try_zero, at an address inside the range
+ *    being cleared; or on a general-protection fault (SIGSEGV with
+ *    SI_KERNEL, which carries no address) at one of those instructions.
+ *    Every other signal goes to the handler installed before it (SA_SIGINFO
+ *    or plain, with that handler's mask); if there was none, the default
+ *    action happens (a stray write still dumps core with the right address).
+ *  - It needs little stack (HL_TRY_ZERO_HANDLER_STACK below) and calls no
+ *    lazily bound function: the C library functions its paths use are
+ *    bound when the library is loaded, so it runs on a small alternate
+ *    signal stack even before the program has called them itself.
+ *  - The kernel kills a thread whose store faults while it blocks SIGSEGV
+ *    or SIGBUS (it resets the handler to the default action). hl_try_zero
+ *    therefore checks the calling thread's mask: on a thread's first call
+ *    with one system call, and while it finds either signal blocked, it
+ *    unblocks both for the duration of each call and restores the mask
+ *    before returning (two system calls per call: threads created with
+ *    every signal blocked, for sigwait or signalfd, work, at that price).
+ *    Once a call finds them unblocked, the thread's later calls trust that
+ *    and make no system call. So a thread that blocks SIGSEGV or SIGBUS
+ *    after such a call, which includes a signal handler whose sa_mask
+ *    blocks them (sigfillset), must unblock them before calling
+ *    hl_try_zero; if it does not and a store faults, the process is killed
+ *    by that signal, exactly as a stray fault there would kill it.
+ *  - A range that wraps around the end of the address space, or does not
+ *    lie wholly below the end of the user address space (the kernel's
+ *    TASK_SIZE, found once by asking mmap), is refused as the kernel's
+ *    clear_user refuses it: nothing is written and n is returned. That
+ *    includes non-canonical addresses, and tagged pointers on arm64.
+ *  - Under valgrind every variant works; its memcheck reports each store
+ *    that faults as an invalid write unless given the suppressions hotline
+ *    installs (share/hotline/hotline.supp; docs/zero.md).
  *  - An application that installs its own SIGSEGV/SIGBUS handler after
  *    hotline's must call the previous one for faults it does not handle, as
  *    sanitizers, JVMs and Go do; otherwise hl_try_zero turns a fault into a
@@ -62,13 +90,28 @@ extern "C" {
 HL_API void hl_zero(void *dst, size_t n);
 
 /*
+ * HL_TRY_ZERO_HANDLER_STACK - the most stack, in bytes, that hl_try_zero's
+ * fault handler uses beyond the frame the kernel pushes for the signal
+ * (getauxval(AT_MINSIGSTKSZ) on Linux, about 3.3 KiB on an x86-64 with
+ * AVX-512; MINSIGSTKSZ where the kernel does not say, 5 KiB on arm64). An
+ * alternate signal stack of that plus this many
+ * bytes is enough for a fault of hl_try_zero; a handler that calls
+ * hl_try_zero on its own alternate stack needs room for two kernel
+ * frames, its own and the fault's. Passing on a fault that is not
+ * hl_try_zero's adds what the previous handler needs.
+ */
+#define HL_TRY_ZERO_HANDLER_STACK 512
+
+/*
  * hl_try_zero - clear [dst, dst+n) as far as memory allows.
  *
  * Returns 0 when every byte was cleared, otherwise the number of bytes not
  * cleared: bytes [dst, dst+n-r) are zero and dst+n-r is the first address
  * whose store faulted. Never writes outside [dst, dst+n). Returns n,
- * clearing nothing, if the fault handler cannot be installed (errno is then
- * set by sigaction). Thread-safe; uses the same variant as hl_zero.
+ * clearing nothing, if the range wraps or leaves the user address space,
+ * or if the fault handler cannot be installed (errno is then set by
+ * sigaction). Thread-safe; uses the same variant as hl_zero, behind a few
+ * instructions of checks (see the top of this file for the signal mask).
  */
 HL_API size_t hl_try_zero(void *dst, size_t n);
 

@@ -69,9 +69,37 @@ extern hl_zero_fn hl__zero_redirect, hl__try_zero_redirect;
  * is a store of a try_fn, and addr lies in what it is clearing, redirect
  * the signal context uc to the store's fixup and return true (or do not
  * return at all, where the architecture recovers by siglongjmp); otherwise
- * return false and leave uc alone.
+ * return false and leave uc alone. addr is HL_FAULT_ADDR_UNKNOWN for a
+ * fault the kernel reports without one (a general-protection fault): then
+ * the instruction alone decides, and the fixup finds the address.
+ * It must call nothing outside the library (zero.c says why).
  */
+#define HL_FAULT_ADDR_UNKNOWN UINTPTR_MAX
 bool hl_arch_zero_fixup(void *uc, uintptr_t addr);
+
+/*
+ * hl_try_zero's entry checks, done by the architecture's entry point
+ * before it stores anything: the range [dst, dst + n) must not wrap and
+ * must end at or below hl__try_zero_top (0 until zero.c has found the end
+ * of the user address space), and hl__try_zero_unblocked, a thread-local
+ * byte, must be set (this thread was found not to block SIGSEGV/SIGBUS).
+ * When a check fails the entry tail-calls hl__try_zero_slow (zero.c),
+ * which returns n or calls hl__try_zero_checked: the entry point just
+ * after its checks.
+ */
+extern uintptr_t hl__try_zero_top;
+extern _Thread_local unsigned char hl__try_zero_unblocked
+	__attribute__((tls_model("initial-exec")));
+size_t hl__try_zero_slow(void *dst, size_t n);
+size_t hl__try_zero_checked(void *dst, size_t n);
+
+/*
+ * The user address space, for zero.c's search of its end: the most
+ * address bits it can have on this architecture (the search starts
+ * there), and the end to assume if the kernel cannot be asked.
+ */
+unsigned int hl_arch_user_bits_max(void);
+uintptr_t hl_arch_user_top_min(void);
 
 /*
  * An exception table as the variants' assembly emits it: each store range

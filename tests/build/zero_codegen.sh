@@ -1,8 +1,10 @@
 #!/bin/sh
-# hl_try_zero costs what hl_zero costs: both entry points are the same
-# instructions (the automatic plan behind one redirect load and branch), no
-# call on the way in, and only the hl_try_zero copies of the variants are in
-# the exception table's sections. Prints the entry it judged.
+# hl_try_zero costs what hl_zero costs plus its entry checks: after the
+# checks (the range lies in user space, this thread does not block SIGSEGV
+# and SIGBUS: a few instructions, each failing check a tail jump to the
+# slow path, nothing called), both entry points are the same instructions
+# (the automatic plan behind one redirect load and branch), with no call on
+# the way in. Prints the entry it judged.
 #   zero_codegen.sh OBJDUMP LIBHOTLINE_A
 set -u
 objdump=$1 lib=$2
@@ -12,20 +14,38 @@ trap 'rm -rf "$tmp"' EXIT
 "$objdump" -d --no-show-raw-insn "$lib" >"$tmp/dis" || exit 1
 status=0
 # body FUNC: FUNC's instructions without addresses, and with the targets of
-# jumps and rip-relative operands reduced to "T", so two copies compare equal.
+# jumps and rip-relative operands reduced to "T", so two copies compare equal;
+# the padding to the next function (nops) left out.
 body() {
 	awk -v f="<$1>:" '$2 == f { on = 1; next } /^$/ { on = 0 } on' "$tmp/dis" |
-		sed -E 's/^ *[0-9a-f]+:\t//; s/[0-9a-f]+ <[^>]*>/T/g; s/0x[0-9a-f]+\(%rip\)/T(%rip)/g; s/ *#.*$//'
+		sed -E 's/^ *[0-9a-f]+:\t//; s/[0-9a-f]+ <[^>]*>/T/g; s/0x[0-9a-f]+\(%rip\)/T(%rip)/g; s/ *#.*$//' |
+		grep -vE '^(data16 |cs )*nop[wl]?\b'
 }
 fail() {
 	echo "FAIL: $*"
 	status=1
 }
 
+# The checks, then hl__try_zero_checked: x86-64 end = dst + n (jb: it
+# wrapped), compared with the end of user space (ja), the thread-local byte
+# through the GOT (je: not set); arm64 the same with adds/b.cs, adrp/ldr/
+# cmp/b.hi, mrs/adrp/ldr/ldrb/cbz, and one `b` to the slow path after the
+# body (the conditional branches reach it there).
+if grep -q 'file format elf64-littleaarch64' "$tmp/dis"; then
+	checks_want="adds b.cs adrp ldr cmp b.hi mrs adrp ldr ldrb cbz " slow_stub='^b\tT$'
+else
+	checks_want="mov add jb cmp ja mov cmpb je " slow_stub='^$'
+fi
 zero=$(body hl_zero)
-try=$(body hl_try_zero)
+checks=$(body hl_try_zero)
+try=$(body hl__try_zero_checked | grep -vE "$slow_stub")
 [ -n "$zero" ] || fail "hl_zero not found in $lib"
-[ -n "$try" ] || fail "hl_try_zero not found in $lib"
+[ -n "$checks" ] || fail "hl_try_zero not found in $lib"
+[ -n "$try" ] || fail "hl__try_zero_checked not found in $lib"
+echo "--- hl_try_zero's entry checks"
+printf '%s\n' "$checks"
+got=$(printf '%s\n' "$checks" | awk '{ print $1 }' | tr '\n' ' ')
+[ "$got" = "$checks_want" ] || fail "hl_try_zero's checks are not $checks_want: $got"
 echo "--- hl_zero (first 12 instructions)"
 printf '%s\n' "$zero" | head -12
 
@@ -50,6 +70,7 @@ head_n=$(printf '%s\n' "$zero" | head -"$words" | awk '{ print $1 }' | tr '\n' '
 n=$(printf '%s\n' "$zero" | grep -cE "$call_re")
 [ "$n" -eq 0 ] || fail "hl_zero has $n call(s)"
 
-[ $status -eq 0 ] && echo "ok: hl_zero and hl_try_zero are the same $(printf '%s\n' "$zero" | wc -l)" \
-	"instructions, entered by one load, test and branch, with no call"
+[ $status -eq 0 ] && echo "ok: hl_zero and hl_try_zero after its $(printf '%s\n' "$checks" | wc -l)" \
+	"checks are the same $(printf '%s\n' "$zero" | wc -l) instructions, entered by one load," \
+	"test and branch, with no call"
 exit $status

@@ -53,16 +53,19 @@
 
 /*
  * The shared fixup: clear byte by byte from x0 to x2. Returns 0 when it
- * reaches the end, or the bytes left when a store faults.
+ * reaches the end, or the bytes left when a store faults. The table entry
+ * covers the whole loop, not just its store (nothing else in it can
+ * fault): an emulator that unrolls a loop this small may report a fault
+ * of the unrolled store at another of its instructions (valgrind does).
  */
 FUNC hl__zero_bytes
-1:	cmp	x0, x2
-	b.hs	2f
 .Lbyte_store:
+	cmp	x0, x2
+	b.hs	2f
 	strb	wzr, [x0]
-.Lbyte_store_end:
 	add	x0, x0, #1
-	b	1b
+	b	.Lbyte_store
+.Lbyte_store_end:
 2:	mov	x0, #0
 	ret
 .Lbyte_fault:
@@ -176,8 +179,36 @@ ENDFUNC hl__zero_bytes_from_dst
 .endm
 
 /*
- * VARIANTS pfx, entry, redirect: every variant, named \pfx<variant>, and
- * the public entry point (hl_zero or hl_try_zero).
+ * TRY_ZERO_CHECKS slow: what hl_try_zero checks before it stores anything;
+ * any check that fails branches to slow, a jump to hl__try_zero_slow
+ * (../../zero.c), which sorts the call out and comes back to
+ * hl__try_zero_checked, just after these checks, or returns n:
+ *  - the range must not wrap and must end at or below hl__try_zero_top,
+ *    the end of the user address space (0 until the first slow call has
+ *    found it);
+ *  - this thread must be known not to block SIGSEGV and SIGBUS
+ *    (hl__try_zero_unblocked, a thread-local byte, initial-exec).
+ * Only x2-x4 are touched, which the entry sets again.
+ */
+.macro TRY_ZERO_CHECKS slow
+	adds	x2, x0, x1
+	b.cs	\slow
+	adrp	x3, hl__try_zero_top
+	ldr	x3, [x3, :lo12:hl__try_zero_top]
+	cmp	x2, x3
+	b.hi	\slow
+	mrs	x4, tpidr_el0
+	adrp	x3, :gottprel:hl__try_zero_unblocked
+	ldr	x3, [x3, #:gottprel_lo12:hl__try_zero_unblocked]
+	ldrb	w3, [x4, x3]
+	cbz	w3, \slow
+.endm
+
+/*
+ * VARIANTS pfx, entry, redirect[, checked]: every variant, named
+ * \pfx<variant>, and the public entry point (hl_zero or hl_try_zero; for
+ * hl_try_zero, TRY_ZERO_CHECKS first, and checked names the point after
+ * them).
  *
  * The entry point is the automatic plan behind the redirect (arch.h): a
  * load-acquire of the redirect, which orders the plan's threshold after
@@ -186,8 +217,14 @@ ENDFUNC hl__zero_bytes_from_dst
  * hl__zero_vec_max bytes and dc_zva beyond (the plan sets the threshold to
  * SIZE_MAX when DC ZVA is not to be used).
  */
-.macro VARIANTS pfx, entry, redirect
+.macro VARIANTS pfx, entry, redirect, checked=
 FUNC \entry, public
+.ifnb \checked
+	TRY_ZERO_CHECKS .L\entry\()_slow
+	.globl	\checked
+	.hidden	\checked
+\checked:
+.endif
 0:	add	x2, x0, x1
 	adrp	x3, \redirect
 	add	x3, x3, :lo12:\redirect
@@ -201,6 +238,10 @@ FUNC \entry, public
 2:	ZVA_BODY
 3:	br	x3
 4:
+.ifnb \checked
+.L\entry\()_slow:
+	b	hl__try_zero_slow
+.endif
 	XT	0b, 4b, hl__zero_bytes
 ENDFUNC \entry
 
@@ -245,6 +286,6 @@ ENDFUNC \pfx\()mops
 	.set	.Ltry_copy, 0
 	VARIANTS hl__zero_, hl_zero, hl__zero_redirect
 	.set	.Ltry_copy, 1
-	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect
+	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect, hl__try_zero_checked
 
 	ZERO_EXTABLE_FINISH

@@ -87,6 +87,18 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 	}
 }
 
+/* 48-bit user addresses, 52 with FEAT_LVA; some kernels use 39 or 42. */
+unsigned int hl_arch_user_bits_max(void)
+{
+	return 52;
+}
+
+/* Where the search cannot ask the kernel: the common 48-bit configuration. */
+uintptr_t hl_arch_user_top_min(void)
+{
+	return (uintptr_t)1 << 48;
+}
+
 /*
  * The protocol of zero.S: only hl__try_zero_* stores are in the table, and
  * a store can fault only between the progress pointer (x0) and the end
@@ -98,7 +110,10 @@ bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
 	uintptr_t fixup = hl__zero_extable_find(hl__zero_extable_start, hl__zero_extable_end,
 						(uintptr_t)m->pc);
 
-	if (!fixup || addr < (uintptr_t)m->regs[0] || addr >= (uintptr_t)m->regs[2])
+	if (!fixup)
+		return false;
+	if (addr != HL_FAULT_ADDR_UNKNOWN &&
+	    (addr < (uintptr_t)m->regs[0] || addr >= (uintptr_t)m->regs[2]))
 		return false;
 	m->pc = fixup;
 	return true;

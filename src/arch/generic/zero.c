@@ -79,11 +79,31 @@ void hl_zero(void *dst, size_t n)
 		memset(dst, 0, n);
 }
 
+/* The entry checks of arch.h, in C. */
 size_t hl_try_zero(void *dst, size_t n)
+{
+	uintptr_t end = (uintptr_t)dst + n;
+
+	if (end < (uintptr_t)dst || end > hl__try_zero_top || !hl__try_zero_unblocked)
+		return hl__try_zero_slow(dst, n);
+	return hl__try_zero_checked(dst, n);
+}
+
+size_t hl__try_zero_checked(void *dst, size_t n)
 {
 	hl_zero_fn redirect = __atomic_load_n(&hl__try_zero_redirect, __ATOMIC_ACQUIRE);
 
 	return redirect ? redirect(dst, n) : try_zero_bytes(dst, n);
+}
+
+unsigned int hl_arch_user_bits_max(void)
+{
+	return sizeof(void *) * 8 - 8;
+}
+
+uintptr_t hl_arch_user_top_min(void)
+{
+	return (uintptr_t)1 << (sizeof(void *) == 8 ? 47 : 31);
 }
 
 bool hl_arch_zero_fixup(void *uc, uintptr_t addr)

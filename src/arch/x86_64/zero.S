@@ -39,6 +39,9 @@
 /*
  * The shared fixup: clear byte by byte from rdi to rdx. Entered from a
  * variant's fixup with eax = 0; returns the bytes left when a store faults.
+ * The table entry covers the whole loop, not just its store (nothing else
+ * in it can fault): valgrind unrolls a loop this small and then reports a
+ * fault in the unrolled store at the pc of the loop's branch.
  */
 FUNC hl__zero_bytes
 	xorl	%eax, %eax
@@ -46,10 +49,10 @@ FUNC hl__zero_bytes
 	jae	2f
 .Lbyte_store:
 	movb	%al, (%rdi)
-.Lbyte_store_end:
 	incq	%rdi
 	cmpq	%rdx, %rdi
 	jb	.Lbyte_store
+.Lbyte_store_end:
 2:	ret
 .Lbyte_fault:
 	movq	%rdx, %rax
@@ -137,11 +140,17 @@ ENDFUNC hl__zero_bytes_sfence
  * first: when it is not NULL the call goes there instead (how hl_zero and
  * hl_try_zero, which are this body, run a forced variant, or a resolver).
  */
-.macro VEC_ZERO fn, pfx, w, evex, auto, redirect=
+.macro VEC_ZERO fn, pfx, w, evex, auto, redirect=, checked=
 .ifb \redirect
 FUNC \fn
 .else
 FUNC \fn, public
+.endif
+.ifnb \checked
+	TRY_ZERO_CHECKS
+	.globl	\checked
+	.hidden	\checked
+\checked:
 .endif
 .ifnb \redirect
 	movq	\redirect(%rip), %rax
@@ -250,12 +259,35 @@ ENDFUNC \fn
 .endm
 
 /*
+ * TRY_ZERO_CHECKS: what hl_try_zero checks before it stores anything; any
+ * check that fails sends the call to hl__try_zero_slow (../../zero.c),
+ * which sorts it out and comes back to hl__try_zero_checked, just after
+ * these checks, or returns n:
+ *  - the range must not wrap and must end at or below hl__try_zero_top,
+ *    the end of the user address space (0 until the first slow call
+ *    has found it);
+ *  - this thread must be known not to block SIGSEGV and SIGBUS
+ *    (hl__try_zero_unblocked, a thread-local byte, initial-exec: one load
+ *    %fs-relative through the GOT).
+ */
+.macro TRY_ZERO_CHECKS
+	movq	%rdi, %rax
+	addq	%rsi, %rax
+	jc	hl__try_zero_slow
+	cmpq	hl__try_zero_top(%rip), %rax
+	ja	hl__try_zero_slow
+	movq	hl__try_zero_unblocked@gottpoff(%rip), %rax
+	cmpb	$0, %fs:(%rax)
+	je	hl__try_zero_slow
+.endm
+
+/*
  * VARIANTS pfx, entry, redirect: every variant, named \pfx<variant>, and
  * the public entry point (hl_zero or hl_try_zero), which is the automatic
  * plan for AVX-512VL CPUs (avx512 for small sizes) behind the redirect
  * check.
  */
-.macro VARIANTS pfx, entry, redirect
+.macro VARIANTS pfx, entry, redirect, checked=
 
 /* rep_stosb: one instruction (ERMS/FSRM/FSRS make it fast). */
 FUNC \pfx\()rep_stosb
@@ -325,7 +357,7 @@ ENDFUNC \pfx\()movq_unrolled
 	VEC_ZERO \pfx\()auto_avx2, \pfx, 32, 0, 1
 	VEC_ZERO \pfx\()avx512, \pfx, 64, 1, 0
 	VEC_ZERO \pfx\()evex256, \pfx, 32, 1, 0
-	VEC_ZERO \entry, \pfx, 64, 1, 1, \redirect
+	VEC_ZERO \entry, \pfx, 64, 1, 1, \redirect, \checked
 
 /*
  * nontemporal: streaming stores (movntdq, SSE2, so every x86-64 has it)
@@ -370,6 +402,6 @@ ENDFUNC \pfx\()nontemporal
 	.set	.Ltry_copy, 0
 	VARIANTS hl__zero_, hl_zero, hl__zero_redirect
 	.set	.Ltry_copy, 1
-	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect
+	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect, hl__try_zero_checked
 
 	ZERO_EXTABLE_FINISH

@@ -4,6 +4,7 @@
  * plan, and the signal-context side of hl_try_zero's fixups. The variants
  * themselves, and their exception table, are in zero.S beside this file.
  */
+#include <cpuid.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -107,6 +108,22 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 	}
 }
 
+/* 48-bit addresses with 4-level paging, 57 with 5-level (CPUID.7.0:ECX.LA57). */
+unsigned int hl_arch_user_bits_max(void)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d) && (c & (1u << 16)))
+		return 56;
+	return 47;
+}
+
+/* The kernel's TASK_SIZE_MAX with 4-level paging: the last page below 2^47 is not user's. */
+uintptr_t hl_arch_user_top_min(void)
+{
+	return ((uintptr_t)1 << 47) - 4096;
+}
+
 /*
  * The protocol of zero.S: only hl__try_zero_* stores are in the table, and
  * a store can fault only between the progress pointer (rdi) and the end
@@ -118,7 +135,10 @@ bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
 	uintptr_t fixup = hl__zero_extable_find(hl__zero_extable_start, hl__zero_extable_end,
 						(uintptr_t)r[REG_RIP]);
 
-	if (!fixup || addr < (uintptr_t)r[REG_RDI] || addr >= (uintptr_t)r[REG_RDX])
+	if (!fixup)
+		return false;
+	if (addr != HL_FAULT_ADDR_UNKNOWN &&
+	    (addr < (uintptr_t)r[REG_RDI] || addr >= (uintptr_t)r[REG_RDX]))
 		return false;
 	r[REG_RIP] = (greg_t)fixup;
 	return true;
