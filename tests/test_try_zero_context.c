@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_try_zero_context.c - hl_try_zero in the contexts real programs create.
+ *
+ * test_try_zero.c checks what hl_try_zero clears; this file checks that it
+ * keeps that promise around the call:
+ *
+ *  - ranges the kernel's clear_user refuses: a range that wraps the address
+ *    space (n = SIZE_MAX; dst + n just past 2^64), one that runs past the
+ *    end of the user address space, one that starts at a non-canonical
+ *    address: n returned, nothing written, for every variant;
+ *  - threads that block SIGSEGV and SIGBUS (created with every signal
+ *    blocked, the sigwait/signalfd pattern): the right count back, the
+ *    mask as it was; signal handlers whose sa_mask blocks every signal;
+ *  - small signal stacks: a guarded alternate stack of 4 KiB (or the
+ *    kernel's AT_MINSIGSTKSZ plus HL_TRY_ZERO_HANDLER_STACK where that is
+ *    more) for a plain call and for a call from a handler, an SA_ONSTACK
+ *    handler on an 8 KiB stack (SIGSTKSZ) calling hl_try_zero, and the
+ *    handler's own stack use measured against HL_TRY_ZERO_HANDLER_STACK.
+ *
+ * Each case runs in a child (a fresh process: fresh thread state, and a
+ * crash or hang is the child's, reported by the parent). The test program
+ * is built twice, linked with the static and with the shared library: the
+ * shared one is where a lazily bound call would run the dynamic linker's
+ * resolver inside the handler.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+#include <hotline/zero.h>
+
+#ifndef AT_MINSIGSTKSZ
+#define AT_MINSIGSTKSZ 51
+#endif
+
+/* ---- In the child: one line on stderr and an exit status per failure ---- */
+
+__attribute__((format(printf, 1, 2))) static void child_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	_exit(1);
+}
+
+/*
+ * Clear the last `in` bytes of a guarded mapping and `past` bytes of its
+ * guard page: the result must be past, the `in` bytes zero, the bytes
+ * before them the pattern still. Async-signal-safe apart from its report.
+ */
+struct hole {
+	unsigned char *p;
+	size_t len;
+};
+
+static struct hole hole_map(void)
+{
+	size_t len = 4 * page_size();
+	unsigned char *p = mmap(NULL, len + page_size(), PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED || mprotect(p + len, page_size(), PROT_NONE))
+		child_fail("mmap/mprotect: %s", strerror(errno));
+	return (struct hole){p, len};
+}
+
+static size_t hole_clear(const struct hole *h, size_t in, size_t past)
+{
+	fill_pattern(h->p, h->len, 0);
+	return hl_try_zero(h->p + h->len - in, in + past);
+}
+
+/* 0 when hole_clear(h, in, past) did what it must, else what went wrong (a short string). */
+static const char *hole_check(const struct hole *h, size_t in, size_t past, size_t got)
+{
+	if (got != past)
+		return "wrong count";
+	if (first_nonzero(h->p + h->len - in, in) != in)
+		return "a byte in range not cleared";
+	if (first_unlike_pattern(h->p, h->len - in, 0) != h->len - in)
+		return "a byte before the range written";
+	return NULL;
+}
+
+static void hole_expect(const struct hole *h, size_t in, size_t past, const char *where)
+{
+	size_t got = hole_clear(h, in, past);
+	const char *bad = hole_check(h, in, past, got);
+
+	if (bad)
+		child_fail("%s: hl_try_zero of %zu bytes in + %zu past a hole returned %zu: %s",
+			   where, in, past, got, bad);
+}
+
+/* ---- Ranges outside the user address space ---- */
+
+/*
+ * Map the last page of the user address space that mmap will give us
+ * (searching down from 2^56), read-write; NULL if none can be had. *top is
+ * where the user address space ends just above it.
+ */
+static unsigned char *map_last_user_page(uintptr_t *top)
+{
+	size_t page = page_size();
+
+	for (unsigned int bits = 56; bits >= 36; bits--) {
+		for (uintptr_t below = 1; below <= 2; below++) {
+			uintptr_t addr = ((uintptr_t)1 << bits) - below * page;
+			void *p = mmap((void *)addr, page, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+			if (p == MAP_FAILED && errno == EEXIST)
+				return NULL; /* in use (a stack?): not ours to test on */
+			if (p == MAP_FAILED)
+				continue;
+			if ((uintptr_t)p != addr) {
+				munmap(p, page);
+				return NULL; /* MAP_FIXED_NOREPLACE not known to the kernel */
+			}
+			*top = addr + page;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static void child_ranges_refused(void)
+{
+	const char *names[16];
+	int nv = zero_subjects(names, 16);
+	size_t page = page_size();
+	uintptr_t top = 0;
+	unsigned char *last = map_last_user_page(&top);
+	unsigned char *buf =
+		mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	static const uintptr_t non_canonical[] = {0x900000000000u, 0x8000000000000000u,
+						  0xffff800000000000u, UINTPTR_MAX - 4095};
+
+	if (buf == MAP_FAILED)
+		child_fail("mmap: %s", strerror(errno));
+	for (int v = 0; v < nv; v++) {
+		unsigned char *dst = buf + page; /* a page of pattern on either side */
+		size_t got;
+
+		if (hl_zero_use(names[v]) != 0)
+			child_fail("hl_zero_use(%s) failed", names[v]);
+		/* n = SIZE_MAX, and every n that takes dst + n past 2^64 by a little. */
+		for (size_t over = 0; over < 300; over += over < 70 ? 1 : 37) {
+			size_t n = over == 0 ? SIZE_MAX
+					     : (size_t)(UINTPTR_MAX - (uintptr_t)dst) + over;
+
+			fill_pattern(buf, 3 * page, 0);
+			got = hl_try_zero(dst, n);
+			if (got != n)
+				child_fail(
+					"%s: hl_try_zero(dst, %zu) wraps, returned %zu, expected n",
+					names[v], n, got);
+			if (first_unlike_pattern(buf, 3 * page, 0) != 3 * page)
+				child_fail(
+					"%s: hl_try_zero(dst, %zu) wraps, wrote byte %zd from dst",
+					names[v], n,
+					(ssize_t)first_unlike_pattern(buf, 3 * page, 0) -
+						(ssize_t)page);
+		}
+		/* dst near the top of the address space, dst + n just past 2^64. */
+		for (size_t n = 1; n < 300; n += 13) {
+			unsigned char *hi = (unsigned char *)(UINTPTR_MAX - n + 2);
+
+			got = hl_try_zero(hi, n);
+			if (got != n)
+				child_fail("%s: hl_try_zero(%p, %zu) returned %zu, expected n",
+					   names[v], (void *)hi, n, got);
+		}
+		for (size_t i = 0; i < sizeof(non_canonical) / sizeof(non_canonical[0]); i++)
+			for (size_t n = 1; n <= 4096; n *= 4) {
+				got = hl_try_zero((void *)non_canonical[i], n);
+				if (got != n)
+					child_fail("%s: hl_try_zero(%#lx, %zu) returned %zu, "
+						   "expected n",
+						   names[v], (unsigned long)non_canonical[i], n,
+						   got);
+			}
+		/* From the last user page across the end of the user address space. */
+		if (last) {
+			for (size_t in = 1; in <= page; in = in < page ? in * 8 : page + 1) {
+				size_t n = in < page ? in + 1 : page + 64;
+				unsigned char *from = last + page - (in < page ? in : page);
+
+				fill_pattern(last, page, 0);
+				got = hl_try_zero(from, n);
+				if (got != n)
+					child_fail("%s: hl_try_zero of %zu bytes ending past the "
+						   "end of "
+						   "user space (%#lx) returned %zu, expected n",
+						   names[v], n, (unsigned long)top, got);
+				if (first_unlike_pattern(last, page, 0) != page)
+					child_fail("%s: hl_try_zero of %zu bytes ending past the "
+						   "end of "
+						   "user space wrote a byte",
+						   names[v], n);
+			}
+		}
+	}
+	printf("ranges: %d variants; last user page %s (user space ends at %#lx)\n", nv,
+	       last ? "tested" : "not available", (unsigned long)top);
+}
+
+/*
+ * hl_try_zero's backup for a fault reported without an address (SIGSEGV,
+ * SI_KERNEL: a non-canonical address on x86-64): with the address-space
+ * check disabled (the library's hidden hl__try_zero_top, reachable from a
+ * static link), a store there must still be resolved, not kill.
+ */
+#ifndef TEST_SHARED_LIBRARY
+extern uintptr_t hl__try_zero_top;
+
+static void child_general_protection_fault_resolved(void)
+{
+	size_t got;
+
+	hl__try_zero_top = UINTPTR_MAX;
+	got = hl_try_zero((void *)0x900000000000u, 4096);
+	if (got != 4096)
+		child_fail("hl_try_zero at 0x900000000000 with the check off returned %zu", got);
+	got = hl_try_zero((void *)0x8000000000000000u, 100);
+	if (got != 100)
+		child_fail("hl_try_zero at 0x8000000000000000 with the check off returned %zu",
+			   got);
+	printf("general-protection faults resolved\n");
+}
+#else
+static void child_general_protection_fault_resolved(void)
+{
+	child_fail("not in the shared-library build (the check is hidden there)");
+}
+#endif
+
+/* ---- Blocked SIGSEGV and SIGBUS ---- */
+
+struct masked {
+	const char *block; /* "all", "segv", "bus" */
+	const char *bad;   /* what went wrong, NULL if nothing */
+	size_t got;
+};
+
+static bool mask_has(int sig)
+{
+	sigset_t cur;
+
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	return sigismember(&cur, sig);
+}
+
+static void *masked_fn(void *arg)
+{
+	struct masked *m = arg;
+	struct hole h = hole_map();
+	int fd;
+	unsigned char *beyond = map_beyond_eof(&fd);
+	size_t page = page_size();
+
+	/* Several calls in a row: each must unblock for itself and put the mask back. */
+	for (int round = 0; round < 3 && !m->bad; round++) {
+		size_t got = hole_clear(&h, 100 + (size_t)round, 50);
+
+		m->bad = hole_check(&h, 100 + (size_t)round, 50, got);
+		m->got = got;
+		/* SIGBUS: the third page of the file mapping is past its end. */
+		got = hl_try_zero(beyond + 2 * page - 10, 20);
+		if (!m->bad && got != 10)
+			m->bad = "SIGBUS case: wrong count";
+		if (!m->bad && strcmp(m->block, "bus") != 0 && !mask_has(SIGSEGV))
+			m->bad = "SIGSEGV no longer blocked after the call";
+		if (!m->bad && strcmp(m->block, "segv") != 0 && !mask_has(SIGBUS))
+			m->bad = "SIGBUS no longer blocked after the call";
+	}
+	close(fd);
+	return NULL;
+}
+
+/* A thread created with `block` blocked (inherited from its creator, as pthreads do). */
+static void child_blocked_thread(const char *block)
+{
+	struct masked m = {.block = block};
+	sigset_t set, old;
+	pthread_t t;
+
+	sigemptyset(&set);
+	if (strcmp(block, "all") == 0)
+		sigfillset(&set);
+	else
+		sigaddset(&set, strcmp(block, "segv") == 0 ? SIGSEGV : SIGBUS);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	if (pthread_create(&t, NULL, masked_fn, &m))
+		child_fail("pthread_create failed");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_join(t, NULL);
+	if (m.bad)
+		child_fail("thread with %s blocked: %s (returned %zu)", block, m.bad, m.got);
+	printf("thread with %s blocked: right counts, mask kept\n", block);
+}
+
+/* SIGUSR1's handler, installed with every signal in sa_mask, calls hl_try_zero. */
+static struct hole handler_hole;
+static const char *handler_bad;
+static bool handler_unblocks_first;
+
+static void clearing_handler(int sig)
+{
+	(void)sig;
+	if (handler_unblocks_first) {
+		sigset_t faults;
+
+		sigemptyset(&faults);
+		sigaddset(&faults, SIGSEGV);
+		sigaddset(&faults, SIGBUS);
+		pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
+	}
+	handler_bad = hole_check(&handler_hole, 64, 64, hole_clear(&handler_hole, 64, 64));
+}
+
+static void install_clearing_handler(int flags)
+{
+	struct sigaction sa = {.sa_handler = clearing_handler, .sa_flags = flags};
+
+	sigfillset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		child_fail("sigaction: %s", strerror(errno));
+}
+
+/*
+ * "first": the handler is the thread's first hl_try_zero; "unblocking":
+ * the thread has called hl_try_zero before, and the handler unblocks
+ * SIGSEGV and SIGBUS itself, as zero.h asks; "after": the thread has called
+ * hl_try_zero before, and the handler does not unblock them (zero.h: the
+ * process is killed by SIGSEGV if a store faults; the parent checks that).
+ */
+static void child_handler_with_full_mask(const char *how)
+{
+	handler_hole = hole_map();
+	handler_unblocks_first = strcmp(how, "unblocking") == 0;
+	install_clearing_handler(0);
+	if (strcmp(how, "first") != 0)
+		hole_expect(&handler_hole, 10, 10, "before the handler");
+	raise(SIGUSR1);
+	if (handler_bad)
+		child_fail("handler (sa_mask all, %s): %s", how, handler_bad);
+	printf("handler with sa_mask all (%s): right count\n", how);
+}
+
+/* ---- Small signal stacks ---- */
+
+/* An alternate signal stack of size bytes with a PROT_NONE guard page below it. */
+static unsigned char *guarded_altstack(size_t size)
+{
+	size_t page = page_size(), span = (size + page - 1) / page * page;
+	unsigned char *p =
+		mmap(NULL, span + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack_t ss;
+
+	if (p == MAP_FAILED || mprotect(p, page, PROT_NONE))
+		child_fail("mmap/mprotect: %s", strerror(errno));
+	ss.ss_sp = p + page + span - size; /* the stack's lowest byte sits size below the top */
+	ss.ss_size = size;
+	ss.ss_flags = 0;
+	if (sigaltstack(&ss, NULL))
+		child_fail("sigaltstack of %zu bytes: %s", size, strerror(errno));
+	return ss.ss_sp;
+}
+
+/*
+ * The kernel's signal frame, as the kernel states it (AT_MINSIGSTKSZ), or
+ * the C library's MINSIGSTKSZ where it does not (older kernels, qemu-user):
+ * 2 KiB on x86-64, 5 KiB on arm64.
+ */
+static size_t kernel_frame_max(void)
+{
+	size_t at = (size_t)getauxval(AT_MINSIGSTKSZ);
+
+	return at ? at : (size_t)MINSIGSTKSZ;
+}
+
+/* The alternate stack hl_try_zero's handler is promised to run on: 4 KiB, or more where the
+ * kernel's frame needs it. */
+static size_t small_stack_size(void)
+{
+	size_t need = kernel_frame_max() + HL_TRY_ZERO_HANDLER_STACK;
+
+	return need > 4096 ? need : 4096;
+}
+
+static void child_small_altstack(const char *how)
+{
+	size_t size = small_stack_size();
+
+	guarded_altstack(size);
+	handler_hole = hole_map();
+	if (strcmp(how, "plain") == 0) {
+		hole_expect(&handler_hole, 100, 28, "plain call, small alternate stack");
+		hole_expect(&handler_hole, 4096, 4096, "plain call, small alternate stack");
+	} else {
+		/* The handler runs on the thread's stack; the fault's handler on the small one. */
+		install_clearing_handler(0);
+		raise(SIGUSR1);
+		if (handler_bad)
+			child_fail("call from a handler, small alternate stack: %s", handler_bad);
+	}
+	printf("%s call: a guarded alternate stack of %zu bytes was enough\n", how, size);
+}
+
+/*
+ * An SA_ONSTACK handler on a SIGSTKSZ-sized (8 KiB) stack calls hl_try_zero:
+ * two kernel frames on it, the handler's own and the fault's. Under ASan the
+ * handler's own frames (this file's, instrumented, and the sanitizer's
+ * interceptors) take several KiB more, which is the handler's business, not
+ * hotline's: the stack is doubled there.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define ONSTACK_SIZE (2 * 8192)
+#else
+#define ONSTACK_SIZE 8192
+#endif
+
+static void child_onstack_handler(void)
+{
+	size_t size = ONSTACK_SIZE;
+	size_t two = 2 * (kernel_frame_max() + HL_TRY_ZERO_HANDLER_STACK);
+
+	if (two > size)
+		size = two;
+	guarded_altstack(size);
+	handler_hole = hole_map();
+	install_clearing_handler(SA_ONSTACK);
+	raise(SIGUSR1);
+	if (handler_bad)
+		child_fail("SA_ONSTACK handler on %zu bytes: %s", size, handler_bad);
+	printf("SA_ONSTACK handler calling hl_try_zero: %zu bytes were enough\n", size);
+}
+
+/*
+ * The handler's own stack use: paint an alternate stack, take a fault that
+ * hl_try_zero resolves, and see how deep the paint was disturbed; do the
+ * same for a signal whose handler does nothing. The difference is what
+ * hotline's handler used beyond the kernel's frame.
+ */
+#define PAINT 0x5a
+
+static void noop_handler(int sig)
+{
+	(void)sig;
+}
+
+static size_t depth_used(const unsigned char *sp, size_t size)
+{
+	size_t i = 0;
+
+	while (i < size && sp[i] == PAINT)
+		i++;
+	return size - i;
+}
+
+static void child_handler_stack_use(void)
+{
+	size_t size = 64 * 1024, kernel_frame, with_fixup;
+	unsigned char *sp = guarded_altstack(size);
+	struct sigaction sa = {.sa_handler = noop_handler, .sa_flags = SA_ONSTACK};
+
+	handler_hole = hole_map();
+	hole_expect(&handler_hole, 1, 1, "warm-up");
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+
+	memset(sp, PAINT, size);
+	raise(SIGUSR2);
+	kernel_frame = depth_used(sp, size);
+	memset(sp, PAINT, size);
+	hole_expect(&handler_hole, 64, 64, "measured fault");
+	with_fixup = depth_used(sp, size);
+	if (with_fixup > kernel_frame + HL_TRY_ZERO_HANDLER_STACK)
+		child_fail("the fault handler used %zu bytes of stack beyond the kernel's %zu-byte "
+			   "frame; zero.h promises at most %d",
+			   with_fixup - kernel_frame, kernel_frame, HL_TRY_ZERO_HANDLER_STACK);
+	printf("handler stack: kernel frame %zu bytes (AT_MINSIGSTKSZ %lu), hotline's handler "
+	       "%zd more (bound %d)\n",
+	       kernel_frame, getauxval(AT_MINSIGSTKSZ), (ssize_t)with_fixup - (ssize_t)kernel_frame,
+	       HL_TRY_ZERO_HANDLER_STACK);
+}
+
+/* ---- The parent: one child per case ---- */
+
+static int run_child(const char *scenario)
+{
+	char err[4096], what[128];
+	int status =
+		run_self_child(scenario, "HOTLINE_TEST_UNUSED", NULL, NULL, 0, err, sizeof(err));
+
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		print_error("child %s %s; stderr:\n%s\n", scenario,
+			    describe_status(status, what, sizeof(what)), err);
+	return status;
+}
+
+#define CHILD_TEST(name, scenario)                                                                 \
+	static void name(void **state)                                                             \
+	{                                                                                          \
+		int status;                                                                        \
+		(void)state;                                                                       \
+		status = run_child(scenario);                                                      \
+		assert_true(WIFEXITED(status));                                                    \
+		assert_int_equal(WEXITSTATUS(status), 0);                                          \
+	}
+
+CHILD_TEST(wrapping_and_outside_ranges_write_nothing_and_return_n, "ranges")
+/* x86-64 only (where such faults exist), and only where the hidden check can be reached. */
+static void fault_without_address_is_resolved_not_fatal(void **state)
+{
+	int status;
+
+	(void)state;
+#if !defined(__x86_64__) || defined(TEST_SHARED_LIBRARY)
+	skip();
+#endif
+	status = run_child("gp");
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+CHILD_TEST(thread_with_every_signal_blocked_gets_right_count, "blocked-all")
+CHILD_TEST(thread_with_sigsegv_blocked_gets_right_count, "blocked-segv")
+CHILD_TEST(thread_with_sigbus_blocked_gets_right_count, "blocked-bus")
+CHILD_TEST(full_mask_handler_as_first_call_gets_right_count, "handler-first")
+CHILD_TEST(full_mask_handler_that_unblocks_faults_gets_right_count, "handler-unblocking")
+CHILD_TEST(plain_call_with_small_guarded_altstack, "altstack-plain")
+CHILD_TEST(call_from_handler_with_small_guarded_altstack, "altstack-handler")
+CHILD_TEST(onstack_handler_on_sigstksz_stack_calls_try_zero, "onstack")
+CHILD_TEST(handler_stack_use_within_stated_bound, "stack-use")
+
+/* zero.h: a handler that blocks SIGSEGV after the thread was found open is killed by it. */
+static void full_mask_handler_after_open_call_is_killed_by_sigsegv(void **state)
+{
+	char err[4096], what[128];
+	int status;
+
+	(void)state;
+	status = run_self_child("handler-after", "HOTLINE_TEST_UNUSED", NULL, NULL, 0, err,
+				sizeof(err));
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGSEGV)
+		fail_msg("child handler-after %s, expected to be killed by SIGSEGV as zero.h "
+			 "says; stderr:\n%s",
+			 describe_status(status, what, sizeof(what)), err);
+}
+
+static int child_main(const char *scenario)
+{
+	watchdog_start(60, scenario);
+	if (strcmp(scenario, "ranges") == 0)
+		child_ranges_refused();
+	else if (strcmp(scenario, "gp") == 0)
+		child_general_protection_fault_resolved();
+	else if (strncmp(scenario, "blocked-", 8) == 0)
+		child_blocked_thread(scenario + 8);
+	else if (strncmp(scenario, "handler-", 8) == 0)
+		child_handler_with_full_mask(scenario + 8);
+	else if (strncmp(scenario, "altstack-", 9) == 0)
+		child_small_altstack(scenario + 9);
+	else if (strcmp(scenario, "onstack") == 0)
+		child_onstack_handler();
+	else if (strcmp(scenario, "stack-use") == 0)
+		child_handler_stack_use();
+	else
+		child_fail("unknown scenario %s", scenario);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(wrapping_and_outside_ranges_write_nothing_and_return_n),
+		cmocka_unit_test(fault_without_address_is_resolved_not_fatal),
+		cmocka_unit_test(thread_with_every_signal_blocked_gets_right_count),
+		cmocka_unit_test(thread_with_sigsegv_blocked_gets_right_count),
+		cmocka_unit_test(thread_with_sigbus_blocked_gets_right_count),
+		cmocka_unit_test(full_mask_handler_as_first_call_gets_right_count),
+		cmocka_unit_test(full_mask_handler_that_unblocks_faults_gets_right_count),
+		cmocka_unit_test(full_mask_handler_after_open_call_is_killed_by_sigsegv),
+		cmocka_unit_test(plain_call_with_small_guarded_altstack),
+		cmocka_unit_test(call_from_handler_with_small_guarded_altstack),
+		cmocka_unit_test(onstack_handler_on_sigstksz_stack_calls_try_zero),
+		cmocka_unit_test(handler_stack_use_within_stated_bound),
+	};
+
+	if (argc == 3 && strcmp(argv[1], "--child") == 0)
+		return child_main(argv[2]);
+	children_without_sanitizer_fault_handlers();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
