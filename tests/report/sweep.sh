@@ -126,6 +126,25 @@ grep -q 'model failed' "$tmp/err" || fail "stderr: expected hotline-sim's own li
 	fail "stdout: expected the two written sweeps, got: $(cat "$tmp/list")"
 ls "$tmp/half" | grep -q x86 && fail "a failed sweep left a file: $(ls "$tmp/half")"
 
+# A measured file hotline-sim refuses to calibrate to (every figure a
+# million times too slow): that sweep is skipped and said so, the others
+# are written and listed, and the script succeeds (make bench goes on to
+# the report).
+/usr/bin/python3 - "$fixture" "$tmp/nonsense.json" <<'PY' || fail "could not write the scaled fixture"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    r["ns_per_op"] *= 1e6
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$script" --ops 300 --jobs 2 --bench "$tmp/nonsense.json" "$sim" "$tmp/refused" >"$tmp/list" 2>"$tmp/err"
+status=$?
+[ $status -eq 0 ] || fail "a refused calibration: expected exit 0, got $status: $(cat "$tmp/err")"
+grep -q '^sim-sweep: calibrated: skipped: hotline-sim refused the calibration' "$tmp/err" ||
+	fail "stderr: expected the calibrated sweep said skipped, got: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/list")" -eq 3 ] || fail "a refused calibration: expected three sweeps listed, got: $(cat "$tmp/list")"
+ls "$tmp/refused" | grep -q calibrated && fail "a refused calibration left a file: $(ls "$tmp/refused")"
+
 if [ "$failures" -ne 0 ]; then
 	echo "$failures check(s) failed"
 	exit 1
