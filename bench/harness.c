@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +270,54 @@ static void sleep_until(uint64_t deadline_ns)
 		;
 }
 
+/*
+ * The end of a timed run: both clocks read just before the stop flag is
+ * set. A timed run's interval ends here, not when its threads leave: the
+ * workers count only the operations they completed before they saw the
+ * flag (harness.h), and what a thread does after it (finish the operation
+ * in flight, e.g. wait its turn in a FIFO lock's queue) is not measured.
+ */
+struct bench_stop {
+	uint64_t t1_ns, c1;
+};
+
+/*
+ * The thread that times a run asks for SCHED_FIFO while it waits for the
+ * workers and the deadline, if the process may (root, CAP_SYS_NICE or
+ * RLIMIT_RTPRIO; it is not an error when it may not). With more threads than
+ * CPUs an ordinary thread waits its turn behind the spinning workers when it
+ * wakes: the stop then came 0.3-0.9 s late at 256 threads on 2 CPUs, and with
+ * it the end of every such run. It sleeps all the time it holds the priority,
+ * so it takes nothing from the workers. Called after the workers exist (they
+ * would inherit the policy); a policy the user chose (chrt) is left alone.
+ */
+static bool timer_priority_raise(void)
+{
+	struct sched_param sp;
+	int policy;
+
+	if (pthread_getschedparam(pthread_self(), &policy, &sp) || policy != SCHED_OTHER)
+		return false;
+	sp.sched_priority = sched_get_priority_min(SCHED_FIFO);
+	return pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0;
+}
+
+static void timer_priority_drop(bool raised)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (raised)
+		pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+}
+
+static void stop_after(double duration, atomic_bool *stop, struct bench_stop *end)
+{
+	sleep_until(bench_now_ns() + (uint64_t)(duration * 1e9));
+	end->t1_ns = bench_now_ns();
+	end->c1 = bench_cycles();
+	atomic_store_explicit(stop, true, memory_order_relaxed);
+}
+
 static void record_placement(const struct bench_run *r)
 {
 	bool pinned = r->threads > 0 && r->cpus[0] >= 0;
@@ -297,7 +346,12 @@ json_t *bench_placement_json(void)
 	return a;
 }
 
-static void collect(struct bench_run *r, const struct bench_worker *w, unsigned int n)
+/*
+ * The run's interval: from the first thread's start to the stop (end, if
+ * the run was timed: end->t1_ns != 0), else to the last thread's end.
+ */
+static void collect(struct bench_run *r, const struct bench_worker *w, unsigned int n,
+		    const struct bench_stop *end)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0, c0 = UINT64_MAX, c1 = 0;
 
@@ -317,6 +371,10 @@ static void collect(struct bench_run *r, const struct bench_worker *w, unsigned 
 		if (w[i].c1 > c1)
 			c1 = w[i].c1;
 	}
+	if (end->t1_ns) {
+		t1 = end->t1_ns;
+		c1 = end->c1;
+	}
 	r->elapsed_ns = t1 > t0 ? (double)(t1 - t0) : 0.0;
 	r->cycles = c1 > c0 ? c1 - c0 : 0;
 }
@@ -325,9 +383,11 @@ static int run_threads(const struct bench_subject *s, void *state, unsigned int 
 		       double duration, struct bench_run *r)
 {
 	struct bench_gate g = { .state = 0, .subject = s };
+	struct bench_stop end = { 0 };
 	struct bench_worker *w = calloc(n, sizeof(*w));
 	pthread_t *tid = calloc(n, sizeof(*tid));
 	unsigned int created = 0;
+	bool raised;
 	int err = 0;
 
 	if (!w || !tid) {
@@ -354,18 +414,18 @@ static int run_threads(const struct bench_subject *s, void *state, unsigned int 
 		if (err)
 			break;
 	}
+	raised = !err && duration > 0 && timer_priority_raise();
 	open_gate(&g, err ? -1 : 1);
 	if (!err) {
 		pthread_barrier_wait(&g.start);
-		if (duration > 0) {
-			sleep_until(bench_now_ns() + (uint64_t)(duration * 1e9));
-			atomic_store_explicit(&g.stop, true, memory_order_relaxed);
-		}
+		if (duration > 0)
+			stop_after(duration, &g.stop, &end);
 	}
+	timer_priority_drop(raised);
 	for (unsigned int i = 0; i < created; i++)
 		pthread_join(tid[i], NULL);
 	if (!err)
-		collect(r, w, n);
+		collect(r, w, n, &end);
 
 	pthread_barrier_destroy(&g.start);
 	pthread_cond_destroy(&g.open_cond);
@@ -484,7 +544,9 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 	size_t size = sizeof(struct proc_shared) + threads * sizeof(struct bench_worker);
 	pthread_barrierattr_t attr;
 	struct proc_shared *sh;
+	struct bench_stop end = { 0 };
 	unsigned int created = 0;
+	bool raised;
 	void *state = NULL;
 	pid_t *pid;
 	int status, err = 0, ret = -1;
@@ -549,11 +611,11 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 			    strerror(err));
 		goto out;
 	}
+	raised = duration > 0 && timer_priority_raise();
 	pthread_barrier_wait(&sh->start);
-	if (duration > 0) {
-		sleep_until(bench_now_ns() + (uint64_t)(duration * 1e9));
-		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
-	}
+	if (duration > 0)
+		stop_after(duration, &sh->stop, &end);
+	timer_priority_drop(raised);
 	for (unsigned int i = 0; i < threads; i++) {
 		if (wait_for(pid[i], &status) < 0) {
 			sh->w[i].failed = true;
@@ -563,7 +625,7 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 		}
 		check_exit(&sh->w[i], pid[i], status);
 	}
-	collect(out, sh->w, threads);
+	collect(out, sh->w, threads, &end);
 	record_placement(out);
 	ret = 0;
 out:

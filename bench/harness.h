@@ -95,7 +95,11 @@ struct bench_worker {
 	const atomic_bool *stop;	/* duration runs: set when time is up */
 	bool timed;			/* true: run until *stop; false: run to completion */
 
-	/* Set by run. */
+	/*
+	 * Set by run. A timed run counts only the operations it completed
+	 * before it saw *stop set, and starts none after: the measured
+	 * interval ends when stop is set (bench_measure).
+	 */
 	uint64_t ops;			/* operations completed */
 	bool failed;			/* a correctness check failed ... */
 	char why[200];			/* ... and why, one line */
@@ -169,7 +173,8 @@ struct bench_run {
 	int *cpus;			/* [threads]: placement used, -1 = not pinned */
 	uint64_t *ops;			/* [threads]: operations of each thread */
 	uint64_t total_ops;
-	double elapsed_ns;		/* first thread's start to last thread's end */
+	double elapsed_ns;		/* first thread's start to the stop (timed), */
+					/* or to the last thread's end */
 	uint64_t cycles;		/* bench_cycles() over the same interval */
 	bool failed;			/* a worker's check failed (why says which) */
 	char why[200];
@@ -180,7 +185,12 @@ struct bench_run {
  * pin, tear it down.
  *
  * duration > 0: the threads run until duration seconds after they were
- * released together; 0: each runs to completion. All threads are pinned
+ * released together; 0: each runs to completion. A timed run is measured
+ * from the first thread's start to the moment the stop flag is set, and
+ * its threads count only operations completed before they saw the flag:
+ * an operation still in flight at the stop may end much later (a FIFO
+ * lock's waiters with more threads than CPUs), and neither it nor the
+ * time it takes is part of the result. All threads are pinned
  * and waiting at a barrier before any starts. On return *out holds the
  * counts and times (free with bench_run_free). Returns 0 (out->failed may
  * still report a failed correctness check), or -1 after bench_error when

@@ -150,11 +150,13 @@ static bool qspin_check(struct ct_object *o, char *why, size_t n)
 /*
  * ticket: the spinning FIFO lock qspinlock replaced; its waiters spin with
  * cpu_relax, or on arm64 with ISB or nothing (ticket_isb, ticket_none).
+ * After the run's stop they yield instead (ticket.h: the queue drains in
+ * bounded time with more threads than CPUs; nothing after the stop counts).
  */
 static bench_always_inline void ticket_op(struct ct_object *o, struct ct_thread *t,
 					   enum bench_relax_insn insn, bool get)
 {
-	ticket_lock_relax(&o->ticket.lock, insn);
+	ticket_lock_relax(&o->ticket.lock, insn, t->stop);
 	if (get)
 		counter_inc(&o->ticket.count, t);
 	else

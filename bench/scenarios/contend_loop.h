@@ -77,6 +77,8 @@ struct ct_thread {
 	uint64_t fallbacks;	/* lockref operations that took the locked path */
 	uint64_t violations;	/* critical sections that found the counter out of range */
 	uint64_t last_refs;	/* puts that found the last reference (never expected) */
+	/* The run's stop flag, for the ticket lock's waiters (ticket_op). */
+	const atomic_bool *stop;
 	unsigned int threads;
 	enum ct_probe probe;
 };
@@ -282,25 +284,36 @@ static bench_always_inline void ct_loop(struct bench_worker *w, enum ct_probe pr
 	struct ct_object *o = &st->obj;
 	struct ct_thread *t = &st->thread[w->index];
 	uint64_t n = 0;
+	bool stop;
 
 	t->probe = probe;
 	t->threads = st->threads;
+	t->stop = w->stop;
 	if (probe == CT_PROBE_LOCKREF)
 		lockref_probe_begin(relax, insn);
-	/* At least one op, so that every thread has a latency sample. */
-	do {
+	/*
+	 * One look at the stop flag per op, after it: an op that ends after the
+	 * stop is neither counted nor timed (harness.h), and none starts after
+	 * it. The first op of each thread is timed, if it ends in time.
+	 */
+	stop = atomic_load_explicit(w->stop, memory_order_relaxed);
+	while (!stop) {
 		if (hl_unlikely(n % CT_SAMPLE_EVERY == 0)) {
-			uint64_t c0 = bench_cycles();
+			uint64_t c0 = bench_cycles(), ticks;
 
 			get(o, t);
 			put(o, t);
-			bench_latency_add(&t->latency, bench_cycles() - c0);
+			ticks = bench_cycles() - c0;
+			stop = atomic_load_explicit(w->stop, memory_order_relaxed);
+			if (!stop)
+				bench_latency_add(&t->latency, ticks);
 		} else {
 			get(o, t);
 			put(o, t);
+			stop = atomic_load_explicit(w->stop, memory_order_relaxed);
 		}
-		n++;
-	} while (!atomic_load_explicit(w->stop, memory_order_relaxed));
+		n += !stop;
+	}
 
 	w->ops = n;
 	if (probe == CT_PROBE_LOCKREF) {

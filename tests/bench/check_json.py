@@ -291,8 +291,10 @@ def check_contention_extras(r, w, subject, threads):
         if all(is_num(x) for x in vals):
             check(vals[0] <= vals[1] <= vals[2] <= vals[3],
                   f"{w}.latency_ns: expected p50 <= p99 <= p999 <= max, got {lat}")
-    check_type(r, "latency_samples", lambda v: is_int(v) and v >= threads,
-               f"an integer >= {threads} (every thread times its first op)", w)
+    # Every thread times its first op, if it ends before the stop: a thread the
+    # scheduler ran only after the deadline (more threads than CPUs) has none.
+    check_type(r, "latency_samples", lambda v: is_int(v) and v >= 1,
+               "an integer >= 1 (every thread times its first op, if it ends in time)", w)
     check_type(r, "latency_resolution_ns", lambda v: v is None or (is_num(v) and v > 0),
                "a positive number or null", w)
 
