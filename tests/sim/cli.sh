@@ -60,6 +60,42 @@ else
 	fail "$safe --lat-socket 33: failed: $(cat "$tmp/err")"
 fi
 
+# Output that cannot be written is a failure: exit 1 and one line on stderr,
+# never 0 (a full device, a closed stdout, a JSON file that cannot be
+# written). expect_lost HOW ARGS...: HOW is full (stdout on /dev/full),
+# closed (stdout closed) or json (ARGS name the JSON file).
+expect_lost() {
+	how=$1
+	shift
+	case $how in
+	full) run_tool "$@" >/dev/full 2>"$tmp/err" ;;
+	closed) run_tool "$@" >&- 2>"$tmp/err" ;;
+	*) run_tool "$@" >/dev/null 2>"$tmp/err" ;;
+	esac
+	status=$?
+	lines=$(wc -l <"$tmp/err")
+	what="$tool $* (stdout: $how)"
+	if [ "$status" -ne 1 ]; then
+		fail "$what: expected exit status 1, got $status: $(cat "$tmp/err")"
+	elif [ "$lines" -ne 1 ] || ! grep -q "^$tool: .*cannot write" "$tmp/err"; then
+		fail "$what: expected one line '$tool: ... cannot write ...' on stderr, got: $(cat "$tmp/err")"
+	fi
+}
+if [ -c /dev/full ]; then
+	expect_lost full $safe
+	expect_lost full --help
+	expect_lost json $safe --json /dev/full
+fi
+expect_lost closed $safe
+expect_lost closed --list
+expect_lost json $safe --json "$tmp/no/such/dir/o.json"
+[ -e "$tmp/no" ] && fail "--json in a missing directory: expected nothing created, found $tmp/no"
+# Refused before anything is written: still 2, even with stdout closed.
+run_tool $safe --ops 5 >&- 2>"$tmp/err"
+status=$?
+[ "$status" -eq 2 ] ||
+	fail "--ops 5 with stdout closed: expected exit status 2, got $status: $(cat "$tmp/err")"
+
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failure(s)"
 	exit 1

@@ -1,22 +1,80 @@
 // SPDX-License-Identifier: MIT
 /* tools/common/tool.c - see tool.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 
 /* Until tool_init: the name the program was run by. */
 static const char *program;
 static void (*before)(void);
+/* The status tool_die / tool_bad_usage are exiting with; 0 otherwise. */
+static int exiting_with;
+/* stdout was closed when the tool started (hold_stdout). */
+static bool stdout_closed;
+
+/*
+ * At exit: the results on stdout must have been written. A full disk, a
+ * closed descriptor or a broken device shows only here (an error set by an
+ * earlier write, or the last buffer failing to flush or close), and a tool
+ * that lost its output must not exit 0. As gnulib's close_stdout: a close
+ * that fails with EBADF when nothing was written or pending is not an error
+ * (stdout closed, nothing lost). Status 1, or the status the tool was
+ * already failing with; _exit, since exit() may not be called again here.
+ */
+static void check_stdout(void)
+{
+	bool pending = __fpending(stdout) != 0;
+	bool failed = ferror(stdout) != 0;
+	const char *why = stdout_closed ? "it is closed" : "a write failed";
+
+	errno = 0;
+	if (fclose(stdout) != 0 && (failed || pending || errno != EBADF)) {
+		failed = true;
+		if (errno && !stdout_closed)
+			why = strerror(errno);
+	}
+	if (!failed)
+		return;
+	if (before)
+		before();
+	fprintf(stderr, "%s: cannot write the output to stdout: %s\n",
+		program ? program : program_invocation_short_name, why);
+	_exit(exiting_with ? exiting_with : 1);
+}
+
+/*
+ * A closed stdout (>&-) must stay unusable: otherwise the next file the tool
+ * opens becomes descriptor 1 and the results land in it. A read-only
+ * /dev/null in its place makes every write to stdout fail (EBADF).
+ */
+static void hold_stdout(void)
+{
+	int fd;
+
+	if (fcntl(STDOUT_FILENO, F_GETFD) >= 0 || errno != EBADF)
+		return;
+	stdout_closed = true;
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0 && fd != STDOUT_FILENO) {
+		dup2(fd, STDOUT_FILENO);
+		close(fd);
+	}
+}
 
 void tool_init(const char *name, void (*before_message)(void))
 {
 	program = name;
 	before = before_message;
+	hold_stdout();
+	atexit(check_stdout);
 }
 
 void tool_vmessage(const char *prefix, const char *fmt, va_list ap)
@@ -42,6 +100,7 @@ void tool_bad_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	tool_vmessage("", fmt, ap);
 	va_end(ap);
+	exiting_with = 2;
 	exit(2);
 }
 
@@ -52,6 +111,7 @@ void tool_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	tool_vmessage("", fmt, ap);
 	va_end(ap);
+	exiting_with = 1;
 	exit(1);
 }
 

@@ -10,7 +10,10 @@
  * until then, the name it was run by) and, if before is not NULL, calls it
  * before each message is written (the bench clears its progress line
  * there). Messages are one line: control characters a user typed into a
- * value are shown as '?'.
+ * value are shown as '?'. It also makes sure the output got out: at exit,
+ * if anything written to stdout was lost (a full disk, /dev/full, a closed
+ * descriptor), one line says so on stderr and the status is 1 (or the
+ * failing status the tool was already exiting with), never 0.
  */
 #ifndef HOTLINE_TOOLS_COMMON_TOOL_H
 #define HOTLINE_TOOLS_COMMON_TOOL_H
