@@ -10,9 +10,10 @@
  * The fault path, step by step:
  *  0. hl_try_zero's entry checks that the range lies in the user address
  *     space and that this thread does not block SIGSEGV and SIGBUS (the
- *     kernel kills a thread that faults with them blocked); when a check
- *     fails, hl__try_zero_slow() below refuses the range or unblocks the
- *     signals for the call.
+ *     kernel kills a thread that faults with them blocked), both with one
+ *     comparison against a thread-local end of user space; when it fails,
+ *     hl__try_zero_slow() below refuses the range or unblocks the signals
+ *     for the call.
  *  1. hl_try_zero runs a variant whose stores are in the exception table
  *     (the hl__try_zero_* copy): being that copy is what arms it, so the
  *     armed path costs nothing.
@@ -162,9 +163,11 @@ static uintptr_t probe_user_top(void)
 	return top ? top : hl_arch_user_top_min();
 }
 
-/* hl_try_zero's entry checks (arch.h). */
+/* The end of the user address space, once found; 0 before. */
 uintptr_t hl__try_zero_top;
-_Thread_local unsigned char hl__try_zero_unblocked __attribute__((tls_model("initial-exec")));
+
+/* hl_try_zero's entry check (arch.h): hl__try_zero_top once this thread is known not to block the fault signals. */
+_Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
 
 static uintptr_t user_top(void)
 {
@@ -178,27 +181,27 @@ static uintptr_t user_top(void)
 }
 
 /*
- * hl_try_zero when an entry check failed. A range that wraps or ends
+ * hl_try_zero when its entry check failed. A range that wraps or ends
  * beyond the user address space is refused whole, as the kernel's
  * clear_user refuses it: nothing written, n returned. Otherwise the
  * thread's signal mask decides: a synchronous SIGSEGV or SIGBUS in a
  * thread that blocks it kills the process (the kernel resets the handler
  * to the default action), so they are unblocked for the call and the mask
- * restored after it. A thread found not to block them is remembered, and
- * its later calls skip this (zero.h says what that means for a thread that
- * blocks them afterwards).
+ * restored after it. A thread found not to block them gets its copy of the
+ * end of user space, and its later calls pass the entry check (zero.h says
+ * what that means for a thread that blocks them afterwards).
  */
 static _Thread_local unsigned int unblocked_for_a_call __attribute__((tls_model("initial-exec")));
 
 size_t hl__try_zero_slow(void *dst, size_t n)
 {
-	uintptr_t end = (uintptr_t)dst + n;
+	uintptr_t end = (uintptr_t)dst + n, top = user_top();
 	sigset_t faults, old;
 	size_t left;
 
-	if (end < (uintptr_t)dst || end > user_top())
+	if (end < (uintptr_t)dst || end > top)
 		return n;
-	if (hl__try_zero_unblocked)
+	if (hl__try_zero_thread_top)
 		return hl__try_zero_checked(dst, n);
 	sigemptyset(&faults);
 	sigaddset(&faults, SIGSEGV);
@@ -212,7 +215,7 @@ size_t hl__try_zero_slow(void *dst, size_t n)
 		 * unblocked them for itself and will block them again.
 		 */
 		if (!unblocked_for_a_call)
-			hl__try_zero_unblocked = 1;
+			hl__try_zero_thread_top = top;
 		return hl__try_zero_checked(dst, n);
 	}
 	unblocked_for_a_call++;

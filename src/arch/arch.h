@@ -80,16 +80,14 @@ bool hl_arch_zero_fixup(void *uc, uintptr_t addr);
 /*
  * hl_try_zero's entry checks, done by the architecture's entry point
  * before it stores anything: the range [dst, dst + n) must not wrap and
- * must end at or below hl__try_zero_top (0 until zero.c has found the end
- * of the user address space), and hl__try_zero_unblocked, a thread-local
- * byte, must be set (this thread was found not to block SIGSEGV/SIGBUS).
- * When a check fails the entry tail-calls hl__try_zero_slow (zero.c),
- * which returns n or calls hl__try_zero_checked: the entry point just
- * after its checks.
+ * must end at or below hl__try_zero_thread_top. That is a thread-local
+ * copy of the end of the user address space, 0 until zero.c has found
+ * that this thread does not block SIGSEGV/SIGBUS (so one comparison checks
+ * both). When a check fails the entry tail-calls hl__try_zero_slow
+ * (zero.c), which returns n or calls hl__try_zero_checked: the entry point
+ * just after its checks.
  */
-extern uintptr_t hl__try_zero_top;
-extern _Thread_local unsigned char hl__try_zero_unblocked
-	__attribute__((tls_model("initial-exec")));
+extern _Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
 size_t hl__try_zero_slow(void *dst, size_t n);
 size_t hl__try_zero_checked(void *dst, size_t n);
 

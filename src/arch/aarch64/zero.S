@@ -24,10 +24,11 @@
  * DC ZVA clears one aligned block, always inside [x0, end) where it is used;
  * whatever address in that block the kernel reports, it lies in [x0, end).
  * The table ranges of the functions that use DC ZVA start at the function's
- * first instruction: qemu 7.2 (linux-user) reports a repeated DC ZVA fault
- * at the pc of the function's entry, not of the DC ZVA (with x0 and x2 as
- * they were at the fault). On hardware the pc is exact and lies inside the
- * range anyway; no fault can occur before the first store.
+ * first instruction (for hl_try_zero, before its entry checks): qemu 7.2
+ * (linux-user) reports a repeated DC ZVA fault at the pc of the function's
+ * entry, not of the DC ZVA (with x0 and x2 as they were at the fault). On
+ * hardware the pc is exact and lies inside the range anyway; no fault can
+ * occur before the first store.
  *
  * Each variant is assembled twice: hl__zero_<name> for hl_zero, with no
  * exception-table entries, so that a fault in it is the crash it would be
@@ -180,28 +181,24 @@ ENDFUNC hl__zero_bytes_from_dst
 
 /*
  * TRY_ZERO_CHECKS slow: what hl_try_zero checks before it stores anything;
- * any check that fails branches to slow, a jump to hl__try_zero_slow
+ * a check that fails branches to slow, a jump to hl__try_zero_slow
  * (../../zero.c), which sorts the call out and comes back to
- * hl__try_zero_checked, just after these checks, or returns n:
- *  - the range must not wrap and must end at or below hl__try_zero_top,
- *    the end of the user address space (0 until the first slow call has
- *    found it);
- *  - this thread must be known not to block SIGSEGV and SIGBUS
- *    (hl__try_zero_unblocked, a thread-local byte, initial-exec).
- * Only x2-x4 are touched, which the entry sets again.
+ * hl__try_zero_checked, just after these checks, or returns n. One
+ * comparison does both checks: the range must not wrap (b.cs) and must end
+ * at or below hl__try_zero_thread_top, a thread-local copy of the end of
+ * the user address space that is 0 until a call has found this thread not
+ * blocking SIGSEGV and SIGBUS (b.hi). Initial-exec TLS. Only x2-x4 are
+ * touched, which the entry sets again.
  */
 .macro TRY_ZERO_CHECKS slow
 	adds	x2, x0, x1
 	b.cs	\slow
-	adrp	x3, hl__try_zero_top
-	ldr	x3, [x3, :lo12:hl__try_zero_top]
+	mrs	x4, tpidr_el0
+	adrp	x3, :gottprel:hl__try_zero_thread_top
+	ldr	x3, [x3, #:gottprel_lo12:hl__try_zero_thread_top]
+	ldr	x3, [x4, x3]
 	cmp	x2, x3
 	b.hi	\slow
-	mrs	x4, tpidr_el0
-	adrp	x3, :gottprel:hl__try_zero_unblocked
-	ldr	x3, [x3, #:gottprel_lo12:hl__try_zero_unblocked]
-	ldrb	w3, [x4, x3]
-	cbz	w3, \slow
 .endm
 
 /*
@@ -219,6 +216,7 @@ ENDFUNC hl__zero_bytes_from_dst
  */
 .macro VARIANTS pfx, entry, redirect, checked=
 FUNC \entry, public
+.L\entry\()_start:
 .ifnb \checked
 	TRY_ZERO_CHECKS .L\entry\()_slow
 	.globl	\checked
@@ -242,7 +240,7 @@ FUNC \entry, public
 .L\entry\()_slow:
 	b	hl__try_zero_slow
 .endif
-	XT	0b, 4b, hl__zero_bytes
+	XT	.L\entry\()_start, 4b, hl__zero_bytes
 ENDFUNC \entry
 
 FUNC \pfx\()stp

@@ -84,7 +84,7 @@ size_t hl_try_zero(void *dst, size_t n)
 {
 	uintptr_t end = (uintptr_t)dst + n;
 
-	if (end < (uintptr_t)dst || end > hl__try_zero_top || !hl__try_zero_unblocked)
+	if (end < (uintptr_t)dst || end > hl__try_zero_thread_top)
 		return hl__try_zero_slow(dst, n);
 	return hl__try_zero_checked(dst, n);
 }

@@ -259,26 +259,23 @@ ENDFUNC \fn
 .endm
 
 /*
- * TRY_ZERO_CHECKS: what hl_try_zero checks before it stores anything; any
+ * TRY_ZERO_CHECKS: what hl_try_zero checks before it stores anything; a
  * check that fails sends the call to hl__try_zero_slow (../../zero.c),
  * which sorts it out and comes back to hl__try_zero_checked, just after
- * these checks, or returns n:
- *  - the range must not wrap and must end at or below hl__try_zero_top,
- *    the end of the user address space (0 until the first slow call
- *    has found it);
- *  - this thread must be known not to block SIGSEGV and SIGBUS
- *    (hl__try_zero_unblocked, a thread-local byte, initial-exec: one load
- *    %fs-relative through the GOT).
+ * these checks, or returns n. One comparison does both checks: the range
+ * must not wrap (jb) and must end at or below hl__try_zero_thread_top, a
+ * thread-local copy of the end of the user address space that is 0 until
+ * a call has found this thread not blocking SIGSEGV and SIGBUS (ja). The
+ * variable is initial-exec: its offset from %fs comes from the GOT, or is
+ * an immediate once linked into a program.
  */
 .macro TRY_ZERO_CHECKS
 	movq	%rdi, %rax
 	addq	%rsi, %rax
 	jc	hl__try_zero_slow
-	cmpq	hl__try_zero_top(%rip), %rax
+	movq	hl__try_zero_thread_top@gottpoff(%rip), %rcx
+	cmpq	%fs:(%rcx), %rax
 	ja	hl__try_zero_slow
-	movq	hl__try_zero_unblocked@gottpoff(%rip), %rax
-	cmpb	$0, %fs:(%rax)
-	je	hl__try_zero_slow
 .endm
 
 /*
