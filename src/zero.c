@@ -131,8 +131,8 @@ static void init(void)
  * largest this architecture allows down: a page it maps, or one that is
  * mapped already, lies inside. On x86-64 the kernel keeps the last page
  * below 2^47 (2^56) out of reach, so the page below that is tried too.
- * Falls back to the largest candidate known to be valid on every kernel
- * of the architecture if mmap cannot say (no MAP_FIXED_NOREPLACE).
+ * Falls back to the architecture's usual end (hl_arch_user_top_min) if
+ * mmap cannot say (a kernel without MAP_FIXED_NOREPLACE).
  */
 static bool page_is_user(uintptr_t addr)
 {
@@ -191,7 +191,13 @@ static uintptr_t user_top(void)
  * end of user space, and its later calls pass the entry check (zero.h says
  * what that means for a thread that blocks them afterwards).
  */
-static _Thread_local unsigned int unblocked_for_a_call __attribute__((tls_model("initial-exec")));
+/*
+ * Calls of this thread inside the window where they may have unblocked the
+ * fault signals for themselves: a signal handler that interrupts one and
+ * calls hl_try_zero may find them unblocked, but must not remember that.
+ */
+static _Thread_local volatile unsigned int unblocked_for_a_call
+	__attribute__((tls_model("initial-exec")));
 
 size_t hl__try_zero_slow(void *dst, size_t n)
 {
@@ -206,22 +212,24 @@ size_t hl__try_zero_slow(void *dst, size_t n)
 	sigemptyset(&faults);
 	sigaddset(&faults, SIGSEGV);
 	sigaddset(&faults, SIGBUS);
-	if (pthread_sigmask(SIG_UNBLOCK, &faults, &old) != 0)
+	unblocked_for_a_call++;
+	if (pthread_sigmask(SIG_UNBLOCK, &faults, &old) != 0) {
+		unblocked_for_a_call--;
 		return n;
+	}
 	if (!sigismember(&old, SIGSEGV) && !sigismember(&old, SIGBUS)) {
 		/*
 		 * Open: remember it, unless that is only because a call
 		 * further out (this is a signal handler interrupting it)
 		 * unblocked them for itself and will block them again.
 		 */
-		if (!unblocked_for_a_call)
+		if (!--unblocked_for_a_call)
 			hl__try_zero_thread_top = top;
 		return hl__try_zero_checked(dst, n);
 	}
-	unblocked_for_a_call++;
 	left = hl__try_zero_checked(dst, n);
-	unblocked_for_a_call--;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	unblocked_for_a_call--;
 	return left;
 }
 

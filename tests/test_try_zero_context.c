@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <setjmp.h>
@@ -319,6 +321,87 @@ static void child_blocked_thread(const char *block)
 	printf("thread with %s blocked: right counts, mask kept\n", block);
 }
 
+/*
+ * A thread that blocks SIGSEGV and SIGBUS, interrupted by a signal whose
+ * handler calls hl_try_zero while the thread's own call has unblocked them
+ * for itself: the handler's call finds them unblocked, and must not make
+ * the thread's later calls believe so (they would then fault with the
+ * signals blocked, and be killed).
+ */
+static struct hole interrupt_hole;
+static volatile sig_atomic_t in_big_call, caught_inside, interrupt_bad;
+
+static void interrupting_handler(int sig)
+{
+	struct hole *h = &interrupt_hole;
+
+	(void)sig;
+	if (hl_try_zero(h->p + h->len - 32, 64) != 32)
+		interrupt_bad = 1;
+	if (in_big_call)
+		caught_inside++;
+}
+
+struct interrupted {
+	pthread_t self;
+	atomic_int done;
+	const char *bad;
+};
+
+static void *interrupted_fn(void *arg)
+{
+	struct interrupted *t = arg;
+	size_t big = 32 << 20;
+	unsigned char *buf =
+		mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct hole h = hole_map();
+
+	for (int i = 0; i < 200 && caught_inside < 3; i++) {
+		in_big_call = 1;
+		if (hl_try_zero(buf, big) != 0)
+			t->bad = "the interrupted call did not clear everything";
+		in_big_call = 0;
+	}
+	atomic_store(&t->done, 1);
+	/* Still blocking both: this call must take the slow path, and survive its fault. */
+	if (!t->bad)
+		t->bad = hole_check(&h, 100, 100, hole_clear(&h, 100, 100));
+	if (!t->bad && !mask_has(SIGSEGV))
+		t->bad = "SIGSEGV no longer blocked";
+	munmap(buf, big);
+	return NULL;
+}
+
+static void child_interrupted_blocked_call(void)
+{
+	struct sigaction sa = {.sa_handler = interrupting_handler};
+	struct interrupted t = {.bad = NULL};
+	struct timespec tick = {0, 200 * 1000};
+	sigset_t set, old;
+
+	interrupt_hole = hole_map();
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigfillset(&set);
+	sigdelset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	if (pthread_create(&t.self, NULL, interrupted_fn, &t))
+		child_fail("pthread_create failed");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	while (!atomic_load(&t.done)) {
+		pthread_kill(t.self, SIGUSR1);
+		nanosleep(&tick, NULL);
+	}
+	pthread_join(t.self, NULL);
+	if (t.bad || interrupt_bad)
+		child_fail("interrupted blocked call: %s", t.bad ? t.bad : "the handler's count");
+	if (!caught_inside)
+		child_fail("no signal landed inside a call of the blocked thread: the case was not "
+			   "met");
+	printf("interrupted blocked calls: %d handler calls inside, thread still right after\n",
+	       (int)caught_inside);
+}
+
 /* SIGUSR1's handler, installed with every signal in sa_mask, calls hl_try_zero. */
 static struct hole handler_hole;
 static const char *handler_bad;
@@ -547,6 +630,7 @@ static void fault_without_address_is_resolved_not_fatal(void **state)
 CHILD_TEST(thread_with_every_signal_blocked_gets_right_count, "blocked-all")
 CHILD_TEST(thread_with_sigsegv_blocked_gets_right_count, "blocked-segv")
 CHILD_TEST(thread_with_sigbus_blocked_gets_right_count, "blocked-bus")
+CHILD_TEST(handler_inside_a_blocked_threads_call_leaves_it_blocked_and_right, "interrupted")
 CHILD_TEST(full_mask_handler_as_first_call_gets_right_count, "handler-first")
 CHILD_TEST(full_mask_handler_that_unblocks_faults_gets_right_count, "handler-unblocking")
 CHILD_TEST(plain_call_with_small_guarded_altstack, "altstack-plain")
@@ -578,6 +662,8 @@ static int child_main(const char *scenario)
 		child_general_protection_fault_resolved();
 	else if (strncmp(scenario, "blocked-", 8) == 0)
 		child_blocked_thread(scenario + 8);
+	else if (strcmp(scenario, "interrupted") == 0)
+		child_interrupted_blocked_call();
 	else if (strncmp(scenario, "handler-", 8) == 0)
 		child_handler_with_full_mask(scenario + 8);
 	else if (strncmp(scenario, "altstack-", 9) == 0)
@@ -599,6 +685,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(thread_with_every_signal_blocked_gets_right_count),
 		cmocka_unit_test(thread_with_sigsegv_blocked_gets_right_count),
 		cmocka_unit_test(thread_with_sigbus_blocked_gets_right_count),
+		cmocka_unit_test(handler_inside_a_blocked_threads_call_leaves_it_blocked_and_right),
 		cmocka_unit_test(full_mask_handler_as_first_call_gets_right_count),
 		cmocka_unit_test(full_mask_handler_that_unblocks_faults_gets_right_count),
 		cmocka_unit_test(full_mask_handler_after_open_call_is_killed_by_sigsegv),
