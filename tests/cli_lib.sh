@@ -11,7 +11,14 @@
 #   expect_bad "WORDS" ARGS...
 #                      the run must exit 2 with exactly one line on stderr,
 #                      starting "$tool: " and containing every word of WORDS,
-#                      and print nothing on stdout (design.md, "Bad input")
+#                      and print nothing on stdout (the project's rule for bad
+#                      input, README.md)
+#   expect_lost HOW ARGS...
+#                      output that cannot be written is a failure: the run
+#                      must exit 1 with one line "$tool: ... cannot write ..."
+#                      on stderr, never 0. HOW is full (stdout on /dev/full),
+#                      closed (stdout closed) or json (ARGS name a JSON file
+#                      that cannot be written)
 
 run_tool() {
 	${HOTLINE_TARGET_RUN:+"$HOTLINE_TARGET_RUN"} "$tool_path" "$@"
@@ -49,5 +56,23 @@ expect_bad() {
 	fi
 	if [ -s "$tmp/out" ]; then
 		fail "$what: expected nothing on stdout, got: $(head -c 200 "$tmp/out")"
+	fi
+}
+
+expect_lost() {
+	how=$1
+	shift
+	case $how in
+	full) run_tool "$@" >/dev/full 2>"$tmp/err" ;;
+	closed) run_tool "$@" >&- 2>"$tmp/err" ;;
+	*) run_tool "$@" >/dev/null 2>"$tmp/err" ;;
+	esac
+	status=$?
+	lines=$(wc -l <"$tmp/err")
+	what="$tool $* (stdout: $how)"
+	if [ "$status" -ne 1 ]; then
+		fail "$what: expected exit status 1, got $status: $(cat "$tmp/err")"
+	elif [ "$lines" -ne 1 ] || ! grep -q "^$tool: .*cannot write" "$tmp/err"; then
+		fail "$what: expected one line '$tool: ... cannot write ...' on stderr, got: $(cat "$tmp/err")"
 	fi
 }

@@ -194,27 +194,7 @@ if grep -qw atomic_faa_lse "$tmp/out.list" 2>/dev/null; then
 	fi
 fi
 
-# Output that cannot be written is a failure: exit 1 and one line on stderr,
-# never 0 (a full device, a closed stdout, a JSON file on /dev/full).
-# expect_lost HOW ARGS...: HOW is full (stdout on /dev/full), closed (stdout
-# closed) or json (ARGS name the JSON file that cannot be written).
-expect_lost() {
-	how=$1
-	shift
-	case $how in
-	full) run_tool "$@" >/dev/full 2>"$tmp/err" ;;
-	closed) run_tool "$@" >&- 2>"$tmp/err" ;;
-	*) run_tool "$@" >/dev/null 2>"$tmp/err" ;;
-	esac
-	status=$?
-	lines=$(wc -l <"$tmp/err")
-	what="$tool $* (stdout: $how)"
-	if [ "$status" -ne 1 ]; then
-		fail "$what: expected exit status 1, got $status: $(cat "$tmp/err")"
-	elif [ "$lines" -ne 1 ] || ! grep -q "^$tool: .*cannot write" "$tmp/err"; then
-		fail "$what: expected one line '$tool: ... cannot write ...' on stderr, got: $(cat "$tmp/err")"
-	fi
-}
+# Output that cannot be written is a failure (cli_lib.sh, expect_lost).
 if [ -c /dev/full ]; then
 	expect_lost full $safe
 	expect_lost full --version
