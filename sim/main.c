@@ -1,7 +1,7 @@
 /*
  * hotline-sim: the command line. Runs every policy at every thread count on
  * one machine model, prints a table and writes the bench's JSON schema
- * (design.md, "Bench and sim JSON"), marked simulated.
+ * (bench/README.md, "JSON"; docs/sim.md), marked simulated.
  *
  * Exit status: 0 done; 1 a run failed (the model stalled, a file could not
  * be written); 2 bad command line, with one line naming the option and value.

@@ -1,7 +1,7 @@
 /*
  * The machine presets and the table of parameters the command line can
  * override. Every value says where it comes from: a figure in
- * shared/reference.md ("ref: ..."), a public figure of the part, or a fit
+ * docs/sources.md ("ref: ..."), a public figure of the part, or a fit
  * to one of the anchors the validation tests hold (tests/sim), and then
  * it says so. docs/sim.md has the same table for readers.
  */
@@ -56,10 +56,11 @@ const struct sim_preset sim_presets[] = {
 			.jitter = 0.3,
 			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
 		},
-		.sources = "latencies from reference.md's core-to-core figures (Intel same socket "
-			   "44-51, cross socket 108-197, SMT 4-10 ns); cas_fail_takes_line from "
-			   "the 2023 lockref thread; PAUSE cost from Intel's published latency "
-			   "(~140 cycles, Skylake on); occupancy and stickiness assumed",
+		.sources = "latencies from the core-to-core figures in docs/sources.md (Intel "
+			   "same socket 44-51, cross socket 108-197, SMT 4-10 ns); "
+			   "cas_fail_takes_line from the 2023 lockref thread; PAUSE cost from "
+			   "Intel's published latency (~140 cycles, Skylake on); occupancy and "
+			   "stickiness assumed",
 	},
 	{
 		.name = "thunderx2",
@@ -81,8 +82,8 @@ const struct sim_preset sim_presets[] = {
 			.jitter = 0.3,
 			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
 		},
-		.sources = "topology from reference.md (2 x 28 x SMT4); latencies assumed by "
-			   "analogy with reference.md's Intel figures (no published ThunderX2 "
+		.sources = "topology from docs/sources.md (2 x 28 x SMT4); latencies assumed by "
+			   "analogy with its Intel figures (no published ThunderX2 "
 			   "core-to-core table at hand); cas_fail_takes_line=0 and dir_occupancy "
 			   "fitted to the thread's 25 attempts at 28 threads and 2.5x at 224",
 	},
@@ -108,11 +109,11 @@ const struct sim_preset sim_presets[] = {
 			.jitter = 0.3,
 			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
 		},
-		.sources = "far atomics and their 8.5 ns from reference.md's Graviton 2 fetch-add "
-			   "figures (8.5 -> 9.4 ns flat, 2 to 16 threads); dir_occupancy fitted to "
-			   "the ticket lock's 133/170/249/428 ns at 2/4/8/16 threads; stickiness "
-			   "and cas_fail_takes_line fitted to the CAS loop's 26 -> 40 ns; mesh "
-			   "latency assumed",
+		.sources = "far atomics and their 8.5 ns from the Graviton 2 fetch-add figures in "
+			   "docs/sources.md (8.5 -> 9.4 ns flat, 2 to 16 threads); dir_occupancy "
+			   "fitted to the ticket lock's 133/170/249/428 ns at 2/4/8/16 threads; "
+			   "stickiness and cas_fail_takes_line fitted to the CAS loop's 26 -> 40 "
+			   "ns; mesh latency assumed",
 	},
 };
 const size_t sim_nr_presets = sizeof(sim_presets) / sizeof(sim_presets[0]);

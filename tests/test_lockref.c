@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_lockref.c - struct hl_lockref, operation by operation, against the
- * kernel's lockref (v6.17; reference.md, lockref; design.md, lockref.h).
+ * kernel's lockref (v6.17; docs/sources.md, lockref; include/hotline/lockref.h).
  *
  * Each operation from each interesting count (0, 1, more, dead), with the
  * lock free, held, or merely waited for (pending or queued bits set by hand:

@@ -2,7 +2,7 @@
 /*
  * test_qspinlock.c - hl_qspinlock_t in one thread: its word, its initial
  * state, trylock, is_locked, and an unlock that must clear the locked byte
- * and nothing else (design.md, qspinlock.h; reference.md, qspinlock).
+ * and nothing else (include/hotline/qspinlock.h; docs/sources.md, qspinlock).
  *
  * The pending bit and the tail belong to waiters. With one thread there
  * are none, so several tests write those bits by hand, as a waiter would,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_refcount.c - hl_refcount_t in one thread, against the kernel's
- * refcount_t semantics (v6.17; /work/shared/reference.md, section refcount).
+ * refcount_t semantics (v6.17; docs/sources.md, refcount).
  *
  * Every case runs with a recording handler installed, so each test can say
  * which kind of bug must have been reported (or that none was), that it was

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_try_zero.c - hl_try_zero where memory faults (design.md, zero.h),
+ * test_try_zero.c - hl_try_zero where memory faults (include/hotline/zero.h),
  * in every variant this CPU runs and in the automatic plan.
  *
  * The contract, byte-exact: r = hl_try_zero(dst, n) is the number of bytes

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_try_zero_threads.c - hl_try_zero's faults in several threads at once
- * (design.md, zero.h: the handler is thread-safe and acts only for a thread
+ * (include/hotline/zero.h: the handler is thread-safe and acts only for a thread
  * that is inside hl_try_zero).
  *
  * In this process: three threads, each clearing its own buffer across the

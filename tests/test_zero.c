@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_zero.c - hl_zero and hl_try_zero on memory that does not fault
- * (design.md, zero.h), in every variant this CPU runs and in the automatic
+ * (include/hotline/zero.h), in every variant this CPU runs and in the automatic
  * plan.
  *
  * Each variant clears every size 0..1100 (fewer at HOTLINE_TEST_SCALE > 1:
@@ -339,7 +339,7 @@ static void variant_names_end_with_null_and_are_unique(void **state)
 		for (size_t i = 0; i < N_OF(design); i++)
 			if (!is_variant_name(design[i]))
 				fail_msg("x86-64: '%s' is not among hl_zero_variant_name's names; "
-					 "design.md lists it", design[i]);
+					 "docs/zero.md lists it", design[i]);
 	}
 #endif
 }

@@ -4,7 +4,7 @@
  * "take a reference, drop it" for a fixed time.
  *
  * This is the open/close pattern of the kernel's lockref threads
- * (reference.md §lockref) reduced to its core: every operation hits the
+ * (docs/sources.md, lockref) reduced to its core: every operation hits the
  * same cache line. Subjects range from a bare atomic add (the floor) over
  * compare-and-swap loops (cas_loop, refcount_full, the lockref variants) to
  * locks around a plain counter (qspinlock, ticket, pthread_mutex, and the

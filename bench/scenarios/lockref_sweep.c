@@ -6,7 +6,7 @@
  * Will Deacon's series that bounded the kernel's lockref loop compared
  * limits of 15, 50, 100, 200 and 500 on a 28-core ThunderX2 and found them
  * "largely identical up to 100" and far better than no limit
- * (reference.md §lockref). Here: the instrumented lockref (contend's loop
+ * (docs/sources.md, lockref). Here: the instrumented lockref (contend's loop
  * and subject, contend.h) at limits 1, 2, 4, 15, 50, 100, 200 and 500, and
  * with no limit (lockref_unbounded), at each thread count, with the
  * attempts per success and the fallback rate that explain the differences.

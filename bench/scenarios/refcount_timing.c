@@ -8,7 +8,7 @@
  * and the run fails). Nothing contends, so this is the price of the
  * operations themselves: what a saturating refcount costs over a plain
  * atomic (the kernel found 1.00x-1.05x for the add-based refcount_t and
- * about 1.7x for the old compare-and-swap one; reference.md §refcount).
+ * about 1.7x for the old compare-and-swap one; docs/sources.md, refcount).
  *
  * The loop is written once (rt_loop) and inlined into one small run
  * function per subject, with that subject's operations inlined into it:

@@ -5,7 +5,7 @@
  *
  * The kernel argued for a year over which instruction sequence clears
  * memory fastest (rep stosb, rep stosq, an unrolled movq loop) and found the
- * answer depends on the CPU and the size (reference.md §clear_user). This
+ * answer depends on the CPU and the size (docs/sources.md, clear_user). This
  * scenario asks the machine at hand: every hl_zero variant this CPU can run
  * (forced with hl_zero_use), hl_zero and hl_try_zero with their automatic
  * per-size plan, glibc's memset, a copy from a zero page (what tmpfs did for

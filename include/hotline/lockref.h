@@ -12,7 +12,7 @@
  * leaves the line with the loser, who usually wins the next try) and gives
  * up after a number of attempts, by default 100: when many threads hammer
  * one word, taking the queued lock is faster than retrying forever (see
- * reference.md for the history). The limit is process-wide:
+ * docs/sources.md, lockref, for the history). The limit is process-wide:
  * hl_lockref_set_retry_limit(), or HOTLINE_LOCKREF_RETRIES in the
  * environment at start-up (decimal digits only, 0..UINT_MAX; any other
  * value is reported in one line on stderr and 100 kept: README.md,

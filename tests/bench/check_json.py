@@ -7,25 +7,24 @@
 
 Runs `BENCH SCENARIO ... --json OUT.json` (refcount-timing by default),
 expects exit status 0 and a table row per subject on stdout, then checks
-every field of the JSON contract (design.md "Bench and sim JSON",
-bench/README.md): types, the subjects present (and, for contend,
-lockref-sweep and openclose, every subject at every thread count and retry
-limit; on arm64 also the _llsc, _lse and relax-instruction subjects, the
-_lse ones only where the CPU has LSE), one run per repetition, the
-environment (on arm64 "atomics", which must agree with the CPU's LSE flag
-and with HOTLINE_EXPECT_LSE when that is set), and each scenario's
-extras: refcount-timing's in_sync and ratio (exactly 1.0 for the
-baseline); contend's and lockref-sweep's attempts per success (only for
-the compare-and-swap subjects; exactly 1 with one thread), fallback rate
-in [0, 1] (only for the instrumented lockrefs), latency quantiles in order;
-openclose's "measures"; zero's modes (every subject at every size, hot
-and, up to half the arena, cold; the dd experiments), GB/s consistent with
-calls/s x size, ratio to glibc_memset, "measures" on the kernel's
-subjects. Standard library only. HOTLINE_TARGET_RUN in the environment,
-when set, is the program that runs BENCH (an emulator such as
-scripts/qemu-arm64 in a cross build). Exit status 0 when
-everything holds; otherwise every failed check is printed, saying what was
-expected and what was found.
+every field of the JSON contract (bench/README.md, "JSON"): types, the
+subjects present (and, for contend, lockref-sweep and openclose, every
+subject at every thread count and retry limit; on arm64 also the _llsc,
+_lse and relax-instruction subjects, the _lse ones only where the CPU has
+LSE), one run per repetition, the environment (on arm64 "atomics", which
+must agree with the CPU's LSE flag and with HOTLINE_EXPECT_LSE when that
+is set), and each scenario's extras: refcount-timing's in_sync and ratio
+(exactly 1.0 for the baseline); contend's and lockref-sweep's attempts per
+success (only for the compare-and-swap subjects; exactly 1 with one
+thread), fallback rate in [0, 1] (only for the instrumented lockrefs),
+latency quantiles in order; openclose's "measures"; zero's modes (every
+subject at every size, hot and, up to half the arena, cold; the dd
+experiments), GB/s consistent with calls/s x size, ratio to glibc_memset,
+"measures" on the kernel's subjects. Standard library only.
+HOTLINE_TARGET_RUN in the environment, when set, is the program that runs
+BENCH (an emulator such as scripts/qemu-arm64 in a cross build). Exit
+status 0 when everything holds; otherwise every failed check is printed,
+saying what was expected and what was found.
 """
 
 import argparse

@@ -890,7 +890,7 @@ class ContendVariantsTests(ToolCase):
         self.assertHas(md, "not checked against a simulation")
         self.assertLacks(md, "#### Done criteria")
         self.assertLacks(md, "What this machine says")
-        self.assertLacks(md, "reference.md has")
+        self.assertLacks(md, "docs/sources.md has")
 
     def test_one_thread_count(self):
         out, md = self.edited("two-only.json", "contend.json",
@@ -1109,7 +1109,7 @@ class ZeroReportTests(ToolCase):
                 "to 4 KiB, rep_stosb from 64 KiB to 16 MiB and nontemporal from 64 MiB to 1 GiB; "
                 "with cold buffers avx512 is fastest from 16 B to 256 B, rep_stosb at 4 KiB and "
                 "nontemporal from 1 MiB to 64 MiB",
-                "On reference.md's machine kind, rep stosb is 3-4x slower than vector stores at "
+                "On docs/sources.md's machine kind, rep stosb is 3-4x slower than vector stores at "
                 "256 B",
                 "its variant is within 5% of the fastest variant at every size with hot buffers; "
                 "with cold buffers, not at 1 MiB (rep_stosb 0.93x nontemporal) and 16 MiB "
@@ -1243,7 +1243,7 @@ class ZeroReportTests(ToolCase):
         self.assertHas(md, "### What this simulation says (simulated)")
         self.assertHas(md, "In this simulation, among the variants")
         self.assertLacks(md, "#### Done criteria")
-        self.assertLacks(md, "reference.md's clearing figures")
+        self.assertLacks(md, "docs/sources.md's clearing figures")
 
     def test_with_contend_one_table(self):
         """A file with contend and zero results: one criteria table, contend's rows first."""
@@ -1487,7 +1487,8 @@ class ManyCoreReportTests(ToolCase):
             self.assertHas(sec, f"Lines: simulated, {p}, one colour per subject.")
             self.assertHas(sec, f"Hollow stars: measured, this machine ({cpu}, 2 CPUs)")
             self.assertHas(sec, "1 and 2 threads")
-            self.assertHas(sec, f"| figure | published (reference.md) | model (simulated, {p}) |")
+            self.assertHas(sec, f"| figure | published (docs/sources.md) | "
+                                f"model (simulated, {p}) |")
 
     def test_measured_points_halved_and_only_up_to_the_cpus(self):
         out, md = self.both()

@@ -80,7 +80,7 @@ def graviton2_far_faa_flat_2_to_16_threads():
 
 
 def graviton2_cas_loop_26_to_40_ns():
-    # reference.md: Graviton 2's contended cmpxchg loop costs 26 -> 40 ns from
+    # docs/sources.md: Graviton 2's contended cmpxchg loop costs 26 -> 40 ns from
     # 2 to 16 threads (fitted: stickiness and cas_fail_takes_line, docs/sim.md).
     counts = [2, 4, 8, 16]
     doc, _ = run("g2_cas", "--machine", "graviton2-lse", "--policy", "cas_loop,atomic_faa",

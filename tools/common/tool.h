@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tools/common/tool.h - what hotline's C tools (hotline-bench, hotline-sim)
- * share on their command lines: the one-line refusals of design.md ("Bad
- * input": one line naming the option or value, exit 2), decimal and list
+ * share on their command lines: the one-line refusal of bad input (one
+ * line naming the option or value, exit 2), decimal and list
  * parsing, getopt's errors put in those terms, and Jain's fairness index,
  * which both report for every result. Needs only libc.
  *

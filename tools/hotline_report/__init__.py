@@ -4,7 +4,7 @@ package holds its parts:
 
   load     read and check input files (InputError: one line, exit 2)
   fmt      number, size and Markdown table formatting
-  kernel   published figures from reference.md, as data: refcount timing
+  kernel   published figures from docs/sources.md, as data: refcount timing
            ratios, this machine kind's contention and clearing numbers, lockref
            history, the kernel's clear_user figures
   criteria the project's done criteria for contend and zero, as data, and their check

@@ -12,7 +12,7 @@
   openclose      open+read+close per second vs N, threads vs processes, said
                  plainly to measure the host kernel, not hotline
   contention_paragraphs  the paragraphs of "What this machine says" over the
-                 three, compared with reference.md's figures (kernel.py); the
+                 three, compared with docs/sources.md's figures (kernel.py); the
                  report puts them before the done criteria (criteria.py)
 
 ContentionSections is a mixin of report.Report: it uses its _png, _plot,
@@ -775,11 +775,12 @@ class ContentionSections:
         mk = kernel.MACHINE_KIND
         t = mk["threads"]
         fa, cl = _mops(idx.get(("atomic_faa", t))), _mops(idx.get(("cas_loop", t)))
-        # reference.md's figures are for an x86-64 machine kind: no yardstick for arm64 or a model
+        # docs/sources.md's figures are for an x86-64 machine kind: no yardstick for arm64 or
+        # a model
         if not doc.simulated and not kernel.is_arm(doc.env.get("arch")) and \
                 (fa is not None or cl is not None):
             n = mk["rmw_per_op"]
-            s = (f"For this project's machine kind ({mk['what']}), reference.md has, per atomic "
+            s = (f"For this project's machine kind ({mk['what']}), docs/sources.md has, per atomic "
                  f"at {t} threads, lock xadd at about {mk['xadd_mops']} Mops/s and a cmpxchg loop "
                  f"at about {mk['cas_mops']} ({fmt.ratio(mk['cas_mops'] / mk['xadd_mops'])}), "
                  f"{mk['cas_attempts']} attempts per success. Here, with {n} atomics per op")

@@ -1,4 +1,4 @@
-"""Published figures the report compares against (from reference.md), as data.
+"""Published figures the report compares against (docs/sources.md), as data.
 
 Refcount timing (§refcount) first, then contention: this project's machine
 kind, the lockref threads' attempts and retry limit, ticket locks; last,
@@ -44,8 +44,8 @@ def reference_for(arch):
     return REFCOUNT_RATIOS[0]         # Cook 2017, x86
 
 
-# -- contention: reference.md, "Numbers measured on this project's machine kind"
-# and §lockref.  Published text is kept as published; values are for arithmetic.
+# -- contention: docs/sources.md, "This project's machine kind" and "lockref".
+# Published text is kept as published; values are for arithmetic.
 
 # One contended cache line, 2 threads, on the machine kind this project runs
 # on.  Figures are per atomic read-modify-write; hotline-bench's contend op is
@@ -92,8 +92,8 @@ OPEN3_CPU_RELAX = {
 }
 
 
-# -- clearing memory: reference.md §clear_user and "Numbers measured on this
-# project's machine kind".  Text as published; values for arithmetic.
+# -- clearing memory: docs/sources.md, "clear_user" and "This project's machine
+# kind".  Text as published; values for arithmetic.
 
 # The kernel's 2022 clear_user work, measured on its author's machine.
 CLEAR_USER_DD = {"what": "dd if=/dev/zero of=/dev/null bs=1M", "block": 1 << 20,
@@ -116,7 +116,7 @@ ZERO_MACHINE_KIND = {
 
 
 # -- hotline-sim's presets: what was published for the machine each one models
-# (reference.md, §lockref and "Other machines"), for the anchor table of the
+# (docs/sources.md, "lockref" and "Other machines"), for the anchor table of the
 # report's "Many-core machines (simulated)" section.
 GRAVITON2_FAA = {"threads": [2, 16], "ns": [8.5, 9.4],
                  "text": "8.5 \u2192 9.4 ns, flat from 2 to 16 threads"}

@@ -6,7 +6,7 @@ exits 2.  A file that passes load() is safe for the report code: the
 required fields exist and have the right types, so rendering never has to
 guess.
 
-The schema (design.md, "Bench and sim JSON"):
+The schema (bench/README.md, "JSON"; docs/sim.md for the simulator's):
 
   { "tool": "hotline-bench" | "hotline-sim", "version": "...",
     "env": {...}, "config": {...},

@@ -277,12 +277,12 @@ class ManyCoreSections:
         ]
         machine = pub.get("machine")
         L = [f"The figures the lockref threads argued about: published "
-             f"({'for ' + machine if machine else 'nothing for this preset'}, reference.md) "
+             f"({'for ' + machine if machine else 'nothing for this preset'}, docs/sources.md) "
              f"and the model's (simulated, {preset}):", ""]
-        L += fmt.table(["figure", "published (reference.md)", f"model (simulated, {preset})"],
+        L += fmt.table(["figure", "published (docs/sources.md)", f"model (simulated, {preset})"],
                        rows, "llr")
         L += ["", f"Ratios are of throughputs, at the largest thread count both subjects were "
-                  f"run at. {DASH} under published: no such figure in reference.md for "
+                  f"run at. {DASH} under published: no such figure in docs/sources.md for "
                   f"{machine or 'the machine this preset models'} (its figures are for "
                   f"ThunderX2, high-core x86 and Graviton 2); under model: no such run in "
                   f"the file.", ""]

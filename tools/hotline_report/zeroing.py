@@ -545,7 +545,7 @@ class ZeroSections:
     def _variant_sentences(self, doc, z):
         S = [self._crossover_sentence(doc, z), self._catch_up_sentence(z)]
         if S[1]:
-            S.append(f"On reference.md's machine kind, rep stosb is "
+            S.append(f"On docs/sources.md's machine kind, rep stosb is "
                      f"{kernel.ZERO_MACHINE_KIND['rep_stosb']}.")
         return [x for x in S + [self._plan_sentence(z)] if x]
 
@@ -624,7 +624,7 @@ class ZeroSections:
         return f"With {m} buffers, hl_try_zero " + " and ".join(parts) + "." if parts else ""
 
     def _kind_sentences(self, doc, z):
-        """reference.md's clearing figures for this machine kind, beside this file's."""
+        """docs/sources.md's clearing figures for this machine kind, beside this file's."""
         if doc.simulated or kernel.is_arm(doc.env.get("arch")) or "hot" not in z.modes:
             return []
         k = kernel.ZERO_MACHINE_KIND
@@ -646,7 +646,8 @@ class ZeroSections:
             here.append(f"read_dev_zero takes {fmt.num(r16)} ns per call at 16 B")
         if not here:
             return []
-        return [f"reference.md's clearing figures for this project's machine kind ({k['what']}): "
+        return [f"docs/sources.md's clearing figures for this project's machine kind "
+                f"({k['what']}): "
                 f"glibc memset {k['glibc_l1']} L1-resident and {k['glibc_l2']} L2-sized; at "
                 f"{k['big']} glibc memset {k['glibc_big']} GB/s, non-temporal stores "
                 f"{k['nontemporal_big']}, memcpy from a zero page {k['memcpy_zero_page_big']}, "
