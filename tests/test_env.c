@@ -41,9 +41,9 @@
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-#define SHOWN	 64	/* bytes of a value the report shows */
-#define REPORT_MAX 400	/* no report line is longer: 64 bytes as \xNN, the name, the text */
-#define LONG_LEN 3000
+#define SHOWN	   64  /* bytes of a value the report shows */
+#define REPORT_MAX 400 /* no report line is longer: 64 bytes as \xNN, the name, the text */
+#define LONG_LEN   3000
 
 /* ---- The child: does one thing that depends on its variable, says what on stdout ---- */
 
@@ -53,7 +53,7 @@ static int child_main(const char *scenario)
 	if (strcmp(scenario, "refcount") == 0) {
 		hl_refcount_t r = HL_REFCOUNT_INIT(0);
 
-		hl_refcount_inc(&r);	/* a use after free: the default handler reports */
+		hl_refcount_inc(&r); /* a use after free: the default handler reports */
 		printf("survived %d\n", hl_refcount_read(&r));
 	} else if (strcmp(scenario, "lockref") == 0) {
 		printf("limit %u\n", hl_lockref_retry_limit());
@@ -75,16 +75,16 @@ struct child_result {
 	int status;
 	char out[1024], err[8192];
 	int nlines;
-	const char *line[16];	/* into err, each NUL-terminated */
+	const char *line[16]; /* into err, each NUL-terminated */
 };
 
 /* Values too long, or too odd, to write in a table; filled by setup(). */
-static char long_abort[LONG_LEN + 1];	/* "abortabort...": starts like a valid value */
-static char long_digits[LONG_LEN + 1];	/* "5555...": a number far past UINT_MAX */
-static char long_bytes[LONG_LEN + 1];	/* every byte 1..255, over and over */
-static char auto_variant[128];		/* hl_zero_variant() in automatic mode */
-static const char *a_variant;		/* a variant this CPU runs */
-static char a_variant_upper[64];	/* the same in capitals */
+static char long_abort[LONG_LEN + 1];  /* "abortabort...": starts like a valid value */
+static char long_digits[LONG_LEN + 1]; /* "5555...": a number far past UINT_MAX */
+static char long_bytes[LONG_LEN + 1];  /* every byte 1..255, over and over */
+static char auto_variant[128];	       /* hl_zero_variant() in automatic mode */
+static const char *a_variant;	       /* a variant this CPU runs */
+static char a_variant_upper[64];       /* the same in capitals */
 
 /* A value for a message: printable ('?' for other bytes), cut at 40 bytes. */
 static const char *pv(const char *value)
@@ -104,13 +104,13 @@ static void run_child(const char *scenario, const char *var, const char *value,
 	memset(res, 0, sizeof(*res));
 	res->status = run_self_child(scenario, var, value, res->out, sizeof(res->out), res->err,
 				     sizeof(res->err));
-	print_message("child '%s' (%s='%s'): stdout '%.*s', stderr:\n%s", scenario, var,
-		      pv(value), (int)strcspn(res->out, "\n"),
-		      res->out, res->err);
+	print_message("child '%s' (%s='%s'): stdout '%.*s', stderr:\n%s", scenario, var, pv(value),
+		      (int)strcspn(res->out, "\n"), res->out, res->err);
 	for (char *p = res->err, *nl; *p && res->nlines < 16; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)
-			fail_msg("%s: the child's stderr does not end with a newline: '%s'", var, p);
+			fail_msg("%s: the child's stderr does not end with a newline: '%s'", var,
+				 p);
 		*nl = '\0';
 		/* qemu-user's own note on a guest killed by a signal is not the child's. */
 		if (strncmp(p, "qemu: uncaught target signal", 28) != 0)
@@ -124,7 +124,8 @@ static void assert_exit_0(const char *var, const char *value, const struct child
 
 	if (!WIFEXITED(res->status) || WEXITSTATUS(res->status) != 0)
 		fail_msg("%s='%s': the child %s, expected exit 0 (5: bad scenario; 127: exec "
-			 "failed)", var, pv(value), describe_status(res->status, how, sizeof(how)));
+			 "failed)",
+			 var, pv(value), describe_status(res->status, how, sizeof(how)));
 }
 
 /* The report's VALUE for value, written from the rule, not from the library's code. */
@@ -177,20 +178,22 @@ static void assert_one_note(const struct child_result *res, const char *var, con
 
 	if (notes != 1)
 		fail_msg("%s='%s' (%zu bytes): expected one stderr line 'hotline: %s=...', got %d "
-			 "among %d lines", var, pv(value), strlen(value), var, notes, res->nlines);
+			 "among %d lines",
+			 var, pv(value), strlen(value), var, notes, res->nlines);
 	line = res->line[which];
 	len = strlen(line);
 	expected_shown(value, shown, sizeof(shown));
 	snprintf(head, sizeof(head), "hotline: %s=%s: ", var, shown);
 	snprintf(tail, sizeof(tail), "; using %s", fallback);
 	if (!starts_with(line, head))
-		fail_msg("%s='%s': the note is '%s', expected it to start '%s'", var, pv(value), line,
-			 head);
+		fail_msg("%s='%s': the note is '%s', expected it to start '%s'", var, pv(value),
+			 line, head);
 	if (len < strlen(head) + strlen(tail) || strcmp(line + len - strlen(tail), tail) != 0)
-		fail_msg("%s='%s': the note is '%s', expected it to end '%s'", var, pv(value), line, tail);
+		fail_msg("%s='%s': the note is '%s', expected it to end '%s'", var, pv(value), line,
+			 tail);
 	if (len > REPORT_MAX)
-		fail_msg("%s='%s': the note is %zu characters, expected at most %d", var, pv(value), len,
-			 REPORT_MAX);
+		fail_msg("%s='%s': the note is %zu characters, expected at most %d", var, pv(value),
+			 len, REPORT_MAX);
 	for (size_t i = 0; i < len; i++)
 		if (line[i] < 0x20 || line[i] > 0x7e)
 			fail_msg("%s='%s': the note has byte 0x%02x at %zu: '%s'", var, pv,
@@ -202,8 +205,8 @@ static void assert_no_note(const struct child_result *res, const char *var, cons
 	int which;
 
 	if (notes_about(res, var, &which) != 0)
-		fail_msg("%s='%s' is understood: expected no note, got '%s'", var,
-			 pv(value), res->line[which]);
+		fail_msg("%s='%s' is understood: expected no note, got '%s'", var, pv(value),
+			 res->line[which]);
 }
 
 /* ---- HOTLINE_LOCKREF_RETRIES ---- */
@@ -220,9 +223,25 @@ static unsigned int child_limit(const struct child_result *res)
 static void retries_not_digits_only_or_too_big_is_one_line_and_the_default(void **state)
 {
 	const char *values[] = {
-		" 5", "5 ", "\t5", "5\n", "", " ", "-1", "-5", "+5", "0x10", "5e2", "1,000",
-		"4294967296", "18446744073709551615", "18446744073709551616",
-		"99999999999999999999999999", long_digits, long_bytes, "5\x01\x7f\xff\\",
+		" 5",
+		"5 ",
+		"\t5",
+		"5\n",
+		"",
+		" ",
+		"-1",
+		"-5",
+		"+5",
+		"0x10",
+		"5e2",
+		"1,000",
+		"4294967296",
+		"18446744073709551615",
+		"18446744073709551616",
+		"99999999999999999999999999",
+		long_digits,
+		long_bytes,
+		"5\x01\x7f\xff\\",
 	};
 	struct child_result res;
 
@@ -245,7 +264,7 @@ static void retries_digits_only_set_the_limit_silently(void **state)
 	static const struct {
 		const char *value;
 		unsigned int limit;
-	} cases[] = { { "5", 5 }, { "0", 0 }, { "007", 7 }, { "4294967295", UINT_MAX } };
+	} cases[] = {{"5", 5}, {"0", 0}, {"007", 7}, {"4294967295", UINT_MAX}};
 	struct child_result res;
 
 	(void)state;
@@ -279,9 +298,19 @@ static int report_lines(const struct child_result *res)
 
 static void refcount_not_exactly_abort_or_warn_is_one_line_and_warn(void **state)
 {
-	const char *values[] = { "ABORT", "Abort", " abort", "abort ", "abort\n", "abort\r",
-				 "", "bogus", "warn ", "WARN", "abort\x01\x7f\xff\\",
-				 long_abort, long_bytes };
+	const char *values[] = {"ABORT",
+				"Abort",
+				" abort",
+				"abort ",
+				"abort\n",
+				"abort\r",
+				"",
+				"bogus",
+				"warn ",
+				"WARN",
+				"abort\x01\x7f\xff\\",
+				long_abort,
+				long_bytes};
 	struct child_result res;
 	int sat;
 
@@ -295,11 +324,12 @@ static void refcount_not_exactly_abort_or_warn_is_one_line_and_warn(void **state
 		assert_one_note(&res, "HOTLINE_REFCOUNT", values[i], "warn");
 		if (res.nlines != 2 || report_lines(&res) != 1)
 			fail_msg("HOTLINE_REFCOUNT='%s': expected the note and one report line, "
-				 "got %d lines, %d reports", pv(values[i]), res.nlines,
-				 report_lines(&res));
+				 "got %d lines, %d reports",
+				 pv(values[i]), res.nlines, report_lines(&res));
 		if (sscanf(res.out, "survived %d", &sat) != 1 || sat != HL_REFCOUNT_SATURATED)
 			fail_msg("HOTLINE_REFCOUNT='%s': child printed '%s', expected 'survived "
-				 "%d'", pv(values[i]), res.out, HL_REFCOUNT_SATURATED);
+				 "%d'",
+				 pv(values[i]), res.out, HL_REFCOUNT_SATURATED);
 	}
 }
 
@@ -311,7 +341,8 @@ static void refcount_abort_aborts_and_warn_warns_without_a_note(void **state)
 	run_child("refcount", "HOTLINE_REFCOUNT", "abort", &res);
 	if (!died_of_sigabrt(&res))
 		fail_msg("HOTLINE_REFCOUNT=abort: expected the child to die of SIGABRT, status "
-			 "0x%x", res.status);
+			 "0x%x",
+			 res.status);
 	assert_no_note(&res, "HOTLINE_REFCOUNT", "abort");
 	if (res.nlines != 1 || report_lines(&res) != 1)
 		fail_msg("HOTLINE_REFCOUNT=abort: expected the report line only, got %d lines",
@@ -340,9 +371,9 @@ static const char *child_variant(const struct child_result *res, char *buf, size
 static void zero_not_exactly_a_variant_is_one_line_and_auto(void **state)
 {
 	char blank_before[80], blank_after[80];
-	const char *values[] = { "AUTO", " auto", "auto\n", "", "auto\x01\x7f\xff\\",
-				 a_variant_upper, blank_before, blank_after, long_abort,
-				 long_bytes };
+	const char *values[] = {
+		"AUTO",		 " auto",      "auto\n",    "",		"auto\x01\x7f\xff\\",
+		a_variant_upper, blank_before, blank_after, long_abort, long_bytes};
 	struct child_result res;
 	char variant[128];
 
@@ -357,14 +388,15 @@ static void zero_not_exactly_a_variant_is_one_line_and_auto(void **state)
 			fail_msg("HOTLINE_ZERO: expected 1 stderr line, got %d", res.nlines);
 		if (strcmp(child_variant(&res, variant, sizeof(variant)), auto_variant) != 0)
 			fail_msg("HOTLINE_ZERO='%s': the child uses '%s', expected the automatic "
-				 "choice '%s'", pv(values[i]), variant, auto_variant);
+				 "choice '%s'",
+				 pv(values[i]), variant, auto_variant);
 	}
 }
 
 static void zero_exact_names_are_taken_silently(void **state)
 {
-	const char *values[] = { "auto", a_variant };
-	const char *want[] = { auto_variant, a_variant };
+	const char *values[] = {"auto", a_variant};
+	const char *want[] = {auto_variant, a_variant};
 	struct child_result res;
 	char variant[128];
 
@@ -402,9 +434,9 @@ static int setup(void **state)
 	if (!a_variant)
 		return -1;
 	for (size_t i = 0; a_variant[i] && i + 1 < sizeof(a_variant_upper); i++)
-		a_variant_upper[i] = (char)(a_variant[i] >= 'a' && a_variant[i] <= 'z'
-						    ? a_variant[i] - 'a' + 'A'
-						    : a_variant[i]);
+		a_variant_upper[i] =
+			(char)(a_variant[i] >= 'a' && a_variant[i] <= 'z' ? a_variant[i] - 'a' + 'A'
+									  : a_variant[i]);
 	return 0;
 }
 
