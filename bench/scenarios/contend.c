@@ -241,6 +241,16 @@ static bool nolock_check(struct ct_object *o, char *why, size_t n)
 }
 
 /*
+ * refcount_inc_not_zero: a lookup's get, the library's cmpxchg loop; with the
+ * object's own reference held it never finds 0 (if it does, as a lost one).
+ */
+static inline void inz_get(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(!hl_refcount_inc_not_zero(&o->refcount)))
+		t->last_refs++;
+}
+
+/*
  * One line per subject: the loop (contend_loop.h) with that subject's
  * operations. What the loop counts beside them (attempts, fallbacks) and
  * the instrumented lockref's relax policy come from the subject's facts.
@@ -263,6 +273,11 @@ static void run_refcount(struct bench_worker *w)
 static void run_refcount_full(struct bench_worker *w)
 {
 	ct_loop(w, full_get, full_put, full_check);
+}
+
+static void run_refcount_inc_not_zero(struct bench_worker *w)
+{
+	ct_loop(w, inz_get, refcount_put, refcount_check);
 }
 
 /* Every instrumented lockref: its relax policy and instruction are facts. */
@@ -434,6 +449,9 @@ static const struct bench_subject ct_subjects[] = {
 		   "the library's own hl_lockref, uninstrumented, its retry limit",
 		   .kind = SUBJECT_LOCKREF, .baseline = "cas_loop",
 		   .retry_limit_of = hl_lockref_retry_limit, .fallback = true, .library = true),
+	CT_SUBJECT("refcount_inc_not_zero", run_refcount_inc_not_zero,
+		   "hl_refcount_inc_not_zero (cmpxchg loop) + hl_refcount_dec_and_test",
+		   .kind = SUBJECT_CAS_LOOP, .baseline = "refcount", .library = true),
 #if BENCH_ATOMICS_VARIANTS
 	/* The run-time choice above; each kind forced below (contend_atomics.c). */
 	CT_SUBJECT_SETUP("atomic_faa_llsc", contend_setup_llsc, contend_run_atomic_faa_llsc,
