@@ -12,6 +12,10 @@
  * interleaved across subjects, statistics, fairness, progress, and the
  * JSON that carries the results and the environment.
  *
+ * A subject also carries its facts (subject_facts.h: what it is, its
+ * baseline, retry limit, relax policy, ...): the scenarios read those, never
+ * the subject's name, and main.c writes them into the JSON's "subjects".
+ *
  * Adding a scenario: a new file in scenarios/, its struct bench_scenario in
  * scenarios/scenarios.h and in the table of main.c. Adding a subject: a new
  * line in the scenario's subject table (and its ops, if new).
@@ -25,6 +29,8 @@
 #include <stdint.h>
 
 #include <jansson.h>
+
+#include "subject_facts.h"
 
 #define BENCH_NAME "hotline-bench"
 
@@ -80,6 +86,8 @@ struct bench_params {
 	unsigned long long count;	/* count-defined scenarios */
 	size_t size;			/* bytes, for size sweeps */
 	unsigned int retry_limit;
+	/* The subject measured (its facts); NULL where the scenario does not need it. */
+	const struct bench_subject *subject;
 	/*
 	 * Scenario-private: where the subject leaves figures beyond the op
 	 * counts (e.g. attempt histograms, gathered at teardown). NULL if none.
@@ -117,6 +125,10 @@ struct bench_subject {
 	/* The measurement loop; every thread calls it once, between the clocks. */
 	void (*run)(struct bench_worker *w);
 	void (*teardown)(void *state);
+	/* What it is: what the scenario and the JSON's "subjects" read, never the name. */
+	struct subject_facts facts;
+	/* Measured with processes (bench_measure_processes), not threads. */
+	bool processes;
 };
 
 struct bench_scenario {

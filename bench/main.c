@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * main.c - hotline-bench's command line: parse and check every option,
- * run the chosen scenarios, print their tables, write the JSON.
+ * run the chosen scenarios, print their tables, write the JSON (the
+ * results, and the facts of every subject measured: "subjects").
  *
  * Exit status: 0 done; 1 a run failed (one line says why); 2 bad command
  * line (one line names the option and the value).
@@ -540,8 +541,34 @@ static json_t *config_json(void)
 			 opts.cfg.pin.text);
 }
 
-static int write_json(const char *path, json_t *results, long long start, int argc,
-		      char *argv[])
+/*
+ * The "subjects" entry of scenario sc: the facts of every subject it
+ * measured (those with a result from results[first] on), in table order.
+ */
+static json_t *subjects_json(const struct bench_scenario *sc, json_t *results, size_t first)
+{
+	const struct bench_subject *picked[sc->nr_subjects + sc->nr_selftests];
+	size_t n = bench_select_subjects(sc, &opts.cfg, picked);
+	json_t *obj = json_object();
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = first; j < json_array_size(results); j++) {
+			json_t *subject = json_object_get(json_array_get(results, j), "subject");
+
+			if (json_is_string(subject) &&
+			    strcmp(json_string_value(subject), picked[i]->name) == 0) {
+				json_object_set_new(obj, picked[i]->name,
+						    subject_facts_json(picked[i]->description,
+								       &picked[i]->facts));
+				break;
+			}
+		}
+	}
+	return obj;
+}
+
+static int write_json(const char *path, json_t *results, json_t *subjects, long long start,
+		      int argc, char *argv[])
 {
 	json_t *doc = json_object();
 	int ret = 0;
@@ -551,6 +578,7 @@ static int write_json(const char *path, json_t *results, long long start, int ar
 	json_object_set_new(doc, "env", bench_env_json(start, argc, argv));
 	json_object_set_new(doc, "config", config_json());
 	json_object_set(doc, "results", results);
+	json_object_set(doc, "subjects", subjects);
 	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0) {
 		bench_error("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
 		ret = 1;
@@ -564,7 +592,7 @@ int main(int argc, char *argv[])
 	const struct bench_scenario *run[NR_SCENARIOS];
 	long long start = (long long)time(NULL);
 	size_t nr_run;
-	json_t *results;
+	json_t *results, *subjects;
 	int ret = 0;
 
 	tool_init(BENCH_NAME, bench_progress_done);
@@ -588,14 +616,19 @@ int main(int argc, char *argv[])
 		note_ignored(run[i]);
 
 	results = json_array();
+	subjects = json_object();
 	for (size_t i = 0; i < nr_run && !ret; i++) {
+		size_t first = json_array_size(results);
+
 		if (i)
 			putchar('\n');
 		ret = run[i]->run(run[i], &opts.cfg, results);
+		json_object_set_new(subjects, run[i]->name, subjects_json(run[i], results, first));
 	}
 	if (!ret && opts.json_path)
-		ret = write_json(opts.json_path, results, start, argc, opts.argv);
+		ret = write_json(opts.json_path, results, subjects, start, argc, opts.argv);
 	json_decref(results);
+	json_decref(subjects);
 	bench_topology_fini();
 	free(opts.argv);
 	return ret;

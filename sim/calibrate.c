@@ -121,7 +121,7 @@ static void add_point(struct calib *c, json_t *r, int policy, unsigned int threa
 	struct calib_point *p = &c->pt[c->n];
 	char who[80];
 
-	snprintf(who, sizeof(who), "contend %s at %u thread%s", sim_policy_names[policy], threads,
+	snprintf(who, sizeof(who), "contend %s at %u thread%s", sim_policies[policy].name, threads,
 		 threads == 1 ? "" : "s");
 	for (size_t i = 0; i < c->n; i++) {
 		if (c->pt[i].policy == policy && c->pt[i].threads == threads)
@@ -261,7 +261,7 @@ static double simulate(struct calib *c, const struct sim_machine *m, double *rms
 
 		if (sim_run(m, p->policy, p->threads, p->retry_limit, CALIB_OPS,
 			    sim_run_seed(c->seed, (enum sim_policy)p->policy, p->threads), &r, err, sizeof(err)))
-			tool_die("--calibrate: %s at %u threads: %s", sim_policy_names[p->policy],
+			tool_die("--calibrate: %s at %u threads: %s", sim_policies[p->policy].name,
 				 p->threads, err);
 		p->model_ns = p->updates * r.elapsed_ns / (double)r.ops;
 		if (p->model_ns < 1e-6)
@@ -536,7 +536,7 @@ static void print(const struct calib *c)
 			snprintf(am, sizeof(am), "%.3f", p->measured_att);
 			snprintf(amod, sizeof(amod), "%.3f", p->model_att);
 		}
-		printf("%-22s %7u %10.2f %10.2f %+6.1f%% %9s %9s\n", sim_policy_names[p->policy],
+		printf("%-22s %7u %10.2f %10.2f %+6.1f%% %9s %9s\n", sim_policies[p->policy].name,
 		       p->threads, p->measured_ns, p->model_ns,
 		       100 * (p->model_ns / p->measured_ns - 1), am, amod);
 	}
@@ -702,9 +702,9 @@ json_t *calib_json(const struct calib *c)
 		json_array_append_new(bound, json_string(sim_params[c->at_bound[k]].name));
 	for (size_t i = 0; i < c->n; i++) {
 		const struct calib_point *p = &c->pt[i];
-		json_t *e = json_pack("{s:s, s:i, s:f, s:f}", "subject", sim_policy_names[p->policy],
-				      "threads", (int)p->threads, "measured_ns", p->measured_ns,
-				      "model_ns", p->model_ns);
+		json_t *e = json_pack("{s:s, s:i, s:f, s:f}", "subject",
+				      sim_policies[p->policy].name, "threads", (int)p->threads,
+				      "measured_ns", p->measured_ns, "model_ns", p->model_ns);
 
 		if (p->measured_att && p->model_att) {
 			json_object_set_new(e, "measured_attempts", json_real(p->measured_att));

@@ -101,7 +101,7 @@ static void list(void)
 	}
 	printf("policies:");
 	for (int i = 0; i < SIM_NR_POLICIES; i++)
-		printf(" %s", sim_policy_names[i]);
+		printf(" %s", sim_policies[i].name);
 	printf("\n");
 }
 
@@ -364,7 +364,7 @@ static json_t *result_json(int policy, const struct sim_result *r, double ops_pe
 	json_t *o = json_object(), *pt = json_array();
 
 	json_object_set_new(o, "scenario", json_string("contend"));
-	json_object_set_new(o, "subject", json_string(sim_policy_names[policy]));
+	json_object_set_new(o, "subject", json_string(sim_policies[policy].name));
 	json_object_set_new(o, "threads", json_integer(r->threads));
 	json_object_set_new(o, "size", json_null());
 	json_object_set_new(o, "retry_limit", sim_policy_has_limit(policy) ?
@@ -403,6 +403,30 @@ static json_t *result_json(int policy, const struct sim_result *r, double ops_pe
 	return o;
 }
 
+/*
+ * The "subjects" object: the facts of every policy run, in the order run,
+ * under the scenario its results carry (none without --policy). A policy
+ * that can fall back runs with --retry-limit.
+ */
+static json_t *subjects_json(void)
+{
+	json_t *contend = json_object();
+
+	for (size_t i = 0; i < opts.nr_policies; i++) {
+		const struct sim_policy_info *p = &sim_policies[opts.policies[i]];
+		struct subject_facts f = p->facts;
+
+		if (sim_policy_has_limit(opts.policies[i]))
+			f.retry_limit = opts.retry_limit;
+		json_object_set_new(contend, p->name, subject_facts_json(p->description, &f));
+	}
+	if (!opts.nr_policies) {
+		json_decref(contend);
+		return json_object();
+	}
+	return json_pack("{s:o}", "contend", contend);
+}
+
 int main(int argc, char *argv[])
 {
 	json_t *results = json_array();
@@ -428,8 +452,8 @@ int main(int argc, char *argv[])
 
 			if (sim_run(&opts.m, p, opts.threads[t], opts.retry_limit, opts.ops,
 				    sim_run_seed(opts.seed, (enum sim_policy)p, opts.threads[t]), &r, err, sizeof(err)))
-				tool_die("%s at %u threads: %s", sim_policy_names[p], opts.threads[t],
-				         err);
+				tool_die("%s at %u threads: %s", sim_policies[p].name,
+					 opts.threads[t], err);
 			ns_per_op = r.elapsed_ns / (double)r.ops;
 			ops_per_sec = 1e9 / ns_per_op;
 			fairness = tool_jain(r.thread_ops, r.threads);
@@ -446,7 +470,7 @@ int main(int argc, char *argv[])
 					 100.0 * (double)r.fallbacks /
 						 (double)(r.successes + r.fallbacks));
 			printf("%-7u %-22s %5s %9.2f %9.2f %6.3f %8s %5s %7s\n", opts.threads[t],
-			       sim_policy_names[p], limit, ops_per_sec / 1e6, ns_per_op, fairness,
+			       sim_policies[p].name, limit, ops_per_sec / 1e6, ns_per_op, fairness,
 			       att, p99, fb);
 			fflush(stdout);
 			json_array_append_new(results,
@@ -467,6 +491,7 @@ int main(int argc, char *argv[])
 					      (json_int_t)(opts.ops / 10 ? opts.ops / 10 : 1), "seed",
 					      (json_int_t)opts.seed));
 		json_object_set_new(doc, "results", results);
+		json_object_set_new(doc, "subjects", subjects_json());
 		if (json_dump_file(doc, opts.json_path,
 				   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0)
 			tool_die("--json: cannot write '%s': %s", opts.json_path, strerror(errno));

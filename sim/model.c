@@ -84,6 +84,7 @@ typedef uint64_t event_t;	/* time << WHO_BITS | thread */
 struct sim {
 	const struct sim_machine *m;
 	enum sim_policy policy;
+	const struct subject_facts *facts; /* the policy's */
 	unsigned int n, limit;
 	struct thread *th;
 	uint64_t rng;
@@ -578,17 +579,17 @@ static void after_failed_cas(struct sim *s, int t)
 	struct thread *th = &s->th[t];
 	bool relax = false;
 
-	if (s->policy != SIM_CAS_LOOP && th->seen_locked) {
+	if (s->facts->kind == SUBJECT_LOCKREF && th->seen_locked) {
 		fall_back(s, t);
 		return;
 	}
-	if (sim_policy_has_limit(s->policy) && th->attempts >= s->limit) {
+	if (s->facts->fallback && th->attempts >= s->limit) {
 		fall_back(s, t);
 		return;
 	}
-	if (s->policy == SIM_LOCKREF_RELAX)
+	if (s->facts->relax == SUBJECT_RELAX_EVERY)
 		relax = true;
-	else if (s->policy == SIM_LOCKREF_RELAX_ALT)
+	else if (s->facts->relax == SUBJECT_RELAX_EVERY_OTHER)
 		relax = th->attempts % 2 == 0;
 	if (relax)
 		at(s, s->p_relax, t, PC_RELAXED);
@@ -606,7 +607,7 @@ static void step(struct sim *s, int t)
 		begin(s, t);
 		break;
 	case PC_READ_DONE:
-		if (s->policy != SIM_CAS_LOOP && th->seen_locked)
+		if (s->facts->kind == SUBJECT_LOCKREF && th->seen_locked)
 			fall_back(s, t);
 		else
 			lockless_try(s, t);
@@ -725,6 +726,7 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 	}
 	s.m = m;
 	s.policy = policy;
+	s.facts = &sim_policies[policy].facts;
 	s.n = threads;
 	s.limit = retry_limit;
 	s.rng = seed;
@@ -830,41 +832,4 @@ uint64_t sim_attempts_quantile(const struct sim_result *res, double q)
 			return i == SIM_ATTEMPT_BINS - 1 ? res->attempts_max : i;
 	}
 	return res->attempts_max;
-}
-
-const char *const sim_policy_names[SIM_NR_POLICIES] = {
-	[SIM_ATOMIC_FAA] = "atomic_faa",
-	[SIM_CAS_LOOP] = "cas_loop",
-	[SIM_LOCKREF] = "lockref",
-	[SIM_LOCKREF_UNBOUNDED] = "lockref_unbounded",
-	[SIM_LOCKREF_RELAX] = "lockref_relax",
-	[SIM_LOCKREF_RELAX_ALT] = "lockref_relax_alt",
-	[SIM_LOCKREF_SPINLOCK_ONLY] = "lockref_spinlock_only",
-	[SIM_QSPINLOCK] = "qspinlock",
-	[SIM_TICKET] = "ticket",
-};
-
-int sim_find_policy(const char *name)
-{
-	for (int i = 0; i < SIM_NR_POLICIES; i++) {
-		if (strcmp(name, sim_policy_names[i]) == 0)
-			return i;
-	}
-	return -1;
-}
-
-bool sim_policy_has_limit(enum sim_policy p)
-{
-	return p == SIM_LOCKREF || p == SIM_LOCKREF_RELAX || p == SIM_LOCKREF_RELAX_ALT;
-}
-
-bool sim_policy_has_attempts(enum sim_policy p)
-{
-	return p == SIM_CAS_LOOP || sim_policy_has_fallback(p);
-}
-
-bool sim_policy_has_fallback(enum sim_policy p)
-{
-	return p == SIM_LOCKREF || p == SIM_LOCKREF_UNBOUNDED || p == SIM_LOCKREF_RELAX ||
-	       p == SIM_LOCKREF_RELAX_ALT;
 }

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "subject_facts.h"
+
 /* The simulated machine. Times in nanoseconds. */
 struct sim_machine {
 	const char *preset;
@@ -73,10 +75,20 @@ enum sim_policy {
 	SIM_NR_POLICIES
 };
 
-extern const char *const sim_policy_names[SIM_NR_POLICIES];
+/* A policy (policies.c): the bench subject it models, what the model does, its facts. */
+struct sim_policy_info {
+	const char *name;
+	const char *description;
+	struct subject_facts facts;
+};
+
+extern const struct sim_policy_info sim_policies[SIM_NR_POLICIES];
 int sim_find_policy(const char *name);	/* index, or -1 */
+/* From the facts: runs with --retry-limit (can fall back after it) ... */
 bool sim_policy_has_limit(enum sim_policy p);
+/* ... counts its attempts per lockless success ... */
 bool sim_policy_has_attempts(enum sim_policy p);
+/* ... has a fallback rate (a lockref: also when it finds the lock taken). */
 bool sim_policy_has_fallback(enum sim_policy p);
 
 #define SIM_ATTEMPT_BINS 1024	/* exact counts below this; above, only the maximum */

@@ -240,116 +240,92 @@ static bool nolock_check(struct ct_object *o, char *why, size_t n)
 			      atomic_load_explicit(&o->unlocked, memory_order_relaxed), why, n);
 }
 
+/*
+ * refcount_inc_not_zero: a lookup's get, the library's cmpxchg loop; with the
+ * object's own reference held it never finds 0 (if it does, as a lost one).
+ */
+static inline void inz_get(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(!hl_refcount_inc_not_zero(&o->refcount)))
+		t->last_refs++;
+}
 
 /*
  * One line per subject: the loop (contend_loop.h) with that subject's
- * operations. CT_PLAIN: no lockref probe, no relax policy.
+ * operations. What the loop counts beside them (attempts, fallbacks) and
+ * the instrumented lockref's relax policy come from the subject's facts.
  */
-#define CT_PLAIN CT_PROBE_NONE, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT
-
 static void run_atomic_faa(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, faa_get, faa_put, faa_check);
+	ct_loop(w, faa_get, faa_put, faa_check);
 }
 
 static void run_cas_loop(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_CAS, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT, cas_get, cas_put,
-		faa_check);
+	ct_loop(w, cas_get, cas_put, faa_check);
 }
 
 static void run_refcount(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, refcount_get, refcount_put, refcount_check);
+	ct_loop(w, refcount_get, refcount_put, refcount_check);
 }
 
 static void run_refcount_full(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, full_get, full_put, full_check);
+	ct_loop(w, full_get, full_put, full_check);
 }
 
+static void run_refcount_inc_not_zero(struct bench_worker *w)
+{
+	ct_loop(w, inz_get, refcount_put, refcount_check);
+}
+
+/* Every instrumented lockref: its relax policy and instruction are facts. */
 void contend_run_lockref(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT, hlb_get, hlb_put,
-		lockref_check);
-}
-
-static void run_lockref_relax(struct bench_worker *w)
-{
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY, BENCH_RELAX_DEFAULT, hlb_get, hlb_put,
-		lockref_check);
-}
-
-static void run_lockref_relax_alt(struct bench_worker *w)
-{
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY_OTHER, BENCH_RELAX_DEFAULT, hlb_get,
-		hlb_put, lockref_check);
+	ct_loop(w, hlb_get, hlb_put, lockref_check);
 }
 
 static void run_lockref_spinlock_only(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, spinlock_only_get, spinlock_only_put, lockref_check);
+	ct_loop(w, spinlock_only_get, spinlock_only_put, lockref_check);
 }
 
 static void run_qspinlock(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, qspin_get, qspin_put, qspin_check);
+	ct_loop(w, qspin_get, qspin_put, qspin_check);
 }
 
 static void run_ticket(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, ticket_get, ticket_put, ticket_check);
+	ct_loop(w, ticket_get, ticket_put, ticket_check);
 }
 
 static void run_pthread_mutex(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, mutex_get, mutex_put, mutex_check);
+	ct_loop(w, mutex_get, mutex_put, mutex_check);
 }
 
 static void run_lockref_lib(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, lib_get, lib_put, lockref_check);
+	ct_loop(w, lib_get, lib_put, lockref_check);
 }
 
 static void run_selftest_nolock(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, nolock_get, nolock_put, nolock_check);
+	ct_loop(w, nolock_get, nolock_put, nolock_check);
 }
 
 #if BENCH_RELAX_VARIANTS
-/* The relax subjects with ISB, and with no instruction, in place of cpu_relax. */
-static void run_lockref_relax_isb(struct bench_worker *w)
-{
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY, BENCH_RELAX_ISB, hlb_get, hlb_put,
-		lockref_check);
-}
-
-static void run_lockref_relax_none(struct bench_worker *w)
-{
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY, BENCH_RELAX_NOTHING, hlb_get, hlb_put,
-		lockref_check);
-}
-
-static void run_lockref_relax_alt_isb(struct bench_worker *w)
-{
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY_OTHER, BENCH_RELAX_ISB, hlb_get, hlb_put,
-		lockref_check);
-}
-
-static void run_lockref_relax_alt_none(struct bench_worker *w)
-{
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_EVERY_OTHER, BENCH_RELAX_NOTHING, hlb_get,
-		hlb_put, lockref_check);
-}
-
+/* The ticket lock's waiters spin inside the timed loop: their instruction is compiled in. */
 static void run_ticket_isb(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, ticket_get_isb, ticket_put_isb, ticket_check);
+	ct_loop(w, ticket_get_isb, ticket_put_isb, ticket_check);
 }
 
 static void run_ticket_none(struct bench_worker *w)
 {
-	ct_loop(w, CT_PLAIN, ticket_get_none, ticket_put_none, ticket_check);
+	ct_loop(w, ticket_get_none, ticket_put_none, ticket_check);
 }
 #endif
 
@@ -368,6 +344,7 @@ void *contend_setup(const struct bench_params *p)
 	}
 	memset(st->thread, 0, p->threads * sizeof(*st->thread));
 	st->threads = p->threads;
+	st->subject = p->subject;
 	st->sink = p->sink;
 	atomic_init(&st->finished, 0);
 
@@ -418,94 +395,120 @@ void contend_teardown(void *state)
 	free(st);
 }
 
-#define CT_SUBJECT(name, description, run) \
-	{ name, description, contend_setup, run, contend_teardown }
+/*
+ * The table: each subject once, with its facts (subject_facts.h). The facts
+ * of a subject that has variants are a macro, which its variants share.
+ */
+#define CT_SUBJECT_SETUP(name_, setup_, run_, description_, ...)                                   \
+	{                                                                                          \
+		.name = name_, .description = description_, .setup = setup_, .run = run_,          \
+		.teardown = contend_teardown, .facts = {__VA_ARGS__},                              \
+	}
+#define CT_SUBJECT(name_, run_, description_, ...)                                                 \
+	CT_SUBJECT_SETUP(name_, contend_setup, run_, description_, __VA_ARGS__)
+
+#define CT_ATOMIC_FAA .kind = SUBJECT_ATOMIC
+#define CT_CAS_LOOP   .kind = SUBJECT_CAS_LOOP, .counts_attempts = true, .baseline = "atomic_faa"
+#define CT_REFCOUNT   .kind = SUBJECT_ATOMIC, .baseline = "atomic_faa", .library = true
+/* The instrumented lockref: attempts and fallbacks counted; limited unless unbounded. */
+#define CT_LOCKREF_PROBED    .kind = SUBJECT_LOCKREF, .counts_attempts = true, .baseline = "cas_loop"
+#define CT_LOCKREF	     CT_LOCKREF_PROBED, .retry_limit = CT_RETRY_LIMIT, .fallback = true
+#define CT_LOCKREF_RELAX     CT_LOCKREF, .relax = SUBJECT_RELAX_EVERY
+#define CT_LOCKREF_RELAX_ALT CT_LOCKREF, .relax = SUBJECT_RELAX_EVERY_OTHER
+#define CT_LOCK		     .kind = SUBJECT_LOCK
 
 static const struct bench_subject ct_subjects[] = {
-	CT_SUBJECT("atomic_faa", "C11 atomic_int: relaxed fetch_add, release fetch_sub (the floor)",
-		   run_atomic_faa),
-	CT_SUBJECT("cas_loop", "relaxed compare-and-swap loop +1 / -1, attempts counted",
-		   run_cas_loop),
-	CT_SUBJECT("refcount", "hl_refcount_inc + hl_refcount_dec_and_test (never reaching 0)",
-		   run_refcount),
-	CT_SUBJECT("refcount_full", "pre-2019 REFCOUNT_FULL cmpxchg refcount, out of line",
-		   run_refcount_full),
-	CT_SUBJECT("lockref", "hl_lockref get + put_or_lock, retry limit 100 (instrumented copy)",
-		   contend_run_lockref),
-	CT_SUBJECT("lockref_unbounded", "the same with no retry limit (the kernel before 2019)",
-		   contend_run_lockref),
-	CT_SUBJECT("lockref_relax", "limit 100, cpu_relax after every failed cmpxchg (2019-2023)",
-		   run_lockref_relax),
-	CT_SUBJECT("lockref_relax_alt", "limit 100, cpu_relax after every other failure (Linus)",
-		   run_lockref_relax_alt),
-	CT_SUBJECT("lockref_spinlock_only", "the lockref's qspinlock around count++ / count--",
-		   run_lockref_spinlock_only),
-	CT_SUBJECT("qspinlock", "hl_qspinlock_t + int in one line: lock ++ unlock, lock -- unlock",
-		   run_qspinlock),
-	CT_SUBJECT("ticket", "ticket spinlock (baselines/ticket.h), same critical sections",
-		   run_ticket),
-	CT_SUBJECT("pthread_mutex", "default pthread_mutex_t, same critical sections",
-		   run_pthread_mutex),
-	CT_SUBJECT("lockref_lib", "the library's own hl_lockref, uninstrumented, its retry limit",
-		   run_lockref_lib),
+	CT_SUBJECT("atomic_faa", run_atomic_faa,
+		   "C11 atomic_int: relaxed fetch_add, release fetch_sub (the floor)",
+		   CT_ATOMIC_FAA),
+	CT_SUBJECT("cas_loop", run_cas_loop,
+		   "relaxed compare-and-swap loop +1 / -1, attempts counted", CT_CAS_LOOP),
+	CT_SUBJECT("refcount", run_refcount,
+		   "hl_refcount_inc + hl_refcount_dec_and_test (never reaching 0)", CT_REFCOUNT),
+	CT_SUBJECT("refcount_full", run_refcount_full,
+		   "pre-2019 REFCOUNT_FULL cmpxchg refcount, out of line", .kind = SUBJECT_CAS_LOOP,
+		   .baseline = "atomic_faa"),
+	CT_SUBJECT("lockref", contend_run_lockref,
+		   "hl_lockref get + put_or_lock, retry limit 100 (instrumented copy)", CT_LOCKREF),
+	CT_SUBJECT("lockref_unbounded", contend_run_lockref,
+		   "the same with no retry limit (the kernel before 2019)", CT_LOCKREF_PROBED),
+	CT_SUBJECT("lockref_relax", contend_run_lockref,
+		   "limit 100, cpu_relax after every failed cmpxchg (2019-2023)", CT_LOCKREF_RELAX),
+	CT_SUBJECT("lockref_relax_alt", contend_run_lockref,
+		   "limit 100, cpu_relax after every other failure (Linus)", CT_LOCKREF_RELAX_ALT),
+	CT_SUBJECT("lockref_spinlock_only", run_lockref_spinlock_only,
+		   "the lockref's qspinlock around count++ / count--", CT_LOCK),
+	CT_SUBJECT("qspinlock", run_qspinlock,
+		   "hl_qspinlock_t + int in one line: lock ++ unlock, lock -- unlock", CT_LOCK,
+		   .library = true),
+	CT_SUBJECT("ticket", run_ticket,
+		   "ticket spinlock (baselines/ticket.h), same critical sections", CT_LOCK),
+	CT_SUBJECT("pthread_mutex", run_pthread_mutex,
+		   "default pthread_mutex_t, same critical sections", CT_LOCK),
+	CT_SUBJECT("lockref_lib", run_lockref_lib,
+		   "the library's own hl_lockref, uninstrumented, its retry limit",
+		   .kind = SUBJECT_LOCKREF, .baseline = "cas_loop",
+		   .retry_limit_of = hl_lockref_retry_limit, .fallback = true, .library = true),
+	CT_SUBJECT("refcount_inc_not_zero", run_refcount_inc_not_zero,
+		   "hl_refcount_inc_not_zero (cmpxchg loop) + hl_refcount_dec_and_test",
+		   .kind = SUBJECT_CAS_LOOP, .baseline = "refcount", .library = true),
 #if BENCH_ATOMICS_VARIANTS
 	/* The run-time choice above; each kind forced below (contend_atomics.c). */
-	{ "atomic_faa_llsc", "atomic_faa with exclusives (LDXR/STXR), inline",
-	  contend_setup_llsc, contend_run_atomic_faa_llsc, contend_teardown },
-	{ "atomic_faa_lse", "atomic_faa with LSE (LDADD), inline; where the CPU has LSE",
-	  contend_setup_lse, contend_run_atomic_faa_lse, contend_teardown },
-	{ "cas_loop_llsc", "cas_loop with exclusives (LDXR/STXR), inline",
-	  contend_setup_llsc, contend_run_cas_loop_llsc, contend_teardown },
-	{ "cas_loop_lse", "cas_loop with LSE (CAS), inline; where the CPU has LSE",
-	  contend_setup_lse, contend_run_cas_loop_lse, contend_teardown },
-	{ "refcount_llsc", "refcount with exclusives (LDXR/STXR), inline",
-	  contend_setup_llsc, contend_run_refcount_llsc, contend_teardown },
-	{ "refcount_lse", "refcount with LSE (LDADD), inline; where the CPU has LSE",
-	  contend_setup_lse, contend_run_refcount_lse, contend_teardown },
-	{ "lockref_llsc", "lockref (limit 100) with exclusives (LDXR/STXR), inline",
-	  contend_setup_llsc, contend_run_lockref_llsc, contend_teardown },
-	{ "lockref_lse", "lockref (limit 100) with LSE (CAS), inline; where the CPU has LSE",
-	  contend_setup_lse, contend_run_lockref_lse, contend_teardown },
+	CT_SUBJECT_SETUP("atomic_faa_llsc", contend_setup_llsc, contend_run_atomic_faa_llsc,
+			 "atomic_faa with exclusives (LDXR/STXR), inline", CT_ATOMIC_FAA,
+			 .variant_of = "atomic_faa", .variant = SUBJECT_VARIANT_LLSC),
+	CT_SUBJECT_SETUP("atomic_faa_lse", contend_setup_lse, contend_run_atomic_faa_lse,
+			 "atomic_faa with LSE (LDADD), inline; where the CPU has LSE",
+			 CT_ATOMIC_FAA, .variant_of = "atomic_faa", .variant = SUBJECT_VARIANT_LSE),
+	CT_SUBJECT_SETUP("cas_loop_llsc", contend_setup_llsc, contend_run_cas_loop_llsc,
+			 "cas_loop with exclusives (LDXR/STXR), inline", CT_CAS_LOOP,
+			 .variant_of = "cas_loop", .variant = SUBJECT_VARIANT_LLSC),
+	CT_SUBJECT_SETUP("cas_loop_lse", contend_setup_lse, contend_run_cas_loop_lse,
+			 "cas_loop with LSE (CAS), inline; where the CPU has LSE", CT_CAS_LOOP,
+			 .variant_of = "cas_loop", .variant = SUBJECT_VARIANT_LSE),
+	CT_SUBJECT_SETUP("refcount_llsc", contend_setup_llsc, contend_run_refcount_llsc,
+			 "refcount with exclusives (LDXR/STXR), inline", CT_REFCOUNT,
+			 .variant_of = "refcount", .variant = SUBJECT_VARIANT_LLSC),
+	CT_SUBJECT_SETUP("refcount_lse", contend_setup_lse, contend_run_refcount_lse,
+			 "refcount with LSE (LDADD), inline; where the CPU has LSE", CT_REFCOUNT,
+			 .variant_of = "refcount", .variant = SUBJECT_VARIANT_LSE),
+	CT_SUBJECT_SETUP("lockref_llsc", contend_setup_llsc, contend_run_lockref_llsc,
+			 "lockref (limit 100) with exclusives (LDXR/STXR), inline", CT_LOCKREF,
+			 .variant_of = "lockref", .variant = SUBJECT_VARIANT_LLSC),
+	CT_SUBJECT_SETUP("lockref_lse", contend_setup_lse, contend_run_lockref_lse,
+			 "lockref (limit 100) with LSE (CAS), inline; where the CPU has LSE",
+			 CT_LOCKREF, .variant_of = "lockref", .variant = SUBJECT_VARIANT_LSE),
 #endif
 #if BENCH_RELAX_VARIANTS
 	/* The relax subjects with another instruction in place of cpu_relax (arch_relax.h). */
-	CT_SUBJECT("lockref_relax_isb", "lockref_relax with ISB in place of cpu_relax",
-		   run_lockref_relax_isb),
-	CT_SUBJECT("lockref_relax_none", "lockref_relax with no instruction in place of cpu_relax",
-		   run_lockref_relax_none),
-	CT_SUBJECT("lockref_relax_alt_isb", "lockref_relax_alt with ISB in place of cpu_relax",
-		   run_lockref_relax_alt_isb),
-	CT_SUBJECT("lockref_relax_alt_none", "lockref_relax_alt with no instruction",
-		   run_lockref_relax_alt_none),
-	CT_SUBJECT("ticket_isb", "ticket, its waiters spinning with ISB", run_ticket_isb),
-	CT_SUBJECT("ticket_none", "ticket, its waiters spinning with no instruction",
-		   run_ticket_none),
+	CT_SUBJECT("lockref_relax_isb", contend_run_lockref,
+		   "lockref_relax with ISB in place of cpu_relax", CT_LOCKREF_RELAX,
+		   .variant_of = "lockref_relax", .variant = SUBJECT_VARIANT_ISB),
+	CT_SUBJECT("lockref_relax_none", contend_run_lockref,
+		   "lockref_relax with no instruction in place of cpu_relax", CT_LOCKREF_RELAX,
+		   .variant_of = "lockref_relax", .variant = SUBJECT_VARIANT_NO_INSN),
+	CT_SUBJECT("lockref_relax_alt_isb", contend_run_lockref,
+		   "lockref_relax_alt with ISB in place of cpu_relax", CT_LOCKREF_RELAX_ALT,
+		   .variant_of = "lockref_relax_alt", .variant = SUBJECT_VARIANT_ISB),
+	CT_SUBJECT("lockref_relax_alt_none", contend_run_lockref,
+		   "lockref_relax_alt with no instruction", CT_LOCKREF_RELAX_ALT,
+		   .variant_of = "lockref_relax_alt", .variant = SUBJECT_VARIANT_NO_INSN),
+	CT_SUBJECT("ticket_isb", run_ticket_isb, "ticket, its waiters spinning with ISB", CT_LOCK,
+		   .variant_of = "ticket", .variant = SUBJECT_VARIANT_ISB),
+	CT_SUBJECT("ticket_none", run_ticket_none,
+		   "ticket, its waiters spinning with no instruction", CT_LOCK,
+		   .variant_of = "ticket", .variant = SUBJECT_VARIANT_NO_INSN),
 #endif
 };
 
 /* Run only when named: tests/bench runs it with 2 threads and expects the run to fail. */
 static const struct bench_subject ct_selftests[] = {
-	CT_SUBJECT("selftest_nolock", "the critical sections without a lock: must fail its check",
-		   run_selftest_nolock),
+	CT_SUBJECT("selftest_nolock", run_selftest_nolock,
+		   "the critical sections without a lock: must fail its check", CT_LOCK),
 };
 
 #define CT_NR_SUBJECTS	(sizeof(ct_subjects) / sizeof(ct_subjects[0]))
 #define CT_NR_SELFTESTS (sizeof(ct_selftests) / sizeof(ct_selftests[0]))
-
-/*
- * contend's subjects with a retry limit: the instrumented ones at 100 (every
- * lockref_* but lockref_unbounded, lockref_spinlock_only and lockref_lib),
- * the library's own at its limit.
- */
-static unsigned int ct_retry_limit(const struct bench_subject *s)
-{
-	if (s->run == run_lockref_lib)
-		return hl_lockref_retry_limit();
-	if (strncmp(s->name, "lockref", 7) == 0 && s->run != run_lockref_spinlock_only &&
-	    strcmp(s->name, "lockref_unbounded") != 0)
-		return CT_RETRY_LIMIT;
-	return 0;		/* lockref_unbounded, and every subject without one */
-}
 
 /* ---- the runner (contend and lockref-sweep) ------------------------------- */
 
@@ -528,6 +531,7 @@ static int ct_measure(void *arg, size_t i, unsigned int rep)
 	struct bench_params params = {
 		.threads = ctx->threads,
 		.retry_limit = ctx->cases[i].retry_limit,
+		.subject = s,
 		.sink = &ctx->tally[i],
 	};
 	struct bench_run run;
@@ -731,12 +735,7 @@ out:
 /* Whether a subject needs LSE instructions (contend_atomics.c's _lse copy). */
 static bool ct_needs_lse(const struct bench_subject *s)
 {
-#if BENCH_ATOMICS_VARIANTS
-	return s->setup == contend_setup_lse;
-#else
-	(void)s;
-	return false;
-#endif
+	return s->facts.variant == SUBJECT_VARIANT_LSE;
 }
 
 /*
@@ -811,7 +810,8 @@ static int ct_run(const struct bench_scenario *sc, const struct bench_config *cf
 	size_t n = bench_select_subjects(sc, cfg, subjects);
 
 	for (size_t i = 0; i < n; i++)
-		cases[i] = (struct contend_case){ subjects[i], ct_retry_limit(subjects[i]) };
+		cases[i] = (struct contend_case){subjects[i],
+						 subject_retry_limit(&subjects[i]->facts)};
 	return contend_run_cases(CT_NAME, cfg, cases, n, default_threads,
 				 sizeof(default_threads) / sizeof(default_threads[0]), results);
 }

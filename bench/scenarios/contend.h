@@ -42,7 +42,11 @@ int contend_run_cases(const char *scenario, const struct bench_config *cfg,
 void *contend_setup(const struct bench_params *p);
 /* Adds the threads' figures to p->sink (if any) and frees the state. */
 void contend_teardown(void *state);
-/* The instrumented lockref's get + put_or_lock, no cpu_relax. */
+/*
+ * The instrumented lockref's get + put_or_lock, for every subject of it:
+ * its relax policy and instruction are the subject's facts, its retry limit
+ * the case's (contend: the subject's own).
+ */
 void contend_run_lockref(struct bench_worker *w);
 
 /*

@@ -57,24 +57,20 @@ void *CT_SFX(contend_setup)(const struct bench_params *p)
 
 void CT_SFX(contend_run_atomic_faa)(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT, faa_get, faa_put,
-		faa_check);
+	ct_loop(w, faa_get, faa_put, faa_check);
 }
 
 void CT_SFX(contend_run_cas_loop)(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_CAS, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT, cas_get, cas_put,
-		faa_check);
+	ct_loop(w, cas_get, cas_put, faa_check);
 }
 
 void CT_SFX(contend_run_refcount)(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_NONE, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT, refcount_get,
-		refcount_put, refcount_check);
+	ct_loop(w, refcount_get, refcount_put, refcount_check);
 }
 
 void CT_SFX(contend_run_lockref)(struct bench_worker *w)
 {
-	ct_loop(w, CT_PROBE_LOCKREF, LOCKREF_RELAX_NONE, BENCH_RELAX_DEFAULT, kind_get, kind_put,
-		lockref_check);
+	ct_loop(w, kind_get, kind_put, lockref_check);
 }

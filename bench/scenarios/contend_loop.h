@@ -63,11 +63,11 @@ struct ct_object {
 	_Alignas(64) atomic_int unlocked;	/* selftest_nolock */
 };
 
-/* Which attempt figures a subject's loop gathers. */
+/* Which attempt figures a subject's loop gathers (ct_probe_of: from its facts). */
 enum ct_probe {
 	CT_PROBE_NONE,
-	CT_PROBE_CAS,		/* counted inline by the subject's operations */
-	CT_PROBE_LOCKREF,	/* counted by the instrumented lockref's hooks */
+	CT_PROBE_CAS,	  /* counted inline by the subject's operations */
+	CT_PROBE_LOCKREF, /* counted by the instrumented lockref's hooks, with fallbacks */
 };
 
 /* One thread's figures; only that thread writes them while it runs. */
@@ -95,6 +95,7 @@ struct ct_tally {
 
 struct ct_state {
 	struct ct_object obj;
+	const struct bench_subject *subject; /* the one measured: its facts */
 	struct ct_thread *thread;	/* [threads] */
 	struct ct_tally *sink;
 	unsigned int threads;
@@ -268,21 +269,63 @@ static inline bool lockref_check(struct ct_object *o, char *why, size_t n)
 				 n);
 }
 
+/* ---- what the subject's facts ask of the loop ---------------------------- */
+
+/*
+ * A subject that counts its attempts: a lockref counts them with the
+ * instrumented copy's hooks (and its fallbacks), a compare-and-swap loop in
+ * its own operations.
+ */
+static inline enum ct_probe ct_probe_of(const struct subject_facts *f)
+{
+	if (!f->counts_attempts)
+		return CT_PROBE_NONE;
+	return f->kind == SUBJECT_LOCKREF ? CT_PROBE_LOCKREF : CT_PROBE_CAS;
+}
+
+/* The instrumented lockref's cpu_relax policy (lockref_probe.h). */
+static inline enum lockref_relax ct_relax_of(const struct subject_facts *f)
+{
+	switch (f->relax) {
+	case SUBJECT_RELAX_EVERY:
+		return LOCKREF_RELAX_EVERY;
+	case SUBJECT_RELAX_EVERY_OTHER:
+		return LOCKREF_RELAX_EVERY_OTHER;
+	default:
+		return LOCKREF_RELAX_NONE;
+	}
+}
+
+/* What "cpu_relax" is for the instrumented lockref: the variant's instruction. */
+static inline enum bench_relax_insn ct_insn_of(const struct subject_facts *f)
+{
+	switch (f->variant) {
+	case SUBJECT_VARIANT_ISB:
+		return BENCH_RELAX_ISB;
+	case SUBJECT_VARIANT_NO_INSN:
+		return BENCH_RELAX_NOTHING;
+	default:
+		return BENCH_RELAX_DEFAULT;
+	}
+}
+
 /* ---- the measurement loop, once ----------------------------------------- */
 
 /*
- * relax and insn: the instrumented lockref's cpu_relax policy and
- * instruction (lockref_probe.h), for CT_PROBE_LOCKREF.
+ * The attempt figures it gathers, and the instrumented lockref's cpu_relax
+ * policy and instruction, come from the subject's facts (read before and
+ * after the loop, not in it).
  */
-static bench_always_inline void ct_loop(struct bench_worker *w, enum ct_probe probe,
-					 enum lockref_relax relax, enum bench_relax_insn insn,
-					 void (*get)(struct ct_object *, struct ct_thread *),
-					 void (*put)(struct ct_object *, struct ct_thread *),
-					 bool (*check)(struct ct_object *, char *, size_t))
+static bench_always_inline void ct_loop(struct bench_worker *w,
+					void (*get)(struct ct_object *, struct ct_thread *),
+					void (*put)(struct ct_object *, struct ct_thread *),
+					bool (*check)(struct ct_object *, char *, size_t))
 {
 	struct ct_state *st = w->state;
 	struct ct_object *o = &st->obj;
 	struct ct_thread *t = &st->thread[w->index];
+	const struct subject_facts *f = &st->subject->facts;
+	const enum ct_probe probe = ct_probe_of(f);
 	uint64_t n = 0;
 	bool stop;
 
@@ -290,7 +333,7 @@ static bench_always_inline void ct_loop(struct bench_worker *w, enum ct_probe pr
 	t->threads = st->threads;
 	t->stop = w->stop;
 	if (probe == CT_PROBE_LOCKREF)
-		lockref_probe_begin(relax, insn);
+		lockref_probe_begin(ct_relax_of(f), ct_insn_of(f));
 	/*
 	 * One look at the stop flag per op, after it: an op that ends after the
 	 * stop is neither counted nor timed (harness.h), and none starts after

@@ -28,21 +28,32 @@ static const unsigned int ls_limits[] = { 1, 2, 4, 15, 50, 100, 200, 500 };
 
 #define LS_NR_LIMITS (sizeof(ls_limits) / sizeof(ls_limits[0]))
 
+/*
+ * The instrumented lockref (contend's): a subject that can fall back runs
+ * at every limit, one that cannot (unbounded) once, without a limit.
+ */
+#define LS_SUBJECT(name_, setup_, run_, description_, ...)                                         \
+	{                                                                                          \
+		.name = name_, .description = description_, .setup = setup_, .run = run_,          \
+		.teardown = contend_teardown,                                                      \
+		.facts = {.kind = SUBJECT_LOCKREF, .counts_attempts = true, __VA_ARGS__},          \
+	}
+
 static const struct bench_subject ls_subjects[] = {
-	{ "lockref", "instrumented hl_lockref get + put_or_lock, at retry limits 1..500",
-	  contend_setup, contend_run_lockref, contend_teardown },
-	{ "lockref_unbounded", "the same with no retry limit (the kernel before 2019)",
-	  contend_setup, contend_run_lockref, contend_teardown },
+	LS_SUBJECT("lockref", contend_setup, contend_run_lockref,
+		   "instrumented hl_lockref get + put_or_lock, at retry limits 1..500",
+		   .fallback = true),
+	LS_SUBJECT("lockref_unbounded", contend_setup, contend_run_lockref,
+		   "the same with no retry limit (the kernel before 2019)", .fallback = false),
 #if BENCH_ATOMICS_VARIANTS
-	{ "lockref_llsc", "lockref with exclusives (LDXR/STXR) inline, at the same limits",
-	  contend_setup_llsc, contend_run_lockref_llsc, contend_teardown },
-	{ "lockref_lse", "lockref with LSE (CAS) inline, at the same limits; where the CPU has LSE",
-	  contend_setup_lse, contend_run_lockref_lse, contend_teardown },
+	LS_SUBJECT("lockref_llsc", contend_setup_llsc, contend_run_lockref_llsc,
+		   "lockref with exclusives (LDXR/STXR) inline, at the same limits",
+		   .fallback = true, .variant_of = "lockref", .variant = SUBJECT_VARIANT_LLSC),
+	LS_SUBJECT("lockref_lse", contend_setup_lse, contend_run_lockref_lse,
+		   "lockref with LSE (CAS) inline, at the same limits; where the CPU has LSE",
+		   .fallback = true, .variant_of = "lockref", .variant = SUBJECT_VARIANT_LSE),
 #endif
 };
-
-/* Every subject but lockref_unbounded runs at every limit. */
-#define LS_UNBOUNDED (&ls_subjects[1])
 
 #define LS_NR_SUBJECTS (sizeof(ls_subjects) / sizeof(ls_subjects[0]))
 
@@ -55,7 +66,7 @@ static int ls_run(const struct bench_scenario *sc, const struct bench_config *cf
 	size_t n = 0, nr_subjects = bench_select_subjects(sc, cfg, subjects);
 
 	for (size_t i = 0; i < nr_subjects; i++) {
-		if (subjects[i] == LS_UNBOUNDED) {
+		if (!subjects[i]->facts.fallback) {
 			cases[n++] = (struct contend_case){ subjects[i], 0 };
 			continue;
 		}

@@ -174,22 +174,26 @@ static bench_always_inline void oc_loop(struct bench_worker *w)
 	w->ops = n;
 }
 
-/* The same loop twice: the runner tells threads from processes by the function. */
-static void run_threads(struct bench_worker *w)
+static void run_open_close(struct bench_worker *w)
 {
 	oc_loop(w);
 }
 
-static void run_processes(struct bench_worker *w)
-{
-	oc_loop(w);
-}
-
+/* The same loop twice: in threads of one process, and in processes (the table says). */
 static const struct bench_subject oc_subjects[] = {
-	{ "threads", "N threads of one process (one shared file table)", oc_setup, run_threads,
-	  oc_teardown },
-	{ "processes", "N processes (fork; a file table each, the dentries shared)", oc_setup,
-	  run_processes, oc_teardown },
+	{.name = "threads",
+	 .description = "N threads of one process (one shared file table)",
+	 .setup = oc_setup,
+	 .run = run_open_close,
+	 .teardown = oc_teardown,
+	 .facts = {.kind = SUBJECT_SYSCALL}},
+	{.name = "processes",
+	 .description = "N processes (fork; a file table each, the dentries shared)",
+	 .setup = oc_setup,
+	 .run = run_open_close,
+	 .teardown = oc_teardown,
+	 .facts = {.kind = SUBJECT_SYSCALL},
+	 .processes = true},
 };
 
 #define OC_NR_SUBJECTS (sizeof(oc_subjects) / sizeof(oc_subjects[0]))
@@ -214,7 +218,7 @@ static int oc_measure(void *arg, size_t i, unsigned int rep)
 	int ret;
 
 	(void)rep;
-	if (s->run == run_processes)
+	if (s->processes)
 		ret = bench_measure_processes(s, &params, ctx->workers, &ctx->cfg->pin,
 					      ctx->duration, &run);
 	else

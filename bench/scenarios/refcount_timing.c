@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hotline/refcount.h>
 
@@ -191,15 +192,26 @@ static void rt_teardown(void *state)
 	free(state);
 }
 
+#define RT_SUBJECT(name_, run_, description_, ...)                                                 \
+	{                                                                                          \
+		.name = name_, .description = description_, .setup = rt_setup, .run = run_,        \
+		.teardown = rt_teardown, .facts = {__VA_ARGS__},                                   \
+	}
+
+/* Every ratio is taken against RT_BASELINE (in the same repetition). */
 static const struct bench_subject rt_subjects[] = {
-	{ RT_BASELINE, "C11 atomic_int: relaxed fetch_add; release fetch_sub, acquire at zero",
-	  rt_setup, run_atomic, rt_teardown },
-	{ "refcount", "hotline hl_refcount_inc / hl_refcount_dec_and_test (atomic add + check)",
-	  rt_setup, run_refcount, rt_teardown },
-	{ "refcount_full", "pre-2019 REFCOUNT_FULL: saturating cmpxchg loop, out of line as in the kernel",
-	  rt_setup, run_refcount_full, rt_teardown },
-	{ "refcount_full_inline", "the same cmpxchg loop inlined: the loop's cost without the call",
-	  rt_setup, run_refcount_full_inline, rt_teardown },
+	RT_SUBJECT(RT_BASELINE, run_atomic,
+		   "C11 atomic_int: relaxed fetch_add; release fetch_sub, acquire at zero",
+		   .kind = SUBJECT_ATOMIC),
+	RT_SUBJECT("refcount", run_refcount,
+		   "hotline hl_refcount_inc / hl_refcount_dec_and_test (atomic add + check)",
+		   .kind = SUBJECT_ATOMIC, .baseline = RT_BASELINE, .library = true),
+	RT_SUBJECT("refcount_full", run_refcount_full,
+		   "pre-2019 REFCOUNT_FULL: saturating cmpxchg loop, out of line as in the kernel",
+		   .kind = SUBJECT_CAS_LOOP, .baseline = RT_BASELINE),
+	RT_SUBJECT("refcount_full_inline", run_refcount_full_inline,
+		   "the same cmpxchg loop inlined: the loop's cost without the call",
+		   .kind = SUBJECT_CAS_LOOP, .baseline = RT_BASELINE),
 };
 
 /* ---- the scenario ------------------------------------------------------- */
@@ -214,6 +226,7 @@ struct rt_ctx {
 	double *cycles_per_op;		/* [n][reps] */
 	double *seconds;		/* [n][reps] */
 	double *ratio;			/* [n][reps], to the baseline of the same repetition */
+	int *base;			/* [n]: index of the subject's rt_ratio_to, -1 if not run */
 	int cpu;			/* where the thread ran, -1 if not pinned */
 };
 
@@ -238,7 +251,13 @@ static int rt_measure(void *arg, size_t i, unsigned int rep)
 	return 0;
 }
 
-static void rt_print(const struct rt_ctx *ctx, int baseline)
+/* What a subject's ratio is taken against: its baseline; the baseline itself, its own name. */
+static const char *rt_ratio_to(const struct bench_subject *s)
+{
+	return s->facts.baseline ? s->facts.baseline : s->name;
+}
+
+static void rt_print(const struct rt_ctx *ctx)
 {
 	const uint64_t count = ctx->params.count;
 
@@ -258,7 +277,7 @@ static void rt_print(const struct rt_ctx *ctx, int baseline)
 
 		bench_stats(s->ns_per_op, s->n, &st);
 		snprintf(range, sizeof(range), "%.3f..%.3f", st.min, st.max);
-		if (baseline >= 0)
+		if (ctx->base[i] >= 0)
 			snprintf(ratio, sizeof(ratio), "%.3fx",
 				 bench_median(&ctx->ratio[i * ctx->reps], ctx->reps));
 		else
@@ -272,7 +291,7 @@ static void rt_print(const struct rt_ctx *ctx, int baseline)
 	fflush(stdout);
 }
 
-static void rt_results(const struct rt_ctx *ctx, int baseline, json_t *results)
+static void rt_results(const struct rt_ctx *ctx, json_t *results)
 {
 	const uint64_t count = ctx->params.count;
 
@@ -287,13 +306,13 @@ static void rt_results(const struct rt_ctx *ctx, int baseline, json_t *results)
 				    json_real(bench_median(&ctx->cycles_per_op[i * ctx->reps],
 							   ctx->reps)));
 		json_object_set_new(r, "in_sync", json_true());
-		json_object_set_new(r, "ratio_to", json_string(RT_BASELINE));
-		json_object_set_new(r, "ratio", baseline >= 0 ?
-							json_real(bench_median(ratio, ctx->reps)) :
-							json_null());
-		json_object_set_new(r, "ratio_runs", baseline >= 0 ?
-							     bench_json_reals(ratio, ctx->reps) :
-							     json_null());
+		json_object_set_new(r, "ratio_to", json_string(rt_ratio_to(ctx->subjects[i])));
+		json_object_set_new(r, "ratio",
+				    ctx->base[i] >= 0 ? json_real(bench_median(ratio, ctx->reps))
+						      : json_null());
+		json_object_set_new(r, "ratio_runs",
+				    ctx->base[i] >= 0 ? bench_json_reals(ratio, ctx->reps)
+						      : json_null());
 		json_array_append_new(results, r);
 	}
 }
@@ -309,7 +328,8 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 		.params = { .threads = 1 },
 		.cpu = -1,
 	};
-	int baseline = -1, ret = 1;
+	int base[sizeof(rt_subjects) / sizeof(rt_subjects[0])];
+	int ret = 1;
 	size_t slots;
 
 	ctx.n = bench_select_subjects(sc, cfg, subjects);
@@ -325,24 +345,28 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 		bench_error("out of memory");
 		goto out;
 	}
+	ctx.base = base;
 	for (size_t i = 0; i < ctx.n; i++) {
 		if (bench_series_init(&ctx.series[i], ctx.reps, 1))
 			goto out;
-		if (subjects[i]->run == run_atomic)
-			baseline = (int)i;
+		base[i] = -1;
+		for (size_t j = 0; j < ctx.n; j++) {
+			if (strcmp(subjects[j]->name, rt_ratio_to(subjects[i])) == 0)
+				base[i] = (int)j;
+		}
 	}
 
 	if (bench_interleave(RT_NAME, subjects, ctx.n, ctx.reps, rt_measure, &ctx))
 		goto out;
 
 	/* Ratios within each repetition, so that drift between them cancels. */
-	for (size_t i = 0; baseline >= 0 && i < ctx.n; i++) {
-		for (unsigned int rep = 0; rep < ctx.reps; rep++)
-			ctx.ratio[i * ctx.reps + rep] = ctx.series[i].ns_per_op[rep] /
-							ctx.series[baseline].ns_per_op[rep];
+	for (size_t i = 0; i < ctx.n; i++) {
+		for (unsigned int rep = 0; base[i] >= 0 && rep < ctx.reps; rep++)
+			ctx.ratio[i * ctx.reps + rep] =
+				ctx.series[i].ns_per_op[rep] / ctx.series[base[i]].ns_per_op[rep];
 	}
-	rt_print(&ctx, baseline);
-	rt_results(&ctx, baseline, results);
+	rt_print(&ctx);
+	rt_results(&ctx, results);
 	ret = 0;
 out:
 	for (size_t i = 0; ctx.series && i < ctx.n; i++)

@@ -394,20 +394,25 @@ static void zt_teardown(void *state)
 /* ---- the subject table: the library's variants, then the fixed subjects --- */
 
 static const struct bench_subject zt_fixed[] = {
-	{ "hl_zero", "hl_zero with the automatic per-size plan (hl_zero_use(\"auto\"))",
-	  zt_setup_auto, run_hl_zero, zt_teardown },
-	{ "hl_try_zero", "hl_try_zero (fault-tolerant, clear_user's contract), automatic plan",
-	  zt_setup_auto, run_hl_try_zero, zt_teardown },
-	{ ZT_BASELINE, "glibc memset(dst, 0, n), called through a volatile pointer",
-	  zt_setup_plain, run_glibc_memset, zt_teardown },
-	{ "memcpy_zero_page", "memcpy from a 4 KiB zero page, page by page (tmpfs holes, old)",
-	  zt_setup_plain, run_memcpy_zero_page, zt_teardown },
-	{ "read_dev_zero", "read(2) from /dev/zero into the buffer: the host kernel's clear_user",
-	  zt_setup_dev_zero, run_read_dev_zero, zt_teardown },
-	{ "dd_sparse_tmpfs", "dd: read(2) a 4 GiB sparse file on tmpfs in 1 MiB blocks (host kernel)",
-	  zt_setup_sparse, run_dd, zt_teardown },
-	{ "dd_dev_zero", "dd: read(2) 4 GiB of /dev/zero in 1 MiB blocks (host kernel)",
-	  zt_setup_dev_zero, run_dd, zt_teardown },
+	{"hl_zero", "hl_zero with the automatic per-size plan (hl_zero_use(\"auto\"))",
+	 zt_setup_auto, run_hl_zero, zt_teardown,
+	 .facts = {.kind = SUBJECT_ZERO, .baseline = ZT_BASELINE, .library = true}},
+	{"hl_try_zero", "hl_try_zero (fault-tolerant, clear_user's contract), automatic plan",
+	 zt_setup_auto, run_hl_try_zero, zt_teardown,
+	 .facts = {.kind = SUBJECT_ZERO, .baseline = ZT_BASELINE, .library = true}},
+	{ZT_BASELINE, "glibc memset(dst, 0, n), called through a volatile pointer", zt_setup_plain,
+	 run_glibc_memset, zt_teardown, .facts = {.kind = SUBJECT_ZERO}},
+	{"memcpy_zero_page", "memcpy from a 4 KiB zero page, page by page (tmpfs holes, old)",
+	 zt_setup_plain, run_memcpy_zero_page, zt_teardown,
+	 .facts = {.kind = SUBJECT_COPY, .baseline = ZT_BASELINE}},
+	{"read_dev_zero", "read(2) from /dev/zero into the buffer: the host kernel's clear_user",
+	 zt_setup_dev_zero, run_read_dev_zero, zt_teardown,
+	 .facts = {.kind = SUBJECT_SYSCALL, .baseline = ZT_BASELINE}},
+	{"dd_sparse_tmpfs",
+	 "dd: read(2) a 4 GiB sparse file on tmpfs in 1 MiB blocks (host kernel)", zt_setup_sparse,
+	 run_dd, zt_teardown, .facts = {.kind = SUBJECT_DD}},
+	{"dd_dev_zero", "dd: read(2) 4 GiB of /dev/zero in 1 MiB blocks (host kernel)",
+	 zt_setup_dev_zero, run_dd, zt_teardown, .facts = {.kind = SUBJECT_DD}},
 };
 
 /* What each variant the library may name does; others get a generic line. */
@@ -1119,8 +1124,18 @@ static void __attribute__((constructor)) zt_init_subjects(void)
 			if (strcmp(zt_variant_text[j].name, name) == 0)
 				description = zt_variant_text[j].description;
 		}
-		zt_subjects[n++] = (struct bench_subject){ name, description, zt_setup_variant,
-							   run_variant, zt_teardown };
+		/* hl_zero with this variant forced: its facts are hl_zero's. */
+		zt_subjects[n++] = (struct bench_subject){
+			.name = name,
+			.description = description,
+			.setup = zt_setup_variant,
+			.run = run_variant,
+			.teardown = zt_teardown,
+			.facts = {.kind = SUBJECT_ZERO,
+				  .baseline = ZT_BASELINE,
+				  .variant_of = "hl_zero",
+				  .library = true},
+		};
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(zt_fixed); i++)
 		zt_subjects[n++] = zt_fixed[i];

@@ -7,20 +7,25 @@
 
 Runs `BENCH SCENARIO ... --json OUT.json` (refcount-timing by default),
 expects exit status 0 and a table row per subject on stdout, then checks
-every field of the JSON contract (bench/README.md, "JSON"): types, the
-subjects present (and, for contend, lockref-sweep and openclose, every
-subject at every thread count and retry limit; on arm64 also the _llsc,
-_lse and relax-instruction subjects, the _lse ones only where the CPU has
-LSE), one run per repetition, the environment (on arm64 "atomics", which
-must agree with the CPU's LSE flag and with HOTLINE_EXPECT_LSE when that
-is set), and each scenario's extras: refcount-timing's in_sync and ratio
-(exactly 1.0 for the baseline); contend's and lockref-sweep's attempts per
-success (only for the compare-and-swap subjects; exactly 1 with one
-thread), fallback rate in [0, 1] (only for the instrumented lockrefs),
-latency quantiles in order; openclose's "measures"; zero's modes (every
-subject at every size, hot and, up to half the arena, cold; the dd
-experiments), GB/s consistent with calls/s x size, ratio to glibc_memset,
-"measures" on the kernel's subjects. Standard library only.
+every field of the JSON contract (bench/README.md, "JSON"): the "subjects"
+object (../subjects_check.py: every entry's fields, and the results
+agreeing with them), the subjects present (the scenario's table as --list
+shows it, those --subjects names, less those this CPU cannot run: _lse
+variants without LSE, as the note says; for contend, lockref-sweep and
+openclose every subject at every thread count and retry limit), one run
+per repetition, the environment (on arm64 "atomics", which must agree with
+the CPU's LSE flag and with HOTLINE_EXPECT_LSE when that is set), and each
+scenario's extras: refcount-timing's in_sync and ratio (exactly 1.0 for the
+baseline); contend's and lockref-sweep's attempts per success (only for
+subjects that count them; exactly 1 with one thread), fallback rate in
+[0, 1] (only for the lockrefs that count their attempts), retry limits (the
+subject's own in contend, HOTLINE_LOCKREF_RETRIES for the library's; every
+limit of the sweep for a lockref that can fall back), latency quantiles in
+order; openclose's "measures"; zero's modes (every subject at every size,
+hot and, up to half the arena, cold; the dd subjects), GB/s consistent with
+calls/s x size, ratio to the baseline, "measures" on the kernel's subjects,
+"variant" and "plan". What each subject is comes from its "subjects" entry,
+never from its name. Standard library only.
 HOTLINE_TARGET_RUN in the environment, when set, is the program that runs
 BENCH (an emulator such as scripts/qemu-arm64 in a cross build). Exit
 status 0 when everything holds; otherwise every failed check is printed,
@@ -35,44 +40,22 @@ import re
 import subprocess
 import sys
 
-ALL_SUBJECTS = ["atomic", "refcount", "refcount_full", "refcount_full_inline"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import subjects_check  # noqa: E402  (tests/subjects_check.py)
 
-CONTEND_SUBJECTS = ["atomic_faa", "cas_loop", "refcount", "refcount_full", "lockref",
-                    "lockref_unbounded", "lockref_relax", "lockref_relax_alt",
-                    "lockref_spinlock_only", "qspinlock", "ticket", "pthread_mutex",
-                    "lockref_lib"]
-# arm64 only, after those: the atomic subjects with exclusives and with LSE forced (the _lse
-# ones only where the CPU has LSE), then the relax subjects with ISB and with no instruction.
-ARM64_CONTEND_SUBJECTS = ["atomic_faa_llsc", "atomic_faa_lse", "cas_loop_llsc", "cas_loop_lse",
-                          "refcount_llsc", "refcount_lse", "lockref_llsc", "lockref_lse",
-                          "lockref_relax_isb", "lockref_relax_none", "lockref_relax_alt_isb",
-                          "lockref_relax_alt_none", "ticket_isb", "ticket_none"]
-# Subjects whose compare-and-swap attempts are counted, and those with a fallback rate.
-ATTEMPT_SUBJECTS = {"cas_loop", "lockref", "lockref_unbounded", "lockref_relax",
-                    "lockref_relax_alt", "cas_loop_llsc", "cas_loop_lse", "lockref_llsc",
-                    "lockref_lse", "lockref_relax_isb", "lockref_relax_none",
-                    "lockref_relax_alt_isb", "lockref_relax_alt_none"}
-FALLBACK_SUBJECTS = {s for s in ATTEMPT_SUBJECTS if s.startswith("lockref")}
-# contend's retry limits: the instrumented lockrefs at 100, the library's own at its limit.
-CONTEND_LIMITS = {s: 100 for s in FALLBACK_SUBJECTS - {"lockref_unbounded"}}
-SWEEP_SUBJECTS = ["lockref", "lockref_unbounded"]
-ARM64_SWEEP_SUBJECTS = ["lockref_llsc", "lockref_lse"]
 SWEEP_LIMITS = [1, 2, 4, 15, 50, 100, 200, 500]
-OPENCLOSE_SUBJECTS = ["threads", "processes"]
 DEFAULT_THREADS = {"contend": [1, 2, 4, 8], "lockref-sweep": [2, 4, 8], "openclose": [1, 2, 4, 8]}
-# zero: the fixed subjects after the library's variants (read from --list), the dd ones last.
-ZERO_FIXED = ["hl_zero", "hl_try_zero", "glibc_memset", "memcpy_zero_page", "read_dev_zero"]
-ZERO_DD = ["dd_sparse_tmpfs", "dd_dev_zero"]
-ZERO_KERNEL = {"read_dev_zero"} | set(ZERO_DD)
-ZERO_AUTO = {"hl_zero", "hl_try_zero"}
-ZERO_BASELINE = "glibc_memset"
 ZERO_DEFAULT_SIZES = sorted([1 << p for p in range(31)] +
                             [3, 17, 100, 1000, 3000, 65537, (3 << 20) + 3])
 ZERO_QUICK_SIZES = [1, 17, 64, 256, 1000, 4096, 16384, 65537, 262144, 1 << 20, (3 << 20) + 3,
                     16 << 20, 64 << 20]
 ZERO_DD_BLOCK = 1 << 20
 ZERO_DD_TOTAL = {False: 4 << 30, True: 256 << 20}
-SKIP_SPARSE_NOTE = "dd_sparse_tmpfs skipped"
+# The notes that say a subject was left out: zero's dd subject without a tmpfs, and the
+# subjects that need LSE on a CPU without it (not with --quick, unless --subjects).
+SKIP_TMPFS_NOTE = re.compile(r"^hotline-bench: note: zero: no tmpfs .*: (\S+) skipped$", re.M)
+NO_LSE_NOTE = re.compile(r"^hotline-bench: note: \S+: (.*) not run: this CPU has no LSE atomics$",
+                         re.M)
 failures = []
 
 
@@ -149,11 +132,11 @@ def check_env(env, scenario):
           f"env.command: expected the command line, got {env.get('command')!r}")
 
 
-def check_result(r, i, count, repeat, baseline_present):
+def check_result(r, i, count, repeat, facts):
     subj = r.get("subject")
     w = f"results[{i}] ({subj})"
     check_type(r, "scenario", lambda v: v == "refcount-timing", "'refcount-timing'", w)
-    check_type(r, "subject", lambda v: v in ALL_SUBJECTS, f"one of {ALL_SUBJECTS}", w)
+    check_type(r, "subject", lambda v: v in facts, f"one of {list(facts)}", w)
     check_type(r, "threads", lambda v: v == 1, "1", w)
     check_type(r, "size", lambda v: v is None, "null", w)
     check_type(r, "retry_limit", lambda v: v is None, "null", w)
@@ -186,19 +169,22 @@ def check_result(r, i, count, repeat, baseline_present):
     check_type(r, "ops", lambda v: v == 2 * count - 1, str(2 * count - 1), w)
     check_type(r, "cycles_per_op", pos, "a positive number", w)
     check_type(r, "in_sync", lambda v: v is True, "true", w)
-    check_type(r, "ratio_to", lambda v: v == "atomic", "'atomic'", w)
-    if baseline_present:
+    # The baseline: every subject's but the baseline's own, which is its own (ratio 1.0).
+    f = facts.get(subj) or {}
+    base = f.get("baseline") or subj
+    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
+    if base in facts:
         ratio = check_type(r, "ratio", pos, "a positive number", w)
         check_type(r, "ratio_runs",
                    lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
                    f"a list of {repeat} positive numbers", w)
-        if subj == "atomic":
+        if base == subj:
             check(ratio == 1.0, f"{w}: expected ratio 1.0 for the baseline itself, got {ratio!r}")
             check(r.get("ratio_runs") == [1.0] * repeat,
                   f"{w}: expected ratio_runs all 1.0, got {r.get('ratio_runs')!r}")
     else:
-        check_type(r, "ratio", lambda v: v is None, "null (atomic was not run)", w)
-        check_type(r, "ratio_runs", lambda v: v is None, "null (atomic was not run)", w)
+        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run)", w)
+        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run)", w)
     per_thread = check_type(r, "per_thread",
                             lambda v: isinstance(v, list) and len(v) == 1,
                             "a list of one thread", w)
@@ -248,16 +234,18 @@ def check_timed_common(r, w, threads, repeat, duration):
     check_type(r, "duration", lambda v: is_num(v) and abs(v - duration) < 1e-9, str(duration), w)
 
 
-def check_contention_extras(r, w, subject, threads):
-    """contend and lockref-sweep: op, attempts, fallback rate, latency."""
+def check_contention_extras(r, w, f, threads):
+    """contend and lockref-sweep: op, attempts, fallback rate, latency; f: the subject's facts."""
     check_type(r, "op", lambda v: v == "get+put", "'get+put'", w)
+    # A lockref that counts its attempts (the instrumented copy) counts its fallbacks too.
+    counts_fallbacks = f.get("kind") == "lockref" and f.get("counts_attempts") is True
     fallback = check_type(r, "fallback_rate",
-                          (lambda v: is_num(v) and 0 <= v <= 1) if subject in FALLBACK_SUBJECTS
+                          (lambda v: is_num(v) and 0 <= v <= 1) if counts_fallbacks
                           else (lambda v: v is None),
-                          "a fraction in [0, 1]" if subject in FALLBACK_SUBJECTS
-                          else "null (no locked path to fall back to)", w)
+                          "a fraction in [0, 1]" if counts_fallbacks
+                          else "null (no counted locked path to fall back to)", w)
     att = r.get("attempts_per_success")
-    if subject not in ATTEMPT_SUBJECTS:
+    if f.get("counts_attempts") is not True:
         check_type(r, "attempts_per_success", lambda v: v is None,
                    "null (not a counted compare-and-swap loop)", w)
     elif att is None and fallback == 1:
@@ -278,7 +266,7 @@ def check_contention_extras(r, w, subject, threads):
                 check(q[2] == 1 and mean == 1,
                       f"{w}.attempts_per_success: expected exactly 1 attempt with one thread, "
                       f"got {att}")
-    if threads == 1 and subject in FALLBACK_SUBJECTS and is_num(fallback):
+    if threads == 1 and counts_fallbacks and is_num(fallback):
         check(fallback == 0, f"{w}: expected fallback_rate 0 with one thread, got {fallback}")
     lat = r.get("latency_ns")
     if check_type(r, "latency_ns", lambda v: isinstance(v, dict),
@@ -298,34 +286,53 @@ def check_contention_extras(r, w, subject, threads):
                "a positive number or null", w)
 
 
-def scenario_subjects(scenario, env):
-    """The subjects a scenario has on this machine, in table order; the _lse ones only with LSE."""
+def measured_subjects(a, env, listed, facts, stderr):
+    """The subjects the run measured, checked against the table: those of --list that
+    --subjects names (every one by default), in table order, less, on a CPU without LSE,
+    those that need it (they have no facts in the file; the note names them unless
+    --quick). Returns the list, as "subjects" holds it."""
+    named = a.subjects.split(",") if a.subjects else listed
+    want = [s for s in listed if s in named]
+    got = list(facts)
     arm64, lse = target(env)
-    every = {"contend": CONTEND_SUBJECTS + (ARM64_CONTEND_SUBJECTS if arm64 else []),
-             "lockref-sweep": SWEEP_SUBJECTS + (ARM64_SWEEP_SUBJECTS if arm64 else []),
-             "openclose": OPENCLOSE_SUBJECTS, "refcount-timing": ALL_SUBJECTS}[scenario]
-    return [s for s in every if lse or not s.endswith("_lse")]
+    left = [s for s in want if s not in got]
+    if arm64 and not lse:
+        m = NO_LSE_NOTE.search(stderr)
+        if m:
+            check(left == m.group(1).split(", "),
+                  f"subjects: expected every subject but those the note leaves out "
+                  f"({m.group(1)}), got {got}")
+        check(all(facts[s].get("variant") != "lse" for s in got),
+              f"subjects: expected no LSE variant measured without LSE, got {got}")
+        want = [s for s in want if s not in left]
+    check(got == want, f"subjects: expected the table's {want}, in order, got {got}")
+    return want
 
 
-def expected_cases(a, env):
+def expected_cases(a, subjects, facts):
     """(subject, retry_limit) of every result of a threaded scenario, in table order."""
-    every = scenario_subjects(a.scenario, env)
-    names = a.subjects.split(",") if a.subjects else every
-    names = [s for s in every if s in names]
     if a.scenario == "contend":
+        # Each subject at its own limit; the library's is HOTLINE_LOCKREF_RETRIES (default 100).
         lib = int(os.environ.get("HOTLINE_LOCKREF_RETRIES", "100") or 100)
-        return [(s, lib or None) if s == "lockref_lib" else (s, CONTEND_LIMITS.get(s))
-                for s in names]
+        for s in subjects:
+            f = facts.get(s, {})
+            if f.get("kind") == "lockref" and f.get("library"):
+                check(f.get("retry_limit") == (lib or None),
+                      f"subjects.contend.{s}: the library's lockref, expected retry_limit "
+                      f"{lib or None} (HOTLINE_LOCKREF_RETRIES), got {f.get('retry_limit')!r}")
+        return [(s, facts.get(s, {}).get("retry_limit")) for s in subjects]
     if a.scenario == "lockref-sweep":
+        # A lockref that can fall back at every limit; one that cannot, once, without one.
         cases = []
-        for s in names:
-            cases += [(s, None)] if s == "lockref_unbounded" else [(s, lim) for lim in SWEEP_LIMITS]
+        for s in subjects:
+            cases += ([(s, lim) for lim in SWEEP_LIMITS] if facts.get(s, {}).get("fallback")
+                      else [(s, None)])
         return cases
-    return [(s, None) for s in names]
+    return [(s, None) for s in subjects]
 
 
-def check_threaded_results(a, env, results, repeat, threads_list, duration):
-    cases = expected_cases(a, env)
+def check_threaded_results(a, subjects, facts, results, repeat, threads_list, duration):
+    cases = expected_cases(a, subjects, facts)
     want = [(t, s, lim) for t in threads_list for s, lim in cases]
     got = [(r.get("threads"), r.get("subject"), r.get("retry_limit")) for r in results
            if isinstance(r, dict)]
@@ -346,7 +353,7 @@ def check_threaded_results(a, env, results, repeat, threads_list, duration):
             check_type(r, "op", lambda v: isinstance(v, str) and "open" in v,
                        "a string naming open", w)
         else:
-            check_contention_extras(r, w, subj, r.get("threads"))
+            check_contention_extras(r, w, facts.get(subj, {}), r.get("threads"))
 
 
 def parse_sizes(text):
@@ -371,14 +378,11 @@ def listed_subjects(bench, scenario):
     return names
 
 
-def zero_subjects(bench):
-    """zero's subjects in table order, as --list shows them."""
-    return listed_subjects(bench, "zero")
-
-
-def check_zero_result(r, w, repeat, baseline_present):
-    """Fields of every zero result; returns nothing, records failures."""
+def check_zero_result(r, w, repeat, facts, buffer):
+    """Fields of every zero result; facts: zero's "subjects", buffer: the hot/cold subjects
+    measured. Returns nothing, records failures."""
     subj, mode = r.get("subject"), r.get("mode")
+    f = facts.get(subj, {})
     pos = lambda v: is_num(v) and v > 0
     check_type(r, "scenario", lambda v: v == "zero", "'zero'", w)
     check_type(r, "threads", lambda v: v == 1, "1", w)
@@ -429,43 +433,54 @@ def check_zero_result(r, w, repeat, baseline_present):
                    "a byte count: at least twice the size and 4 x llc_bytes (up to 2 GiB)", w)
     else:
         check_type(r, "arena_bytes", lambda v: v is None, "null (hot)", w)
-    want_variant = "auto" if subj in ZERO_AUTO else None if subj in ZERO_FIXED else subj
+    # A variant of hl_zero is forced (its own name); the library's other clearing
+    # functions run the automatic plan; the rest are not hotline's.
+    auto = f.get("kind") == "zero" and f.get("library") and not f.get("variant_of")
+    want_variant = subj if f.get("variant_of") else "auto" if auto else None
     check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
     check_type(r, "plan",
-               (lambda v: isinstance(v, str) and v != "") if subj in ZERO_AUTO else
-               (lambda v: v is None),
-               "hl_zero's plan (a string)" if subj in ZERO_AUTO else "null", w)
-    check_type(r, "measures", kernel if subj in ZERO_KERNEL else (lambda v: v is None),
-               "a string starting 'host kernel'" if subj in ZERO_KERNEL else "null", w)
-    check_type(r, "ratio_to", lambda v: v == ZERO_BASELINE, repr(ZERO_BASELINE), w)
-    if baseline_present:
+               (lambda v: isinstance(v, str) and v != "") if auto else (lambda v: v is None),
+               "hl_zero's plan (a string)" if auto else "null", w)
+    host = f.get("kind") in ("syscall", "dd")
+    check_type(r, "measures", kernel if host else (lambda v: v is None),
+               "a string starting 'host kernel'" if host else "null", w)
+    base = f.get("baseline") or subj
+    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
+    if base in buffer:
         check_type(r, "ratio", pos, "a positive number", w)
         check_type(r, "ratio_runs",
                    lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
                    f"a list of {repeat} positive numbers", w)
-        if subj == ZERO_BASELINE:
+        if base == subj:
             check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * repeat,
                   f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself, got "
                   f"{r.get('ratio')!r} {r.get('ratio_runs')!r}")
     else:
-        check_type(r, "ratio", lambda v: v is None, f"null ({ZERO_BASELINE} was not run)", w)
-        check_type(r, "ratio_runs", lambda v: v is None, f"null ({ZERO_BASELINE} was not run)", w)
+        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run)", w)
+        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run)", w)
 
 
-def check_zero(a, p, results, repeat):
-    """zero: what ran (subjects, sizes, modes, in order), every result's fields, the table."""
-    listed = zero_subjects(a.bench)
-    fixed = ZERO_FIXED + ZERO_DD
-    check(all(s in listed for s in fixed) and len(listed) > len(fixed),
-          f"--list: expected the library's variants then {fixed}, got {listed}")
+def check_zero(a, p, results, repeat, facts):
+    """zero: what ran (subjects, sizes, modes, in order), every result's fields, the table;
+    facts: zero's "subjects"."""
+    listed = listed_subjects(a.bench, "zero")
     m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
     unsupported = set(m.group(1).split(", ")) if m else set()
     named = a.subjects.split(",") if a.subjects else listed
-    subjects = [s for s in listed if s in named and s not in unsupported]
-    if SKIP_SPARSE_NOTE in p.stderr:
-        subjects.remove("dd_sparse_tmpfs")
-    buffer = [s for s in subjects if s not in ZERO_DD]
-    dd = [s for s in subjects if s in ZERO_DD]
+    skipped = set(SKIP_TMPFS_NOTE.findall(p.stderr))
+    subjects = [s for s in listed if s in named and s not in unsupported | skipped]
+    check(list(facts) == subjects,
+          f"subjects: expected the table's {subjects} (less what this CPU or machine cannot "
+          f"run), in order, got {list(facts)}")
+    variants = [bool(facts.get(s, {}).get("variant_of")) for s in subjects]
+    check(variants == sorted(variants, reverse=True),
+          f"subjects: expected the library's variants first, got {subjects}")
+    if not a.subjects:
+        check(any(variants) or unsupported,
+              f"--list: expected the library's variants among the subjects, got {listed}")
+    # The dd subjects run after the others, in a mode of their own.
+    buffer = [s for s in subjects if facts.get(s, {}).get("kind") != "dd"]
+    dd = [s for s in subjects if facts.get(s, {}).get("kind") == "dd"]
     sizes = (parse_sizes(a.sizes) if a.sizes else ZERO_QUICK_SIZES if a.quick
              else ZERO_DEFAULT_SIZES)
     modes = ["hot", "cold"] if a.mode in (None, "both") else [a.mode]
@@ -484,7 +499,7 @@ def check_zero(a, p, results, repeat):
     for i, r in enumerate(results):
         if check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
             w = f"results[{i}] ({r.get('subject')}, {r.get('mode')}, {r.get('size')} B)"
-            check_zero_result(r, w, repeat, ZERO_BASELINE in buffer)
+            check_zero_result(r, w, repeat, facts, buffer)
             if r.get("mode") == "dd":
                 check(r.get("total_bytes") == ZERO_DD_TOTAL[a.quick],
                       f"{w}: expected total_bytes {ZERO_DD_TOTAL[a.quick]}, "
@@ -536,29 +551,29 @@ def main():
     if p.returncode != 0:
         print(f"FAIL: {' '.join(cmd)}: expected exit status 0, got {p.returncode}\n{p.stderr}")
         return 1
-    stderr = p.stderr
-    if a.scenario == "zero":
-        # The one note zero may give unasked: no tmpfs for the sparse file.
-        stderr = "".join(l for l in stderr.splitlines(True) if SKIP_SPARSE_NOTE not in l)
     with open(a.out) as f:
         doc = json.load(f)
     env = doc.get("env")
+    notes = []
+    if a.scenario == "zero":
+        # The one note zero may give unasked: no tmpfs for the sparse file.
+        notes.append(SKIP_TMPFS_NOTE)
     if timed and a.scenario != "zero" and not a.quick and not target(env)[1]:
-        # Without LSE the _lse subjects are left out, with a note unless --quick.
-        stderr = "".join(l for l in stderr.splitlines(True)
-                         if not re.search(r"_lse.* not run: this CPU has no LSE atomics", l))
+        # Without LSE the subjects that need it are left out, with a note unless --quick.
+        notes.append(NO_LSE_NOTE)
+    stderr = "".join(l for l in p.stderr.splitlines(True)
+                     if not any(n.match(l.rstrip("\n")) for n in notes))
     check(stderr == "", f"stderr: expected nothing (not a terminal), got {p.stderr!r}")
+    # What each subject is: its entry in "subjects", checked against the results.
+    facts = subjects_check.check(doc, check).get(a.scenario, {})
+    subjects = []
     if a.scenario != "zero":
-        every = scenario_subjects(a.scenario, env)
-        named = a.subjects.split(",") if a.subjects else every
-        for s in [s for s in every if s in named]:
+        subjects = measured_subjects(a, env, listed_subjects(a.bench, a.scenario), facts,
+                                     p.stderr)
+        for s in subjects:
             row = rf"^{re.escape(s)}\s" if not timed else rf"^\d+\s+{re.escape(s)}\s"
             check(re.search(row, p.stdout, re.M) is not None,
                   f"stdout: expected a table row for '{s}', got:\n{p.stdout}")
-    if a.scenario in ("contend", "lockref-sweep"):
-        listed = listed_subjects(a.bench, a.scenario)
-        want = [s for s in scenario_subjects(a.scenario, dict(env or {}, flags=["lse"]))]
-        check(listed == want, f"--list: expected {a.scenario}'s subjects {want}, got {listed}")
 
     check(doc.get("tool") == "hotline-bench", f"tool: expected 'hotline-bench', got {doc.get('tool')!r}")
     check(isinstance(doc.get("version"), str) and re.match(r"\d+\.\d+", doc.get("version", "")),
@@ -578,20 +593,18 @@ def main():
     if not check(isinstance(results, list), f"results: expected a list, got {results!r}"):
         results = []
     elif a.scenario == "zero":
-        check_zero(a, p, results, repeat)
+        check_zero(a, p, results, repeat, facts)
     elif timed:
         threads = ([int(t) for t in a.threads.split(",")] if a.threads
                    else DEFAULT_THREADS[a.scenario])
         duration = a.duration or (0.05 if a.quick else 0.5)
-        check_threaded_results(a, env, results, repeat, threads, duration)
+        check_threaded_results(a, subjects, facts, results, repeat, threads, duration)
     else:
-        expected = a.subjects.split(",") if a.subjects else ALL_SUBJECTS
         got = [r.get("subject") for r in results if isinstance(r, dict)]
-        check(got == [s for s in ALL_SUBJECTS if s in expected],
-              f"results: expected subjects {expected}, in table order, got {got}")
+        check(got == subjects, f"results: expected subjects {subjects}, in table order, got {got}")
         for i, r in enumerate(results):
             if check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
-                check_result(r, i, a.count, repeat, "atomic" in expected)
+                check_result(r, i, a.count, repeat, facts)
 
     for f in failures:
         print("FAIL:", f)

@@ -129,12 +129,23 @@ static void exit_run(struct bench_worker *w)
 }
 
 static const struct bench_subject spin_subjects[] = {
-	{ "spin", "count until stopped", spin_setup, spin_run, spin_teardown },
-	{ "other", "same again", spin_setup, spin_run, spin_teardown },
+	{.name = "spin",
+	 .description = "count until stopped",
+	 .setup = spin_setup,
+	 .run = spin_run,
+	 .teardown = spin_teardown},
+	{.name = "other",
+	 .description = "same again",
+	 .setup = spin_setup,
+	 .run = spin_run,
+	 .teardown = spin_teardown},
 };
 
-static const struct bench_subject exit_subject = { "exit", "exits", spin_setup, exit_run,
-						   spin_teardown };
+static const struct bench_subject exit_subject = {.name = "exit",
+						  .description = "exits",
+						  .setup = spin_setup,
+						  .run = exit_run,
+						  .teardown = spin_teardown};
 
 static void threads_run_for_the_duration_and_all_count(void)
 {
