@@ -19,7 +19,7 @@
 
 #include <hwloc.h>
 
-#include "arch_cycles.h"
+#include "arch/arch.h"
 #include "harness.h"
 #include "tool.h"
 

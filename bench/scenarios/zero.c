@@ -53,7 +53,7 @@
 
 #include <hotline/zero.h>
 
-#include "../arch_cycles.h"
+#include "../arch/arch.h"
 #include "scenarios.h"
 
 #define ZT_NAME		 "zero"
