@@ -14,7 +14,7 @@
  *
  * This header declares all of it, one file per job behind it:
  *   schedule.c  which subjects run (--subjects), repetitions interleaved
- *   topology.c  the machine (hwloc): CPUs, placement, pinning
+ *   topology.c  the machine (hwloc): CPUs, placement, pinning, the LLC
  *   measure.c   one measurement: threads or processes, the gate, timing
  *   stats.c     median and spread; a subject's series of repetitions
  *   results.c   a result's JSON fields, common to every scenario
@@ -177,6 +177,13 @@ void bench_place(const struct bench_pin *pin, unsigned int n, int *cpus);
 
 /* Bind the calling thread to CPU cpu (OS number). 0, or -1 (errno). */
 int bench_pin_self(int cpu);
+
+/*
+ * The last-level cache in bytes, as hwloc found it: the highest-level data
+ * or unified cache of CPU 0 (or of the first available CPU). 0 when the
+ * topology is not loaded or has no cache.
+ */
+size_t bench_llc_bytes(void);
 
 /* ---- running threads and processes: measure.c ---------------------------- */
 

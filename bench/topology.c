@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * topology.c - the machine's topology (hwloc): available CPUs, placement
- * of threads, pinning.
+ * of threads, pinning, and the last-level cache's size.
  *
  * Loaded once by bench_topology_init (main.c); everything else here reads
  * it. See harness.h.
@@ -137,3 +137,29 @@ int bench_pin_self(int cpu)
 	return ret;
 }
 
+/*
+ * The data or unified cache of the highest level above CPU 0 (the first
+ * available CPU if 0 is not): what hwloc read from the kernel (on Linux
+ * /sys/devices/system/cpu/cpuN/cache), as `lscpu -C` shows it.
+ */
+size_t bench_llc_bytes(void)
+{
+	hwloc_obj_t pu;
+	unsigned int best_depth = 0;
+	size_t best = 0;
+
+	if (!topology)
+		return 0;
+	pu = hwloc_get_pu_obj_by_os_index(topology, 0);
+	if (!pu)
+		pu = hwloc_get_obj_by_type(topology, HWLOC_OBJ_PU, 0);
+	for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
+		if (!hwloc_obj_type_is_dcache(o->type) || !o->attr->cache.size)
+			continue;
+		if (o->attr->cache.depth > best_depth) {
+			best_depth = o->attr->cache.depth;
+			best = (size_t)o->attr->cache.size;
+		}
+	}
+	return best;
+}
