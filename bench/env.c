@@ -17,7 +17,7 @@
 
 #include <hotline/cpu.h>
 
-#include "arch_atomics.h"
+#include "arch/arch.h"
 #include "harness.h"
 
 #if defined(__clang__)

@@ -12,6 +12,17 @@
  * interleaved across subjects, statistics, fairness, progress, and the
  * JSON that carries the results and the environment.
  *
+ * This header declares all of it, one file per job behind it:
+ *   schedule.c  which subjects run (--subjects), repetitions interleaved
+ *   topology.c  the machine (hwloc): CPUs, placement, pinning, the LLC
+ *   measure.c   one measurement: threads or processes, the gate, timing
+ *   stats.c     median and spread; a subject's series of repetitions
+ *   results.c   a result's JSON fields, common to every scenario
+ *   env.c       the JSON environment ("env")
+ *   subject_facts.c  what a subject is, and its JSON (subject_facts.h)
+ *   msg.c       errors, notes and the progress line on stderr
+ * (hist.h, hist.c: histograms cheap enough for a timed loop.)
+ *
  * A subject also carries its facts (subject_facts.h: what it is, its
  * baseline, retry limit, relax policy, ...): the scenarios read those, never
  * the subject's name, and main.c writes them into the JSON's "subjects".
@@ -162,7 +173,7 @@ struct bench_scenario {
 size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench_config *cfg,
 			     const struct bench_subject **out);
 
-/* ---- topology and placement ----------------------------------------------- */
+/* ---- topology and placement: topology.c ----------------------------------- */
 
 /* Load the machine's topology (hwloc). 0, or -1 after bench_error. */
 int bench_topology_init(void);
@@ -177,7 +188,17 @@ const char *bench_cpus_text(void);
 /* CPUs for threads 0..n-1 under pin (-1 each for BENCH_PIN_NONE). */
 void bench_place(const struct bench_pin *pin, unsigned int n, int *cpus);
 
-/* ---- running threads ---------------------------------------------------- */
+/* Bind the calling thread to CPU cpu (OS number). 0, or -1 (errno). */
+int bench_pin_self(int cpu);
+
+/*
+ * The last-level cache in bytes, as hwloc found it: the highest-level data
+ * or unified cache of CPU 0 (or of the first available CPU). 0 when the
+ * topology is not loaded or has no cache.
+ */
+size_t bench_llc_bytes(void);
+
+/* ---- running threads and processes: measure.c ---------------------------- */
 
 /* One measurement: n threads of one subject, from setup to teardown. */
 struct bench_run {
@@ -229,7 +250,17 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 			    unsigned int threads, const struct bench_pin *pin, double duration,
 			    struct bench_run *out);
 
-/* ---- repetitions and statistics ----------------------------------------- */
+/*
+ * The placement to report in env: that of the last run with more than one
+ * thread, or else of the last single-thread run; null when not pinned or
+ * nothing ran.
+ */
+json_t *bench_placement_json(void);
+
+/* Monotonic time in nanoseconds. */
+uint64_t bench_now_ns(void);
+
+/* ---- repetitions and statistics: stats.c, schedule.c ---------------------- */
 
 struct bench_stats {
 	double min, max, median;
@@ -266,7 +297,7 @@ int bench_interleave(const char *scenario, const struct bench_subject *const *su
 		     size_t nr_subjects, unsigned int reps,
 		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx);
 
-/* ---- results ------------------------------------------------------------ */
+/* ---- results: results.c, env.c ------------------------------------------ */
 
 enum bench_headline { BENCH_HEADLINE_NS_PER_OP, BENCH_HEADLINE_OPS_PER_SEC,
 		      BENCH_HEADLINE_GB_PER_SEC };
@@ -292,14 +323,7 @@ json_t *bench_json_reals(const double *v, size_t n);
  */
 json_t *bench_env_json(long long start_time, int argc, char *const argv[]);
 
-/*
- * The placement to report in env: that of the last run with more than one
- * thread, or else of the last single-thread run; null when not pinned or
- * nothing ran.
- */
-json_t *bench_placement_json(void);
-
-/* ---- messages ----------------------------------------------------------- */
+/* ---- messages: msg.c ---------------------------------------------------- */
 
 /* "hotline-bench: <msg>" on stderr, one line (control characters masked). */
 void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -309,8 +333,5 @@ void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void bench_progress(const char *scenario, const char *subject, unsigned int rep,
 		    unsigned int reps);
 void bench_progress_done(void);
-
-/* Monotonic time in nanoseconds. */
-uint64_t bench_now_ns(void);
 
 #endif /* HOTLINE_BENCH_HARNESS_H */

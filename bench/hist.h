@@ -8,7 +8,7 @@
  * Exact for 1..255 attempts; one bucket for 256 or more, plus the exact sum
  * (so the mean is exact) and the maximum.
  *
- * bench_latency: durations in counter ticks (arch_cycles.h), log-linear: exact
+ * bench_latency: durations in counter ticks (arch/arch.h), log-linear: exact
  * below 32 ticks, then 32 buckets per power of two (a bucket is at most
  * 1/32 of its value wide, so a quantile is within about 3%), plus the
  * exact maximum and count. Any uint64_t fits.

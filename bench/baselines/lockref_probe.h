@@ -35,7 +35,7 @@
 
 #include <hotline/lockref.h>
 
-#include "../arch_relax.h"
+#include "../arch/arch.h"
 #include "../hist.h"
 
 /* What a failed compare-and-swap does before the next attempt. */
@@ -49,7 +49,7 @@ struct lockref_probe {
 	struct bench_attempts attempts;	/* lockless successes, by attempts taken */
 	uint64_t fallbacks;		/* operations that took the locked path */
 	enum lockref_relax relax;
-	enum bench_relax_insn insn;	/* what "cpu_relax" is (arch_relax.h) */
+	enum bench_relax_insn insn;	/* what "cpu_relax" is (arch/arch.h) */
 };
 
 extern _Thread_local struct lockref_probe lockref_probe;

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../arch_relax.h"
+#include "../arch/arch.h"
 
 struct ticket_lock {
 	atomic_uint next;	/* the ticket the next locker takes */
@@ -34,7 +34,7 @@ struct ticket_lock {
 #define TICKET_LOCK_INIT { 0, 0 }
 
 /*
- * Spins with insn as its cpu_relax (arch_relax.h): a constant, so it folds away.
+ * Spins with insn as its cpu_relax (arch/arch.h): a constant, so it folds away.
  *
  * drain: NULL, or a timed run's stop flag. Once the flag is set, a waiter
  * calls sched_yield() where it would relax. Why: a ticket taken must be

@@ -480,7 +480,7 @@ static const struct bench_subject ct_subjects[] = {
 			 CT_LOCKREF, .variant_of = "lockref", .variant = SUBJECT_VARIANT_LSE),
 #endif
 #if BENCH_RELAX_VARIANTS
-	/* The relax subjects with another instruction in place of cpu_relax (arch_relax.h). */
+	/* The relax subjects with another instruction in place of cpu_relax (arch/arch.h). */
 	CT_SUBJECT("lockref_relax_isb", contend_run_lockref,
 		   "lockref_relax with ISB in place of cpu_relax", CT_LOCKREF_RELAX,
 		   .variant_of = "lockref_relax", .variant = SUBJECT_VARIANT_ISB),

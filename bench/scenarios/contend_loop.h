@@ -23,8 +23,7 @@
 #include <hotline/qspinlock.h>
 #include <hotline/refcount.h>
 
-#include "../arch_cycles.h"
-#include "../arch_relax.h"
+#include "../arch/arch.h"
 #include "../baselines/lockref_probe.h"
 #include "../baselines/refcount_full.h"
 #include "../baselines/ticket.h"

@@ -23,7 +23,7 @@
 
 #include <hotline/refcount.h>
 
-#include "../arch_cycles.h"
+#include "../arch/arch.h"
 #include "../baselines/refcount_full.h"
 #include "scenarios.h"
 

@@ -36,88 +36,41 @@
  * function per subject, with that subject's clear operation inlined into
  * it. The variant subjects are the library's own list (hl_zero_variant_name),
  * read before main(); that is why this scenario object is not const.
+ *
+ * The scenario's files (zero.h): this one holds the subjects, their loop
+ * and the run; zero_arena.c the memory, zero_dd.c the host kernel's
+ * experiments, zero_output.c the tables and the JSON.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/vfs.h>
 #include <unistd.h>
-
-#include <linux/magic.h>
 
 #include <hotline/zero.h>
 
-#include "../arch_cycles.h"
-#include "scenarios.h"
+#include "../arch/arch.h"
+#include "zero.h"
 
-#define ZT_NAME		 "zero"
-#define ZT_BASELINE	 "glibc_memset"
-#define ZT_DURATION	 0.03	/* seconds per sample */
+#define ZT_DURATION	  0.03 /* seconds per sample */
 #define ZT_QUICK_DURATION 0.002
-#define ZT_BATCH_NS	 20000	/* a batch of calls grows until it lasts this long */
-#define ZT_ALIGN	 64	/* every buffer starts on a cache line */
-#define ZT_PAGE		 4096
-#define ZT_HUGE_PAGE	 (2u << 20)
-#define ZT_MAX_SIZE	 (1ull << 30)
-#define ZT_ARENA_LLCS	 4	/* the cold arena: this many times the last-level cache */
-#define ZT_MIN_ARENA	 (64ull << 20)
-#define ZT_MAX_ARENA	 (2ull << 30)
-#define ZT_LLC_GUESS	 (32ull << 20)	/* when the machine does not say */
-#define ZT_DD_BLOCK	 (1u << 20)
-#define ZT_DD_TOTAL	 (4ull << 30)	/* bytes read per dd run */
-#define ZT_DD_QUICK_TOTAL (256ull << 20)
-#define ZT_MAX_VARIANTS	 16
+#define ZT_BATCH_NS	  20000 /* a batch of calls grows until it lasts this long */
+#define ZT_MAX_SIZE	  (1ull << 30)
+#define ZT_MAX_VARIANTS	  16
 
-#define ZT_KERNEL_CLEAR                                                                     \
-	"host kernel: read(2) from /dev/zero, i.e. the kernel's clear_user on this machine; " \
+#define ZT_KERNEL_CLEAR                                                                            \
+	"host kernel: read(2) from /dev/zero, i.e. the kernel's clear_user on this machine; "      \
 	"not hotline code"
-#define ZT_KERNEL_DD_SPARSE                                                                  \
-	"host kernel: read(2) of a hole of a tmpfs file (shmem read of an unallocated page) on " \
-	"this machine's kernel; not hotline code"
-#define ZT_KERNEL_DD_ZERO \
-	"host kernel: read(2) from /dev/zero in 1 MiB blocks on this machine's kernel; not hotline code"
 
 /* The extra sizes of the default list, beside every power of two: unaligned tails. */
-static const size_t zt_odd_sizes[] = { 3, 17, 100, 1000, 3000, 65537, (3u << 20) + 3 };
+static const size_t zt_odd_sizes[] = {3, 17, 100, 1000, 3000, 65537, (3u << 20) + 3};
 
 /* --quick: a few sizes from each level of the memory hierarchy. */
 static const size_t zt_quick_sizes[] = {
-	1, 17, 64, 256, 1000, 4096, 16384, 65537, 262144, 1u << 20, (3u << 20) + 3, 16u << 20,
-	64u << 20,
+	1,	   17,	      64, 256, 1000, 4096, 16384, 65537, 262144, 1u << 20, (3u << 20) + 3,
+	16u << 20, 64u << 20,
 };
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ---- one sample: what the loop is told, and what it leaves -------------- */
-
-struct zt_sample {
-	/* Set by the scenario before the measurement. */
-	const char *subject;		/* a variant subject: the variant to force */
-	unsigned char *base;		/* hot: the buffer; cold: the arena; dd: the block */
-	size_t size;			/* bytes per call (dd: per read) */
-	size_t slot_bytes, nr_slots, step;	/* cold: the walk over the arena */
-	size_t cursor;			/* cold: the next slot, carried from sample to sample */
-	bool cold;
-	bool warm_up;			/* hot: one untimed call first (the buffer fits a cache) */
-	uint64_t duration_ns;
-	uint64_t total_bytes;		/* dd: bytes to read per run */
-	int fd;				/* read_dev_zero and dd: the file read from */
-	/* Left by the loop. */
-	uint64_t calls, bytes, elapsed_ns, cycles;
-};
-
-/* The files read from; -1 when not open. Set up once per scenario run. */
-static struct {
-	int dev_zero;
-	int sparse;			/* unlinked at once: nothing to remove later */
-	char sparse_dir[64];		/* where it was made */
-} zt_files = { -1, -1, "" };
 
 /* ---- the subjects' clear operations -------------------------------------- */
 
@@ -154,8 +107,7 @@ static inline size_t clear_glibc_memset(const struct zt_sample *s, unsigned char
 	return 0;
 }
 
-static inline size_t clear_memcpy_zero_page(const struct zt_sample *s, unsigned char *dst,
-					    size_t n)
+static inline size_t clear_memcpy_zero_page(const struct zt_sample *s, unsigned char *dst, size_t n)
 {
 	(void)s;
 	for (size_t off = 0; off < n; off += ZT_PAGE)
@@ -187,8 +139,8 @@ static inline void zt_escape(void *p)
 	__asm__ volatile("" : : "r"(p) : "memory");
 }
 
-#define ZT_MARK	    0xa5	/* must be cleared */
-#define ZT_SENTINEL 0x5a	/* just past the buffer: must survive */
+#define ZT_MARK	    0xa5 /* must be cleared */
+#define ZT_SENTINEL 0x5a /* just past the buffer: must survive */
 
 /*
  * Mark the first, middle and last byte of the first buffer the timed loop
@@ -204,20 +156,21 @@ static void zt_mark(unsigned char *p, size_t n, bool sentinel)
 
 static bool zt_check(struct bench_worker *w, const unsigned char *p, size_t n, bool sentinel)
 {
-	const size_t at[] = { 0, n / 2, n - 1 };
+	const size_t at[] = {0, n / 2, n - 1};
 
 	for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
 		if (p[at[i]] != 0) {
 			snprintf(w->why, sizeof(w->why),
-				 "byte %zu of a %zu-byte buffer is 0x%02x after clearing it", at[i], n,
-				 p[at[i]]);
+				 "byte %zu of a %zu-byte buffer is 0x%02x after clearing it", at[i],
+				 n, p[at[i]]);
 			return false;
 		}
 	}
 	if (sentinel && p[n] != ZT_SENTINEL) {
 		snprintf(w->why, sizeof(w->why),
-			 "the byte after a %zu-byte buffer was overwritten (0x%02x, expected 0x%02x)", n,
-			 p[n], ZT_SENTINEL);
+			 "the byte after a %zu-byte buffer was overwritten (0x%02x, expected "
+			 "0x%02x)",
+			 n, p[n], ZT_SENTINEL);
 		return false;
 	}
 	return true;
@@ -283,7 +236,7 @@ static bench_always_inline void zt_loop(struct bench_worker *w, zt_clear_fn clea
 /* One line per subject: the loop above with that subject's operation. */
 static void run_variant(struct bench_worker *w)
 {
-	zt_loop(w, clear_hl_zero);	/* the variant was forced by setup */
+	zt_loop(w, clear_hl_zero); /* the variant was forced by setup */
 }
 
 static void run_hl_zero(struct bench_worker *w)
@@ -311,39 +264,6 @@ static void run_read_dev_zero(struct bench_worker *w)
 	zt_loop(w, clear_read_dev_zero);
 }
 
-/*
- * dd: read(2) total_bytes sequentially in blocks of s->size into one
- * buffer, as `dd if=FILE of=/dev/null bs=1M` does. Timed as a whole.
- */
-static void run_dd(struct bench_worker *w)
-{
-	struct zt_sample *s = w->state;
-	uint64_t got = 0, reads = 0, t0, c0;
-
-	t0 = bench_now_ns();
-	c0 = bench_cycles();
-	while (got < s->total_bytes) {
-		uint64_t want = s->total_bytes - got < s->size ? s->total_bytes - got : s->size;
-		ssize_t r = read(s->fd, s->base, (size_t)want);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			w->failed = true;
-			snprintf(w->why, sizeof(w->why), "read(2) after %llu bytes: %s",
-				 (unsigned long long)got, r < 0 ? strerror(errno) : "end of file");
-			break;
-		}
-		got += (uint64_t)r;
-		reads++;
-	}
-	s->cycles = bench_cycles() - c0;
-	s->elapsed_ns = bench_now_ns() - t0;
-	s->calls = reads;
-	s->bytes = got;
-	w->ops = reads;
-}
-
 /* ---- setup: each subject's state is the sample the scenario prepared ----- */
 
 static void *zt_setup_variant(const struct bench_params *p)
@@ -366,24 +286,6 @@ static void *zt_setup_auto(const struct bench_params *p)
 static void *zt_setup_plain(const struct bench_params *p)
 {
 	return p->sink;
-}
-
-static void *zt_setup_dev_zero(const struct bench_params *p)
-{
-	struct zt_sample *s = p->sink;
-
-	s->fd = zt_files.dev_zero;
-	return s;
-}
-
-static void *zt_setup_sparse(const struct bench_params *p)
-{
-	struct zt_sample *s = p->sink;
-
-	s->fd = zt_files.sparse;
-	if (lseek(s->fd, 0, SEEK_SET) != 0)
-		return NULL;
-	return s;
 }
 
 static void zt_teardown(void *state)
@@ -433,8 +335,7 @@ static const struct {
 
 static struct bench_subject zt_subjects[ZT_MAX_VARIANTS + ARRAY_SIZE(zt_fixed)];
 
-static int zt_run(const struct bench_scenario *sc, const struct bench_config *cfg,
-		  json_t *results);
+static int zt_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results);
 
 /* nr_subjects is set with the table, before main() (zt_init_subjects). */
 struct bench_scenario bench_zero = {
@@ -447,17 +348,34 @@ struct bench_scenario bench_zero = {
 	.run = zt_run,
 };
 
+/* ---- what a subject is (zero.h) ------------------------------------------ */
+
 static bool zt_is_variant(const struct bench_subject *s)
 {
 	return s->setup == zt_setup_variant;
 }
 
-static bool zt_is_dd(const struct bench_subject *s)
+bool zt_is_auto(const struct bench_subject *s)
+{
+	return s->setup == zt_setup_auto;
+}
+
+const char *zt_variant(const struct bench_subject *s)
+{
+	return zt_is_variant(s) ? s->name : zt_is_auto(s) ? "auto" : NULL;
+}
+
+const char *zt_measures(const struct bench_subject *s)
+{
+	return s->run == run_read_dev_zero ? ZT_KERNEL_CLEAR : NULL;
+}
+
+bool zt_is_dd(const struct bench_subject *s)
 {
 	return s->run == run_dd;
 }
 
-/* ---- sizes, the cache, the arena ----------------------------------------- */
+/* ---- the scenario ------------------------------------------------------- */
 
 static int cmp_size(const void *a, const void *b)
 {
@@ -466,143 +384,12 @@ static int cmp_size(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* "4K", "1M", "1G" for exact multiples, else the bytes. */
-static const char *zt_size_text(size_t n, char *buf, size_t len)
-{
-	if (n >= (1u << 30) && n % (1u << 30) == 0)
-		snprintf(buf, len, "%zuG", n >> 30);
-	else if (n >= (1u << 20) && n % (1u << 20) == 0)
-		snprintf(buf, len, "%zuM", n >> 20);
-	else if (n >= (1u << 10) && n % (1u << 10) == 0)
-		snprintf(buf, len, "%zuK", n >> 10);
-	else
-		snprintf(buf, len, "%zu", n);
-	return buf;
-}
-
-/*
- * The last-level cache in bytes: the highest-level data or unified cache
- * of CPU 0 in sysfs, else glibc's idea of the L3, else a guess (*guessed).
- */
-static size_t zt_llc_bytes(bool *guessed)
-{
-	unsigned int best_level = 0;
-	size_t best = 0;
-	long v;
-
-	*guessed = false;
-	for (int i = 0; i < 16; i++) {
-		char path[96], type[32] = "", size[32] = "";
-		unsigned int level = 0;
-		unsigned long long kib = 0;
-		char unit = 0;
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-		f = fopen(path, "r");
-		if (!f)
-			break;
-		if (fscanf(f, "%u", &level) != 1)
-			level = 0;
-		fclose(f);
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-		f = fopen(path, "r");
-		if (f) {
-			if (!fgets(type, sizeof(type), f))
-				type[0] = '\0';
-			fclose(f);
-		}
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		f = fopen(path, "r");
-		if (f) {
-			if (!fgets(size, sizeof(size), f))
-				size[0] = '\0';
-			fclose(f);
-		}
-		if (strncmp(type, "Instruction", 11) == 0 || sscanf(size, "%llu%c", &kib, &unit) < 1)
-			continue;
-		if (unit == 'K')
-			kib <<= 10;
-		else if (unit == 'M')
-			kib <<= 20;
-		if (level > best_level && kib) {
-			best_level = level;
-			best = (size_t)kib;
-		}
-	}
-	if (best)
-		return best;
-	v = sysconf(_SC_LEVEL3_CACHE_SIZE);
-	if (v > 0)
-		return (size_t)v;
-	*guessed = true;
-	return ZT_LLC_GUESS;
-}
-
-static size_t round_up(size_t n, size_t to)
-{
-	return (n + to - 1) / to * to;
-}
-
-static size_t gcd(size_t a, size_t b)
-{
-	while (b) {
-		size_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/*
- * The cold walk at size n: slots of n bytes rounded up to a cache line, and
- * a step near 0.618 of their number that is coprime with it, so that the
- * walk visits every slot once before it comes back (the whole arena, four
- * times the cache, is written between two visits of one slot) and two
- * consecutive calls are far apart.
- */
-static void zt_cold_walk(struct zt_sample *s, size_t arena)
-{
-	s->slot_bytes = round_up(s->size, ZT_ALIGN);
-	s->nr_slots = arena / s->slot_bytes;
-	s->step = 1;
-	if (s->nr_slots > 3) {
-		s->step = (size_t)((double)s->nr_slots * 0.6180339887);
-		while (gcd(s->step, s->nr_slots) != 1)
-			s->step++;
-	}
-}
-
-/* ---- the scenario ------------------------------------------------------- */
-
-struct zt_run {
-	const struct bench_config *cfg;
-	unsigned int reps;
-	double duration;
-	size_t llc, arena;		/* bytes */
-	bool llc_guessed;
-	unsigned char *region;		/* the hot buffers, the cold arena, the dd block */
-	size_t region_bytes;
-	char plan[256];			/* hl_zero's automatic plan */
-};
-
-/* One mode at one size: every buffer subject, repetitions interleaved. */
-struct zt_ctx {
-	const struct zt_run *run;
-	const struct bench_subject **subjects;
-	size_t n;
-	struct zt_sample sample;	/* this mode and size; each measurement copies it */
-	struct bench_series *series;	/* [n] */
-	int baseline;			/* glibc_memset's index, or -1 */
-};
-
 static int zt_measure(void *arg, size_t i, unsigned int rep)
 {
 	struct zt_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->subjects[i];
 	struct zt_sample sample = ctx->sample;
-	struct bench_params params = { .threads = 1, .size = sample.size, .sink = &sample };
+	struct bench_params params = {.threads = 1, .size = sample.size, .sink = &sample};
 	char size[32];
 	struct bench_run run;
 
@@ -613,7 +400,10 @@ static int zt_measure(void *arg, size_t i, unsigned int rep)
 	zt_size_text(sample.size, size, sizeof(size));
 	if (run.failed) {
 		bench_error("%s: %s, %s %s: %s", ZT_NAME, s->name,
-			    zt_is_dd(s) ? "dd" : sample.cold ? "cold" : "hot", size, run.why);
+			    zt_is_dd(s)	  ? "dd"
+			    : sample.cold ? "cold"
+					  : "hot",
+			    size, run.why);
 		bench_run_free(&run);
 		return 1;
 	}
@@ -622,90 +412,9 @@ static int zt_measure(void *arg, size_t i, unsigned int rep)
 	run.cycles = sample.cycles;
 	bench_series_add(&ctx->series[i], &run,
 			 sample.calls ? (double)sample.bytes / (double)sample.calls : 0);
-	ctx->sample.cursor = sample.cursor;	/* the next subject's cold walk goes on from here */
+	ctx->sample.cursor = sample.cursor; /* the next subject's cold walk goes on from here */
 	bench_run_free(&run);
 	return 0;
-}
-
-/* Median over repetitions of subject i's gb_per_sec / the baseline's, into ratio[reps]. */
-static double zt_ratio(const struct zt_ctx *ctx, size_t i, double *ratio)
-{
-	const struct bench_series *s = &ctx->series[i], *b = &ctx->series[ctx->baseline];
-
-	for (unsigned int rep = 0; rep < s->n; rep++)
-		ratio[rep] = s->gb_per_sec[rep] / b->gb_per_sec[rep];
-	return bench_median(ratio, s->n);
-}
-
-static json_t *zt_string_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static void zt_results(const struct zt_ctx *ctx, json_t *results)
-{
-	const struct zt_run *run = ctx->run;
-	double *ratio = calloc(run->reps, sizeof(*ratio));
-
-	for (size_t i = 0; i < ctx->n; i++) {
-		const struct bench_subject *s = ctx->subjects[i];
-		bool autoplan = s->setup == zt_setup_auto;
-		const char *variant = zt_is_variant(s) ? s->name : autoplan ? "auto" : NULL;
-		const char *measures = s->run == run_read_dev_zero ? ZT_KERNEL_CLEAR : NULL;
-		json_t *arena = ctx->sample.cold ? json_integer((json_int_t)run->arena) : json_null();
-		json_t *r = bench_result_json(ZT_NAME, s->name, &ctx->series[i],
-					      BENCH_HEADLINE_GB_PER_SEC, ctx->sample.size, 0);
-
-		json_object_set_new(r, "mode", json_string(ctx->sample.cold ? "cold" : "hot"));
-		json_object_set_new(r, "duration", json_real(run->duration));
-		json_object_set_new(r, "llc_bytes", json_integer((json_int_t)run->llc));
-		json_object_set_new(r, "arena_bytes", arena);
-		json_object_set_new(r, "variant", zt_string_or_null(variant));
-		json_object_set_new(r, "plan", zt_string_or_null(autoplan ? run->plan : NULL));
-		json_object_set_new(r, "measures", zt_string_or_null(measures));
-		json_object_set_new(r, "ratio_to", json_string(ZT_BASELINE));
-		if (ctx->baseline >= 0 && ratio) {
-			json_object_set_new(r, "ratio", json_real(zt_ratio(ctx, i, ratio)));
-			json_object_set_new(r, "ratio_runs",
-					    bench_json_reals(ratio, ctx->series[i].n));
-		} else {
-			json_object_set_new(r, "ratio", json_null());
-			json_object_set_new(r, "ratio_runs", json_null());
-		}
-		json_array_append_new(results, r);
-	}
-	free(ratio);
-}
-
-/* Column width of a subject in the tables: its name, at least 7 characters. */
-static int zt_width(const struct bench_subject *s)
-{
-	int len = (int)strlen(s->name);
-
-	return len < 7 ? 7 : len;
-}
-
-static void zt_print_header(const struct bench_subject *const *subjects, size_t n,
-			    const char *mode)
-{
-	printf("\n%s, GB/s (median):\n%-9s", mode, "size");
-	for (size_t i = 0; i < n; i++)
-		printf(" %*s", zt_width(subjects[i]), subjects[i]->name);
-	putchar('\n');
-}
-
-static void zt_print_row(const struct zt_ctx *ctx)
-{
-	char size[32];
-
-	printf("%-9s", zt_size_text(ctx->sample.size, size, sizeof(size)));
-	for (size_t i = 0; i < ctx->n; i++) {
-		const struct bench_series *s = &ctx->series[i];
-
-		printf(" %*.3g", zt_width(ctx->subjects[i]), bench_median(s->gb_per_sec, s->n));
-	}
-	putchar('\n');
-	fflush(stdout);
 }
 
 /* One mode at one size: measure, print the row, append the results. */
@@ -746,15 +455,15 @@ static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects
 		.subjects = subjects,
 		.n = n,
 		.baseline = -1,
-		.sample = {
-			.base = run->region,
-			.cold = cold,
-			.duration_ns = (uint64_t)(run->duration * 1e9),
-			.fd = -1,
-		},
+		.sample =
+			{
+				.base = run->region,
+				.cold = cold,
+				.duration_ns = (uint64_t)(run->duration * 1e9),
+				.fd = -1,
+			},
 	};
 	size_t skipped = 0;
-	char text[32];
 
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(subjects[i]->name, ZT_BASELINE) == 0)
@@ -780,182 +489,7 @@ static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects
 			return 1;
 	}
 	if (skipped)
-		printf("(cold skips the sizes over %s: such a buffer is itself at least twice the "
-		       "last-level cache, so hot already finds it evicted)\n",
-		       zt_size_text(run->arena / 2, text, sizeof(text)));
-	return 0;
-}
-
-/* The dd experiments: each subject reads total_bytes once per repetition. */
-struct zt_dd_ctx {
-	const struct zt_run *run;
-	const struct bench_subject **subjects;
-	size_t n;
-	uint64_t total;
-	struct bench_series *series;
-};
-
-static int zt_dd_measure(void *arg, size_t i, unsigned int rep)
-{
-	struct zt_dd_ctx *ctx = arg;
-	const struct bench_subject *s = ctx->subjects[i];
-	struct zt_sample sample = {
-		.subject = s->name,
-		.base = ctx->run->region,
-		.size = ZT_DD_BLOCK,
-		.total_bytes = ctx->total,
-		.fd = -1,
-	};
-	struct bench_params params = { .threads = 1, .size = ZT_DD_BLOCK, .sink = &sample };
-	struct bench_run run;
-
-	(void)rep;
-	if (bench_measure(s, &params, 1, &ctx->run->cfg->pin, 0, &run))
-		return 1;
-	if (run.failed) {
-		bench_error("%s: %s: %s", ZT_NAME, s->name, run.why);
-		bench_run_free(&run);
-		return 1;
-	}
-	run.elapsed_ns = (double)sample.elapsed_ns;
-	run.cycles = sample.cycles;
-	bench_series_add(&ctx->series[i], &run, (double)sample.bytes / (double)sample.calls);
-	bench_run_free(&run);
-	return 0;
-}
-
-static int zt_run_dd(struct zt_run *run, const struct bench_subject **subjects, size_t n,
-		     json_t *results)
-{
-	struct zt_dd_ctx ctx = {
-		.run = run,
-		.subjects = subjects,
-		.n = n,
-		.total = run->cfg->quick ? ZT_DD_QUICK_TOTAL : ZT_DD_TOTAL,
-	};
-	char total[32], source[128];
-	int ret = 1;
-
-	ctx.series = calloc(n, sizeof(*ctx.series));
-	if (!ctx.series) {
-		bench_error("out of memory");
-		return 1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (bench_series_init(&ctx.series[i], run->reps, 1))
-			goto out;
-	}
-	if (bench_interleave(ZT_NAME ", dd", subjects, n, run->reps, zt_dd_measure, &ctx))
-		goto out;
-	zt_size_text(ctx.total, total, sizeof(total));
-	printf("\ndd (the host kernel, not hotline): read(2) of %s in 1 MiB blocks\n"
-	       "%-16s %8s %17s %9s %7s\n",
-	       total, "subject", "GB/s", "min..max GB/s", "us/read", "spread");
-	for (size_t i = 0; i < n; i++) {
-		const struct bench_series *s = &ctx.series[i];
-		bool sparse = subjects[i]->setup == zt_setup_sparse;
-		struct bench_stats st;
-		char range[40];
-		json_t *r;
-
-		bench_stats(s->gb_per_sec, s->n, &st);
-		snprintf(range, sizeof(range), "%.2f..%.2f", st.min, st.max);
-		printf("%-16s %8.2f %17s %9.1f %6.1f%%\n", subjects[i]->name, st.median, range,
-		       bench_median(s->ns_per_op, s->n) / 1e3, 100 * st.rel_spread);
-		if (sparse)
-			snprintf(source, sizeof(source), "%s (tmpfs): a sparse file of %s",
-				 zt_files.sparse_dir, total);
-		else
-			snprintf(source, sizeof(source), "/dev/zero");
-		r = bench_result_json(ZT_NAME, subjects[i]->name, s, BENCH_HEADLINE_GB_PER_SEC,
-				      ZT_DD_BLOCK, 0);
-		json_object_set_new(r, "mode", json_string("dd"));
-		json_object_set_new(r, "total_bytes", json_integer((json_int_t)ctx.total));
-		json_object_set_new(r, "source", json_string(source));
-		json_object_set_new(r, "measures",
-				    json_string(sparse ? ZT_KERNEL_DD_SPARSE : ZT_KERNEL_DD_ZERO));
-		json_array_append_new(results, r);
-	}
-	fflush(stdout);
-	ret = 0;
-out:
-	for (size_t i = 0; i < n; i++)
-		bench_series_free(&ctx.series[i]);
-	free(ctx.series);
-	return ret;
-}
-
-/* Whether dir is on tmpfs. */
-static bool zt_is_tmpfs(const char *dir)
-{
-	struct statfs fs;
-
-	return statfs(dir, &fs) == 0 && fs.f_type == TMPFS_MAGIC;
-}
-
-/*
- * The sparse file: on /dev/shm, else on $TMPDIR or /tmp if that is tmpfs.
- * Unlinked as soon as it is made (the open descriptor keeps it), so that
- * nothing is left behind however the run ends. Returns 0, 1 when there is
- * no tmpfs (a note says so; the subject is skipped), -1 after bench_error.
- */
-static int zt_make_sparse(uint64_t total)
-{
-	const char *tmp = getenv("TMPDIR");
-	const char *dirs[] = { "/dev/shm", tmp && *tmp ? tmp : "/tmp", "/tmp" };
-	char path[PATH_MAX];
-
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		if (!zt_is_tmpfs(dirs[i]) || strlen(dirs[i]) >= sizeof(zt_files.sparse_dir))
-			continue;
-		snprintf(path, sizeof(path), "%s/hotline-zero-sparse.XXXXXX", dirs[i]);
-		zt_files.sparse = mkstemp(path);
-		if (zt_files.sparse < 0) {
-			bench_error("%s: cannot create a file in '%s': %s", ZT_NAME, dirs[i],
-				    strerror(errno));
-			return -1;
-		}
-		unlink(path);
-		if (ftruncate(zt_files.sparse, (off_t)total) != 0) {
-			bench_error("%s: cannot make '%s' %llu bytes long: %s", ZT_NAME, path,
-				    (unsigned long long)total, strerror(errno));
-			return -1;
-		}
-		snprintf(zt_files.sparse_dir, sizeof(zt_files.sparse_dir), "%s", dirs[i]);
-		return 0;
-	}
-	bench_note("%s: no tmpfs at /dev/shm, $TMPDIR or /tmp: dd_sparse_tmpfs skipped", ZT_NAME);
-	return 1;
-}
-
-static void zt_close_files(void)
-{
-	if (zt_files.dev_zero >= 0)
-		close(zt_files.dev_zero);
-	if (zt_files.sparse >= 0)
-		close(zt_files.sparse);
-	zt_files.dev_zero = zt_files.sparse = -1;
-}
-
-/*
- * The memory every sample uses (need bytes: the largest hot buffer and the
- * byte after it, the cold arena, the dd block), every page faulted in;
- * huge pages where the kernel gives them.
- */
-static int zt_map(struct zt_run *run, size_t need)
-{
-	run->region_bytes = round_up(need, ZT_HUGE_PAGE);
-	run->region = mmap(NULL, run->region_bytes, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (run->region == MAP_FAILED) {
-		run->region = NULL;
-		bench_error("%s: cannot map %zu MiB: %s", ZT_NAME, run->region_bytes >> 20,
-			    strerror(errno));
-		return -1;
-	}
-	madvise(run->region, run->region_bytes, MADV_HUGEPAGE);	/* a hint: fine if refused */
-	for (size_t off = 0; off < run->region_bytes; off += ZT_PAGE)
-		run->region[off] = 1;
+		zt_print_skipped(run);
 	return 0;
 }
 
@@ -990,8 +524,7 @@ static size_t *zt_sizes(const struct bench_config *cfg, size_t *nr)
 	return v;
 }
 
-static int zt_run(const struct bench_scenario *sc, const struct bench_config *cfg,
-		  json_t *results)
+static int zt_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
 {
 	const struct bench_subject *picked[ARRAY_SIZE(zt_subjects)];
 	const struct bench_subject *buffer[ARRAY_SIZE(zt_subjects)], *dd[ARRAY_SIZE(zt_subjects)];
@@ -999,14 +532,13 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	struct zt_run run = {
 		.cfg = cfg,
 		.reps = cfg->repeat,
-		.duration = cfg->duration ? cfg->duration :
-			    cfg->quick	  ? ZT_QUICK_DURATION :
-					    ZT_DURATION,
+		.duration = cfg->duration ? cfg->duration
+			    : cfg->quick  ? ZT_QUICK_DURATION
+					  : ZT_DURATION,
 	};
 	size_t nr_picked = bench_select_subjects(sc, cfg, picked), nr_buffer = 0, nr_dd = 0;
 	size_t nr_sizes = 0, *sizes = NULL, need;
-	char unsupported[256] = "", llc[32], arena[32];
-	bool need_sparse = false;
+	char unsupported[256] = "";
 	int ret = 1;
 
 	for (size_t i = 0; i < nr_picked; i++) {
@@ -1022,12 +554,10 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 					   s->name);
 			continue;
 		}
-		if (zt_is_dd(s)) {
+		if (zt_is_dd(s))
 			dd[nr_dd++] = s;
-			need_sparse |= s->setup == zt_setup_sparse;
-		} else {
+		else
 			buffer[nr_buffer++] = s;
-		}
 	}
 	if (!nr_buffer && !nr_dd)
 		return 0;
@@ -1038,11 +568,7 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 		return 1;
 	}
 	run.llc = zt_llc_bytes(&run.llc_guessed);
-	run.arena = round_up(run.llc * ZT_ARENA_LLCS, ZT_HUGE_PAGE);
-	if (run.arena < ZT_MIN_ARENA)
-		run.arena = ZT_MIN_ARENA;
-	if (run.arena > ZT_MAX_ARENA)
-		run.arena = ZT_MAX_ARENA;
+	run.arena = zt_arena_bytes(run.llc);
 	need = ZT_DD_BLOCK;
 	if (nr_buffer && (modes & BENCH_MODE_HOT) && sizes[nr_sizes - 1] + ZT_ALIGN > need)
 		need = sizes[nr_sizes - 1] + ZT_ALIGN;
@@ -1050,26 +576,8 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 		need = run.arena;
 	if (zt_map(&run, need))
 		goto out;
-	zt_files.dev_zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
-	if (zt_files.dev_zero < 0) {
-		bench_error("%s: cannot open /dev/zero: %s", ZT_NAME, strerror(errno));
+	if (zt_files_open(cfg, dd, &nr_dd))
 		goto out;
-	}
-	if (need_sparse) {
-		int made = zt_make_sparse(cfg->quick ? ZT_DD_QUICK_TOTAL : ZT_DD_TOTAL);
-
-		if (made < 0)
-			goto out;
-		if (made > 0) {
-			size_t kept = 0;
-
-			for (size_t i = 0; i < nr_dd; i++) {
-				if (dd[i]->setup != zt_setup_sparse)
-					dd[kept++] = dd[i];
-			}
-			nr_dd = kept;
-		}
-	}
 	if (hl_try_zero_prepare() != 0) {
 		bench_error("%s: hl_try_zero_prepare: %s", ZT_NAME, strerror(errno));
 		goto out;
@@ -1077,17 +585,7 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	hl_zero_use("auto");
 	hl_zero_plan(run.plan, sizeof(run.plan));
 
-	printf("%s: clearing one buffer per call, one thread; %.3f s per sample, %u repetition%s "
-	       "interleaved; placement %s\n"
-	       "hl_zero's automatic plan: %s\n"
-	       "cold: each call clears another %d-byte-aligned place of a %s arena (%d x the %s "
-	       "last-level cache%s), in scattered order; every page faulted in first\n",
-	       ZT_NAME, run.duration, run.reps, run.reps == 1 ? "" : "s", cfg->pin.text, run.plan,
-	       ZT_ALIGN, zt_size_text(run.arena, arena, sizeof(arena)), ZT_ARENA_LLCS,
-	       zt_size_text(run.llc, llc, sizeof(llc)), run.llc_guessed ? ", guessed" : "");
-	if (unsupported[0])
-		printf("variants this CPU cannot run (not measured): %s\n", unsupported);
-	fflush(stdout);
+	zt_print_intro(&run, unsupported);
 
 	if (nr_buffer && (modes & BENCH_MODE_HOT) &&
 	    zt_run_mode(&run, buffer, nr_buffer, sizes, nr_sizes, false, results))
@@ -1100,9 +598,8 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	ret = 0;
 out:
 	hl_zero_use("auto");
-	zt_close_files();
-	if (run.region)
-		munmap(run.region, run.region_bytes);
+	zt_files_close();
+	zt_unmap(&run);
 	free(sizes);
 	return ret;
 }

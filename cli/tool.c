@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* tools/common/tool.c - see tool.h. */
+/* cli/tool.c - see tool.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tools/common/tool.h - what hotline's C tools (hotline-bench, hotline-sim)
+ * cli/tool.h - what hotline's C tools (hotline-bench, hotline-sim)
  * share on their command lines: the one-line refusal of bad input (one
  * line naming the option or value, exit 2), decimal and list
  * parsing, getopt's errors put in those terms, and Jain's fairness index,
@@ -15,8 +15,8 @@
  * descriptor), one line says so on stderr and the status is 1 (or the
  * failing status the tool was already exiting with), never 0.
  */
-#ifndef HOTLINE_TOOLS_COMMON_TOOL_H
-#define HOTLINE_TOOLS_COMMON_TOOL_H
+#ifndef HOTLINE_CLI_TOOL_H
+#define HOTLINE_CLI_TOOL_H
 
 #include <getopt.h>
 #include <stdarg.h>
