@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/watchdog.h"
 
 #include <hotline/cpu.h>
 #include <hotline/zero.h>

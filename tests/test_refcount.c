@@ -23,7 +23,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/refcount_check.h"
+#include "support/watchdog.h"
 
 #include <hotline/refcount.h>
 

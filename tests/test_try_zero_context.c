@@ -43,7 +43,12 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/child.h"
+#include "support/guarded.h"
+#include "support/pattern.h"
+#include "support/sanitizer.h"
+#include "support/watchdog.h"
+#include "support/zero_variants.h"
 
 #include <hotline/zero.h>
 

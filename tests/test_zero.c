@@ -31,7 +31,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/child.h"
+#include "support/pattern.h"
+#include "support/sanitizer.h"
+#include "support/scale.h"
+#include "support/watchdog.h"
+#include "support/zero_variants.h"
 
 #include <hotline/cpu.h>
 #include <hotline/zero.h>
@@ -189,7 +194,7 @@ static size_t clear(enum how how, void *dst, size_t n)
 /*
  * Every size 0..MAX_SMALL at every alignment, in every subject; at
  * HOTLINE_TEST_SCALE=N > 1, every size to 129, then every sweep_step()-th and
- * MAX_SMALL (test_util.h), still at every alignment.
+ * MAX_SMALL (support/scale.h), still at every alignment.
  */
 static void check_small_sizes(enum how how)
 {
