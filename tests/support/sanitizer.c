@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * support/sanitizer.c - turns the sanitizers' fault handlers off for children; keeps the old
- * options.
+ * support/sanitizer.c - turns sanitizers' fault handlers off for children; keeps the old options.
  */
 #include <stdbool.h>
 #include <stdio.h>

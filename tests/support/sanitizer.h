@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * support/sanitizer.h - children that die of SIGSEGV/SIGBUS as plain programs do, under ASan or
- * TSan.
+ * support/sanitizer.h - under ASan or TSan, children that die of faults as plain programs do.
  *
  * children_without_sanitizer_fault_handlers() is for main, before any child
  * is started: ASan and TSan install SIGSEGV/SIGBUS handlers of their own at
