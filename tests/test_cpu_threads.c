@@ -18,7 +18,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
 
 #include <hotline/cpu.h>
 

@@ -33,7 +33,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/child.h"
+#include "support/watchdog.h"
 
 #include <hotline/lockref.h>
 #include <hotline/refcount.h>

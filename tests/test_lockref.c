@@ -31,7 +31,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/child.h"
+#include "support/lockref_word.h"
+#include "support/qspin_probe.h"
+#include "support/watchdog.h"
 
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>

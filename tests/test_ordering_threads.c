@@ -24,7 +24,7 @@
  * code has or lacks. There, tests/build/codegen.sh is what catches a lost
  * acquire or release, by reading the instructions.
  *
- * Rounds are scaled() (test_util.h). cmocka's assertions are not thread-
+ * Rounds are scaled() (support/scale.h). cmocka's assertions are not thread-
  * safe: workers only count, the main thread asserts after joining them.
  */
 #include <pthread.h>
@@ -39,7 +39,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/lockref_word.h"
+#include "support/qspin_probe.h"
+#include "support/refcount_check.h"
+#include "support/scale.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
 
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>

@@ -20,7 +20,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/qspin_probe.h"
+#include "support/watchdog.h"
 
 #include <hotline/qspinlock.h>
 

@@ -38,7 +38,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/child.h"
+#include "support/qspin_probe.h"
+#include "support/scale.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
 
 #include <hotline/qspinlock.h>
 

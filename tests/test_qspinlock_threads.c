@@ -15,7 +15,7 @@
  * cmocka's assertions are not thread-safe: workers only count, the main
  * thread asserts after joining them. Iteration and thread counts are
  * scaled(): divided by HOTLINE_TEST_SCALE (emulation), and by 4 more under
- * ThreadSanitizer (HL_TSAN), which runs this program too (test_util.h).
+ * ThreadSanitizer (HL_TSAN), which runs this program too (support/scale.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -34,7 +34,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/qspin_probe.h"
+#include "support/scale.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
 
 #include <hotline/compiler.h>
 #include <hotline/qspinlock.h>

@@ -3,19 +3,34 @@
  * test_refcount.c - hl_refcount_t in one thread, against the kernel's
  * refcount_t semantics (v6.17; docs/sources.md, refcount).
  *
- * Every case runs with a recording handler installed, so each test can say
- * which kind of bug must have been reported (or that none was), that it was
- * reported exactly once, and that the counter was already saturated when the
- * handler ran. Threads, the default handler and HOTLINE_REFCOUNT are tested
- * in test_refcount_threads.c and test_refcount_handler.c.
+ * The semantics are one table, rows[] below: a count to start from, an
+ * operation (and its i), what it must return, the count it must leave and
+ * the report it must make, or none. One runner, run_row, checks a row; each
+ * row is its own cmocka test, named from its fields, so that a failure says
+ * which case broke, e.g. "sub_and_test(5) on 3: returns false, count SAT,
+ * reports SUB_UAF". SAT is HL_REFCOUNT_SATURATED, reports are named without
+ * their HL_REFCOUNT_ prefix.
+ *
+ * Every case runs with a recording handler installed, so a row says which
+ * kind of bug must have been reported (or that none was), and the runner
+ * checks that it was reported exactly once, about this counter, and that
+ * the handler already read the count the operation leaves: SATURATED, but
+ * for the underflow dec_not_one reports at 0 and leaves at 0. The rows of
+ * dec_and_mutex_lock also check that the mutex is held exactly when it
+ * returns true.
+ *
+ * Beside the table: the type and constants, the initialiser, set and read,
+ * and a long mixed sequence from SATURATED whose expectations are the
+ * table's rows that start there. Threads, the default handler and
+ * HOTLINE_REFCOUNT are tested in test_refcount_threads.c and
+ * test_refcount_handler.c.
  */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,20 +38,31 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/refcount_check.h"
+#include "support/watchdog.h"
 
 #include <hotline/refcount.h>
 
-#define SAT HL_REFCOUNT_SATURATED
+#define SAT	  HL_REFCOUNT_SATURATED
 #define NO_REPORT (-1)
+#define N_OF(a)	  (sizeof(a) / sizeof((a)[0]))
+
+/* The kinds of report, as the table writes them: the kernel's names. */
+#define ADD_NOT_ZERO_OVF HL_REFCOUNT_ADD_NOT_ZERO_OVF
+#define ADD_OVF		 HL_REFCOUNT_ADD_OVF
+#define ADD_UAF		 HL_REFCOUNT_ADD_UAF
+#define SUB_UAF		 HL_REFCOUNT_SUB_UAF
+#define DEC_LEAK	 HL_REFCOUNT_DEC_LEAK
+
+/* ---- The recording handler ---- */
 
 /* What the recording handler saw since the last reset. */
 static struct {
 	int calls;
-	hl_refcount_t *r;			/* r of the last call */
-	int type;				/* type of the last call */
-	int value;				/* hl_refcount_read(r) inside the last call */
-	int unsaturated_calls;			/* calls that found r not saturated */
+	hl_refcount_t *r;      /* r of the last call */
+	int type;	       /* type of the last call */
+	int value;	       /* hl_refcount_read(r) inside the last call */
+	int unsaturated_calls; /* calls that found r not saturated */
 } seen;
 
 static void record_report(hl_refcount_t *r, enum hl_refcount_saturation t)
@@ -70,14 +96,14 @@ static const char *type_name(int t)
 
 /*
  * Check that exactly one report of type want about r happened since the
- * last check (or none, for want == NO_REPORT), then forget it. A macro
- * passes the caller's line, so a failure points at the test.
+ * last check, with the handler reading the count as value (or that none
+ * happened, for want == NO_REPORT), then forget it. A macro passes the
+ * caller's line, so a failure points at the test.
  */
-static void check_reports(const hl_refcount_t *r, int want, const char *file, int line)
+static void check_reports(const hl_refcount_t *r, int want, int value, const char *file, int line)
 {
-	int calls = seen.calls, type = seen.type, value = seen.value;
+	int calls = seen.calls, type = seen.type, got_value = seen.value;
 	const hl_refcount_t *got_r = seen.r;
-	int unsaturated = seen.unsaturated_calls;
 
 	memset(&seen, 0, sizeof(seen));
 	if (want == NO_REPORT) {
@@ -95,14 +121,14 @@ static void check_reports(const hl_refcount_t *r, int want, const char *file, in
 	if (got_r != r)
 		fail_msg("%s:%d: handler got r=%p, expected the counter at %p", file, line,
 			 (const void *)got_r, (const void *)r);
-	if (unsaturated)
-		fail_msg("%s:%d: handler read the count as %d; it must already be "
-			 "HL_REFCOUNT_SATURATED (%d) when the handler runs", file, line, value,
-			 SAT);
+	if (got_value != value)
+		fail_msg("%s:%d: handler read the count as %d; it must already be %d, the count "
+			 "the operation leaves (HL_REFCOUNT_SATURATED is %d)",
+			 file, line, got_value, value, SAT);
 }
 
-#define assert_reported(r, t) check_reports((r), (t), __FILE__, __LINE__)
-#define assert_not_reported() check_reports(NULL, NO_REPORT, __FILE__, __LINE__)
+#define assert_reported(r, t, value) check_reports((r), (t), (value), __FILE__, __LINE__)
+#define assert_not_reported()	     check_reports(NULL, NO_REPORT, 0, __FILE__, __LINE__)
 
 static int reset_reports(void **state)
 {
@@ -118,7 +144,372 @@ static int install_recorder(void **state)
 	return 0;
 }
 
-/* ---- 7. Type, constants, initialiser, set/read ---- */
+/* ---- The operations ---- */
+
+/* The operations, in the order the mixed sequence from SATURATED cycles through them. */
+enum op {
+	INC,
+	ADD,
+	INC_NOT_ZERO,
+	ADD_NOT_ZERO,
+	DEC,
+	DEC_AND_TEST,
+	SUB_AND_TEST,
+	DEC_NOT_ONE,
+	DEC_IF_ONE,
+	DEC_AND_MUTEX_LOCK,
+	N_OPS
+};
+
+static const struct {
+	const char *name;
+	bool takes_i; /* add/sub(i, r); the others ignore a row's i */
+	bool returns; /* bool; the others are void */
+} ops[N_OPS] = {
+	[INC] = {"inc", false, false},
+	[ADD] = {"add", true, false},
+	[INC_NOT_ZERO] = {"inc_not_zero", false, true},
+	[ADD_NOT_ZERO] = {"add_not_zero", true, true},
+	[DEC_AND_TEST] = {"dec_and_test", false, true},
+	[SUB_AND_TEST] = {"sub_and_test", true, true},
+	[DEC] = {"dec", false, false},
+	[DEC_IF_ONE] = {"dec_if_one", false, true},
+	[DEC_NOT_ONE] = {"dec_not_one", false, true},
+	[DEC_AND_MUTEX_LOCK] = {"dec_and_mutex_lock", false, true},
+};
+
+/* What an operation returned: false or true, or NOTHING for a void one. */
+enum ret { NOTHING = -1, RET_FALSE = 0, RET_TRUE = 1 };
+
+/* Run op on r (with i, and m for dec_and_mutex_lock). */
+static enum ret apply(enum op op, hl_refcount_t *r, int i, pthread_mutex_t *m)
+{
+	switch (op) {
+	case INC:
+		hl_refcount_inc(r);
+		return NOTHING;
+	case ADD:
+		hl_refcount_add(i, r);
+		return NOTHING;
+	case INC_NOT_ZERO:
+		return hl_refcount_inc_not_zero(r);
+	case ADD_NOT_ZERO:
+		return hl_refcount_add_not_zero(i, r);
+	case DEC_AND_TEST:
+		return hl_refcount_dec_and_test(r);
+	case SUB_AND_TEST:
+		return hl_refcount_sub_and_test(i, r);
+	case DEC:
+		hl_refcount_dec(r);
+		return NOTHING;
+	case DEC_IF_ONE:
+		return hl_refcount_dec_if_one(r);
+	case DEC_NOT_ONE:
+		return hl_refcount_dec_not_one(r);
+	case DEC_AND_MUTEX_LOCK:
+		return hl_refcount_dec_and_mutex_lock(r, m);
+	case N_OPS:
+		break;
+	}
+	fail_msg("operation %d is not in the table of operations", (int)op);
+	return NOTHING;
+}
+
+/* ---- The semantics table ---- */
+
+struct row {
+	int start;    /* the count before */
+	enum op op;   /* the operation */
+	int i;	      /* its i (add, add_not_zero, sub_and_test); 0 for the others */
+	enum ret ret; /* what it returns */
+	int end;      /* the count after */
+	int report;   /* the one report it makes, or NO_REPORT */
+};
+
+/* One row per line, its fields in columns: clang-format would undo the columns. */
+/* clang-format off */
+static const struct row rows[] = {
+	/* inc, add(i): ADD_UAF on 0, for any i (checked before overflow); ADD_OVF from a
+	 * negative count, past INT_MAX, or for i < 0 */
+	{1,               INC,          0,               NOTHING,   2,           NO_REPORT},
+	{INT_MAX - 1,     INC,          0,               NOTHING,   INT_MAX,     NO_REPORT},
+	{0,               INC,          0,               NOTHING,   SAT,         ADD_UAF},
+	{INT_MAX,         INC,          0,               NOTHING,   SAT,         ADD_OVF},
+	{-1,              INC,          0,               NOTHING,   SAT,         ADD_OVF},
+	{-2,              INC,          0,               NOTHING,   SAT,         ADD_OVF},
+	{SAT + 1,         INC,          0,               NOTHING,   SAT,         ADD_OVF},
+	{SAT - 1,         INC,          0,               NOTHING,   SAT,         ADD_OVF},
+	{INT_MIN,         INC,          0,               NOTHING,   SAT,         ADD_OVF},
+	{SAT,             INC,          0,               NOTHING,   SAT,         ADD_OVF},
+	{3,               ADD,          5,               NOTHING,   8,           NO_REPORT},
+	{8,               ADD,          0,               NOTHING,   8,           NO_REPORT},
+	{INT_MAX,         ADD,          0,               NOTHING,   INT_MAX,     NO_REPORT},
+	{0,               ADD,          4,               NOTHING,   SAT,         ADD_UAF},
+	{0,               ADD,          INT_MAX,         NOTHING,   SAT,         ADD_UAF},
+	{0,               ADD,          -1,              NOTHING,   SAT,         ADD_UAF},
+	{0,               ADD,          0,               NOTHING,   SAT,         ADD_UAF},
+	{1,               ADD,          INT_MAX,         NOTHING,   SAT,         ADD_OVF},
+	{INT_MAX / 2 + 1, ADD,          INT_MAX / 2 + 1, NOTHING,   SAT,         ADD_OVF},
+	{INT_MAX - 1,     ADD,          2,               NOTHING,   SAT,         ADD_OVF},
+	{5,               ADD,          -1,              NOTHING,   SAT,         ADD_OVF},
+	{5,               ADD,          INT_MIN,         NOTHING,   SAT,         ADD_OVF},
+	{SAT,             ADD,          1000,            NOTHING,   SAT,         ADD_OVF},
+
+	/* inc_not_zero, add_not_zero(i): false, unwritten, on 0; else true, ADD_NOT_ZERO_OVF when
+	 * the count was negative, passes INT_MAX, or i < 0 (-1 from 1 writes 0 for a moment) */
+	{1,               INC_NOT_ZERO, 0,               RET_TRUE,  2,           NO_REPORT},
+	{0,               INC_NOT_ZERO, 0,               RET_FALSE, 0,           NO_REPORT},
+	{INT_MAX,         INC_NOT_ZERO, 0,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{-1,              INC_NOT_ZERO, 0,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{SAT + 3,         INC_NOT_ZERO, 0,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{SAT - 3,         INC_NOT_ZERO, 0,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{INT_MIN,         INC_NOT_ZERO, 0,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{SAT,             INC_NOT_ZERO, 0,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{2,               ADD_NOT_ZERO, 10,              RET_TRUE,  12,          NO_REPORT},
+	{INT_MAX - 1,     ADD_NOT_ZERO, 1,               RET_TRUE,  INT_MAX,     NO_REPORT},
+	{INT_MAX,         ADD_NOT_ZERO, 0,               RET_TRUE,  INT_MAX,     NO_REPORT},
+	{0,               ADD_NOT_ZERO, 3,               RET_FALSE, 0,           NO_REPORT},
+	{0,               ADD_NOT_ZERO, INT_MAX,         RET_FALSE, 0,           NO_REPORT},
+	{1,               ADD_NOT_ZERO, INT_MAX,         RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{INT_MAX - 1,     ADD_NOT_ZERO, 2,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{-1,              ADD_NOT_ZERO, 2,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{SAT + 3,         ADD_NOT_ZERO, 2,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{SAT - 3,         ADD_NOT_ZERO, 2,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{INT_MIN,         ADD_NOT_ZERO, 2,               RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{5,               ADD_NOT_ZERO, -1,              RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{1,               ADD_NOT_ZERO, -1,              RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+	{SAT,             ADD_NOT_ZERO, 1000,            RET_TRUE,  SAT,         ADD_NOT_ZERO_OVF},
+
+	/* dec_and_test, sub_and_test(i): true only on reaching exactly 0; SUB_UAF, false, from
+	 * <= 0 (for any i), below 0, or i < 0 */
+	{1,               DEC_AND_TEST, 0,               RET_TRUE,  0,           NO_REPORT},
+	{2,               DEC_AND_TEST, 0,               RET_FALSE, 1,           NO_REPORT},
+	{INT_MAX,         DEC_AND_TEST, 0,               RET_FALSE, INT_MAX - 1, NO_REPORT},
+	{0,               DEC_AND_TEST, 0,               RET_FALSE, SAT,         SUB_UAF},
+	{-1,              DEC_AND_TEST, 0,               RET_FALSE, SAT,         SUB_UAF},
+	{SAT + 1,         DEC_AND_TEST, 0,               RET_FALSE, SAT,         SUB_UAF},
+	{SAT - 1,         DEC_AND_TEST, 0,               RET_FALSE, SAT,         SUB_UAF},
+	{INT_MIN,         DEC_AND_TEST, 0,               RET_FALSE, SAT,         SUB_UAF},
+	{SAT,             DEC_AND_TEST, 0,               RET_FALSE, SAT,         SUB_UAF},
+	{5,               SUB_AND_TEST, 2,               RET_FALSE, 3,           NO_REPORT},
+	{3,               SUB_AND_TEST, 0,               RET_FALSE, 3,           NO_REPORT},
+	{3,               SUB_AND_TEST, 3,               RET_TRUE,  0,           NO_REPORT},
+	{1,               SUB_AND_TEST, 1,               RET_TRUE,  0,           NO_REPORT},
+	{2,               SUB_AND_TEST, 2,               RET_TRUE,  0,           NO_REPORT},
+	{7,               SUB_AND_TEST, 7,               RET_TRUE,  0,           NO_REPORT},
+	{1 << 20,         SUB_AND_TEST, 1 << 20,         RET_TRUE,  0,           NO_REPORT},
+	{INT_MAX - 1,     SUB_AND_TEST, INT_MAX - 1,     RET_TRUE,  0,           NO_REPORT},
+	{INT_MAX,         SUB_AND_TEST, INT_MAX,         RET_TRUE,  0,           NO_REPORT},
+	{0,               SUB_AND_TEST, 0,               RET_FALSE, SAT,         SUB_UAF},
+	{3,               SUB_AND_TEST, 5,               RET_FALSE, SAT,         SUB_UAF},
+	{10,              SUB_AND_TEST, 11,              RET_FALSE, SAT,         SUB_UAF},
+	{1,               SUB_AND_TEST, INT_MAX,         RET_FALSE, SAT,         SUB_UAF},
+	{5,               SUB_AND_TEST, -1,              RET_FALSE, SAT,         SUB_UAF},
+	{5,               SUB_AND_TEST, INT_MIN,         RET_FALSE, SAT,         SUB_UAF},
+	{SAT,             SUB_AND_TEST, 1000,            RET_FALSE, SAT,         SUB_UAF},
+
+	/* dec: DEC_LEAK from 1 or less */
+	{2,               DEC,          0,               NOTHING,   1,           NO_REPORT},
+	{INT_MAX,         DEC,          0,               NOTHING,   INT_MAX - 1, NO_REPORT},
+	{1,               DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
+	{0,               DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
+	{-1,              DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
+	{SAT + 1,         DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
+	{SAT - 1,         DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
+	{INT_MIN,         DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
+	{SAT,             DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
+
+	/* dec_if_one: 1 -> 0, true; any other count false and unchanged, never a report */
+	{1,               DEC_IF_ONE,   0,               RET_TRUE,  0,           NO_REPORT},
+	{0,               DEC_IF_ONE,   0,               RET_FALSE, 0,           NO_REPORT},
+	{2,               DEC_IF_ONE,   0,               RET_FALSE, 2,           NO_REPORT},
+	{3,               DEC_IF_ONE,   0,               RET_FALSE, 3,           NO_REPORT},
+	{INT_MAX,         DEC_IF_ONE,   0,               RET_FALSE, INT_MAX,     NO_REPORT},
+	{-1,              DEC_IF_ONE,   0,               RET_FALSE, -1,          NO_REPORT},
+	{SAT,             DEC_IF_ONE,   0,               RET_FALSE, SAT,         NO_REPORT},
+	{SAT + 1,         DEC_IF_ONE,   0,               RET_FALSE, SAT + 1,     NO_REPORT},
+	{INT_MIN,         DEC_IF_ONE,   0,               RET_FALSE, INT_MIN,     NO_REPORT},
+
+	/* dec_not_one: false on 1; SATURATED stays, true; 0 is the kernel's exception, reported
+	 * as SUB_UAF but left at 0; any other count is decremented, unreported: the kernel's
+	 * unsigned "new > old" test catches only 0 - 1, so INT_MIN wraps to INT_MAX (a
+	 * saturated counter is 2^30 operations away from it) */
+	{3,               DEC_NOT_ONE,  0,               RET_TRUE,  2,           NO_REPORT},
+	{2,               DEC_NOT_ONE,  0,               RET_TRUE,  1,           NO_REPORT},
+	{INT_MAX,         DEC_NOT_ONE,  0,               RET_TRUE,  INT_MAX - 1, NO_REPORT},
+	{1,               DEC_NOT_ONE,  0,               RET_FALSE, 1,           NO_REPORT},
+	{SAT,             DEC_NOT_ONE,  0,               RET_TRUE,  SAT,         NO_REPORT},
+	{0,               DEC_NOT_ONE,  0,               RET_TRUE,  0,           SUB_UAF},
+	{-5,              DEC_NOT_ONE,  0,               RET_TRUE,  -6,          NO_REPORT},
+	{SAT + 1,         DEC_NOT_ONE,  0,               RET_TRUE,  SAT,         NO_REPORT},
+	{INT_MIN,         DEC_NOT_ONE,  0,               RET_TRUE,  INT_MAX,     NO_REPORT},
+
+	/* dec_and_mutex_lock: through dec_not_one; true, with the mutex held, only from 1 */
+	{1,               DEC_AND_MUTEX_LOCK, 0,         RET_TRUE,  0,           NO_REPORT},
+	{3,               DEC_AND_MUTEX_LOCK, 0,         RET_FALSE, 2,           NO_REPORT},
+	{2,               DEC_AND_MUTEX_LOCK, 0,         RET_FALSE, 1,           NO_REPORT},
+	{SAT,             DEC_AND_MUTEX_LOCK, 0,         RET_FALSE, SAT,         NO_REPORT},
+	{0,               DEC_AND_MUTEX_LOCK, 0,         RET_FALSE, 0,           SUB_UAF},
+	{-5,              DEC_AND_MUTEX_LOCK, 0,         RET_FALSE, -6,          NO_REPORT},
+	{INT_MIN,         DEC_AND_MUTEX_LOCK, 0,         RET_FALSE, INT_MAX,     NO_REPORT},
+};
+/* clang-format on */
+#define NROWS N_OF(rows)
+
+/* A count as the table writes it: SAT+1, INT_MAX-1, ... */
+static const char *count_name(char *buf, size_t size, int v)
+{
+	if (v == INT_MAX)
+		snprintf(buf, size, "INT_MAX");
+	else if (v == INT_MAX - 1)
+		snprintf(buf, size, "INT_MAX-1");
+	else if (v == INT_MIN)
+		snprintf(buf, size, "INT_MIN");
+	else if (v == SAT)
+		snprintf(buf, size, "SAT");
+	else if (v > SAT - 10 && v < SAT + 10)
+		snprintf(buf, size, "SAT%+d", v - SAT);
+	else
+		snprintf(buf, size, "%d", v);
+	return buf;
+}
+
+/* What a case's name says the operation returns: nothing for a void one. */
+static const char *returns_text(enum ret ret)
+{
+	if (ret == NOTHING)
+		return "";
+	return ret == RET_TRUE ? "returns true, " : "returns false, ";
+}
+
+/* The case's name: "OP[(I)] on START: [returns B, ]count END, REPORT". */
+static void row_name(char *buf, size_t size, const struct row *row)
+{
+	char start[16], i[16], i_text[20], end[16], report[40];
+
+	snprintf(i_text, sizeof(i_text), "(%s)", count_name(i, sizeof(i), row->i));
+	if (row->report == NO_REPORT)
+		snprintf(report, sizeof(report), "no report");
+	else
+		snprintf(report, sizeof(report), "reports %s",
+			 type_name(row->report) + strlen("HL_REFCOUNT_"));
+	snprintf(buf, size, "%s%s on %s: %scount %s, %s", ops[row->op].name,
+		 ops[row->op].takes_i ? i_text : "", count_name(start, sizeof(start), row->start),
+		 returns_text(row->ret), count_name(end, sizeof(end), row->end), report);
+}
+
+/* ---- The runner ---- */
+
+static void init_errorcheck_mutex(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t attr;
+
+	assert_int_equal(pthread_mutexattr_init(&attr), 0);
+	assert_int_equal(pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK), 0);
+	assert_int_equal(pthread_mutex_init(m, &attr), 0);
+	pthread_mutexattr_destroy(&attr);
+}
+
+/* One thread only: if trylock takes the mutex, nobody (in particular we) held it. */
+static void assert_mutex_not_held(pthread_mutex_t *m)
+{
+	int err = pthread_mutex_trylock(m);
+
+	if (err != 0)
+		fail_msg("mutex: trylock returned %d (%s), expected 0: the mutex is still held",
+			 err, strerror(err));
+	assert_int_equal(pthread_mutex_unlock(m), 0);
+}
+
+/* Held by this thread: trylock is refused, and an errorcheck mutex unlocks only for its holder. */
+static void assert_mutex_held_and_unlock(pthread_mutex_t *m)
+{
+	int err = pthread_mutex_trylock(m);
+
+	if (err != EBUSY)
+		fail_msg("trylock after dec_and_mutex_lock returned %d (%s), expected EBUSY: "
+			 "the mutex must be held",
+			 err, strerror(err));
+	err = pthread_mutex_unlock(m);
+	if (err)
+		fail_msg("unlock after dec_and_mutex_lock returned %d (%s): mutex was not held",
+			 err, strerror(err));
+}
+
+/* What each row's cmocka test gets as its state: the row, and the name it runs under. */
+struct row_case {
+	const struct row *row;
+	char name[128];
+};
+
+static const char *ret_name(enum ret ret)
+{
+	return ret == NOTHING ? "nothing" : ret == RET_TRUE ? "true" : "false";
+}
+
+static void run_row(void **state)
+{
+	const struct row *row = ((const struct row_case *)*state)->row;
+	pthread_mutex_t m;
+	hl_refcount_t r;
+	enum ret ret;
+
+	if (row->op == DEC_AND_MUTEX_LOCK)
+		init_errorcheck_mutex(&m);
+	hl_refcount_set(&r, row->start);
+	ret = apply(row->op, &r, row->i, &m);
+	if (ret != row->ret)
+		fail_msg("%s returned %s, expected %s", ops[row->op].name, ret_name(ret),
+			 ret_name(row->ret));
+	assert_count(&r, row->end);
+	assert_reported(&r, row->report, row->end);
+	if (row->op == DEC_AND_MUTEX_LOCK) {
+		if (ret == RET_TRUE)
+			assert_mutex_held_and_unlock(&m);
+		else
+			assert_mutex_not_held(&m);
+		pthread_mutex_destroy(&m);
+	}
+}
+
+/*
+ * The table itself: a row's ret says nothing exactly for a void operation,
+ * its i is 0 unless the operation takes one, its report is a saturation
+ * type or NO_REPORT, and no two rows share start, operation and i (they
+ * would share a name). Every operation has a row from SATURATED.
+ */
+static void semantics_table_rows_are_well_formed_and_distinct(void **state)
+{
+	bool from_sat[N_OPS] = {false};
+
+	(void)state;
+	for (size_t k = 0; k < NROWS; k++) {
+		const struct row *row = &rows[k];
+
+		if ((row->ret == NOTHING) == ops[row->op].returns)
+			fail_msg("row %zu (%s): ret %s for an operation that %s", k,
+				 ops[row->op].name, ret_name(row->ret),
+				 ops[row->op].returns ? "returns a bool" : "returns nothing");
+		if (row->i != 0 && !ops[row->op].takes_i)
+			fail_msg("row %zu (%s): i is %d; the operation takes none", k,
+				 ops[row->op].name, row->i);
+		if (row->report != NO_REPORT &&
+		    (row->report < ADD_NOT_ZERO_OVF || row->report > DEC_LEAK))
+			fail_msg("row %zu (%s): report %d is not a saturation type", k,
+				 ops[row->op].name, row->report);
+		for (size_t j = 0; j < k; j++)
+			if (rows[j].start == row->start && rows[j].op == row->op &&
+			    rows[j].i == row->i)
+				fail_msg("rows %zu and %zu: the same start, operation and i", j, k);
+		if (row->start == SAT)
+			from_sat[row->op] = true;
+	}
+	for (int op = 0; op < N_OPS; op++)
+		if (!from_sat[op])
+			fail_msg("no row of %s starts from SATURATED", ops[op].name);
+}
+
+/* ---- Type, constants, initialiser, set/read ---- */
 
 static void sizeof_refcount_is_4_bytes(void **state)
 {
@@ -168,975 +559,78 @@ static void set_then_read_round_trips_every_value(void **state)
 	hl_refcount_t r = HL_REFCOUNT_INIT(1);
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+	for (size_t i = 0; i < N_OF(values); i++) {
 		hl_refcount_set(&r, values[i]);
 		assert_count(&r, values[i]);
 	}
 	assert_not_reported();
 }
 
-/* ---- 1. The semantics table, row by row ---- */
+/* ---- A long mixed sequence from SATURATED ---- */
 
-/* add(i) / inc */
-
-static void inc_from_1_gives_2_without_report(void **state)
+/* The table's row of op from SATURATED: what op must return and report there. */
+static const struct row *row_from_saturated(enum op op)
 {
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	hl_refcount_inc(&r);
-	assert_count(&r, 2);
-	assert_not_reported();
+	for (size_t k = 0; k < NROWS; k++)
+		if (rows[k].start == SAT && rows[k].op == op)
+			return &rows[k];
+	fail_msg("no row of %s starts from SATURATED", ops[op].name);
+	return NULL;
 }
 
-static void add_to_valid_count_adds_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(3);
-
-	(void)state;
-	hl_refcount_add(5, &r);
-	assert_count(&r, 8);
-	hl_refcount_add(0, &r);
-	assert_count(&r, 8);
-	assert_not_reported();
-}
-
-static void inc_on_zero_reports_add_uaf_and_saturates(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-
-	(void)state;
-	hl_refcount_inc(&r);
-	assert_reported(&r, HL_REFCOUNT_ADD_UAF);
-	assert_count(&r, SAT);
-}
-
-static void add_on_zero_reports_add_uaf_and_saturates(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-
-	(void)state;
-	hl_refcount_add(4, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_UAF);
-	assert_count(&r, SAT);
-}
-
-/* old == 0 is checked before overflow: a zero count is always ADD_UAF. */
-static void add_on_zero_reports_add_uaf_before_overflow(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-
-	(void)state;
-	hl_refcount_add(INT_MAX, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_UAF);
-	assert_count(&r, SAT);
-
-	hl_refcount_set(&r, 0);
-	hl_refcount_add(-1, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_UAF);
-	assert_count(&r, SAT);
-
-	hl_refcount_set(&r, 0);
-	hl_refcount_add(0, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_UAF);
-	assert_count(&r, SAT);
-}
-
-static void inc_on_negative_count_reports_add_ovf_and_saturates(void **state)
-{
-	static const int negatives[] = { -1, -2, SAT + 1, SAT - 1, INT_MIN };
-	hl_refcount_t r;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(negatives) / sizeof(negatives[0]); i++) {
-		hl_refcount_set(&r, negatives[i]);
-		hl_refcount_inc(&r);
-		assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-		assert_count(&r, SAT);
-	}
-}
-
-static void add_past_int_max_reports_add_ovf_and_saturates(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	hl_refcount_add(INT_MAX, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-	assert_count(&r, SAT);
-
-	hl_refcount_set(&r, INT_MAX / 2 + 1);
-	hl_refcount_add(INT_MAX / 2 + 1, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-	assert_count(&r, SAT);
-}
-
-/* add_not_zero(i) / inc_not_zero */
-
-static void inc_not_zero_on_valid_count_returns_true_and_increments(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	assert_true(hl_refcount_inc_not_zero(&r));
-	assert_count(&r, 2);
-	assert_true(hl_refcount_add_not_zero(10, &r));
-	assert_count(&r, 12);
-	assert_not_reported();
-}
-
-static void add_not_zero_on_zero_returns_false_without_write_or_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-
-	(void)state;
-	assert_false(hl_refcount_add_not_zero(3, &r));
-	assert_count(&r, 0);
-	assert_false(hl_refcount_add_not_zero(INT_MAX, &r));
-	assert_count(&r, 0);
-	assert_not_reported();
-}
-
-static void add_not_zero_on_negative_returns_true_and_reports_add_not_zero_ovf(void **state)
-{
-	static const int negatives[] = { -1, SAT + 3, SAT - 3, INT_MIN };
-	hl_refcount_t r;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(negatives) / sizeof(negatives[0]); i++) {
-		hl_refcount_set(&r, negatives[i]);
-		assert_true(hl_refcount_add_not_zero(2, &r));
-		assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-		assert_count(&r, SAT);
-
-		hl_refcount_set(&r, negatives[i]);
-		assert_true(hl_refcount_inc_not_zero(&r));
-		assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-		assert_count(&r, SAT);
-	}
-}
-
-static void add_not_zero_past_int_max_returns_true_and_reports_add_not_zero_ovf(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	assert_true(hl_refcount_add_not_zero(INT_MAX, &r));
-	assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-	assert_count(&r, SAT);
-}
-
-/* sub_and_test(i) / dec_and_test */
-
-static void sub_and_test_is_true_only_at_exactly_zero(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(5);
-
-	(void)state;
-	assert_false(hl_refcount_sub_and_test(2, &r));
-	assert_count(&r, 3);
-	assert_false(hl_refcount_sub_and_test(0, &r));
-	assert_count(&r, 3);
-	assert_true(hl_refcount_sub_and_test(3, &r));
-	assert_count(&r, 0);
-	assert_not_reported();
-}
-
-static void dec_and_test_from_1_returns_true_and_leaves_0(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	assert_true(hl_refcount_dec_and_test(&r));
-	assert_count(&r, 0);
-	assert_not_reported();
-}
-
-static void dec_and_test_from_2_returns_false_and_leaves_1(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(2);
-
-	(void)state;
-	assert_false(hl_refcount_dec_and_test(&r));
-	assert_count(&r, 1);
-	assert_not_reported();
-}
-
-static void dec_and_test_from_int_max_counts_down_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MAX);
-
-	(void)state;
-	assert_false(hl_refcount_dec_and_test(&r));
-	assert_count(&r, INT_MAX - 1);
-	assert_true(hl_refcount_sub_and_test(INT_MAX - 1, &r));
-	assert_count(&r, 0);
-	assert_not_reported();
-}
-
-static void dec_and_test_on_negative_reports_sub_uaf_and_returns_false(void **state)
-{
-	static const int negatives[] = { -1, SAT + 1, SAT - 1, INT_MIN };
-	hl_refcount_t r;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(negatives) / sizeof(negatives[0]); i++) {
-		hl_refcount_set(&r, negatives[i]);
-		assert_false(hl_refcount_dec_and_test(&r));
-		assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-		assert_count(&r, SAT);
-	}
-}
-
-static void sub_and_test_below_zero_reports_sub_uaf_and_returns_false(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(3);
-
-	(void)state;
-	assert_false(hl_refcount_sub_and_test(5, &r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
-
-	hl_refcount_set(&r, 1);
-	assert_false(hl_refcount_sub_and_test(INT_MAX, &r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
-}
-
-/* dec */
-
-static void dec_from_2_leaves_1_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(2);
-
-	(void)state;
-	hl_refcount_dec(&r);
-	assert_count(&r, 1);
-	hl_refcount_set(&r, INT_MAX);
-	hl_refcount_dec(&r);
-	assert_count(&r, INT_MAX - 1);
-	assert_not_reported();
-}
-
-static void dec_from_1_reports_dec_leak_and_saturates(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	hl_refcount_dec(&r);
-	assert_reported(&r, HL_REFCOUNT_DEC_LEAK);
-	assert_count(&r, SAT);
-}
-
-static void dec_from_0_or_negative_reports_dec_leak_and_saturates(void **state)
-{
-	static const int bad[] = { 0, -1, SAT + 1, SAT - 1, INT_MIN };
-	hl_refcount_t r;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		hl_refcount_set(&r, bad[i]);
-		hl_refcount_dec(&r);
-		assert_reported(&r, HL_REFCOUNT_DEC_LEAK);
-		assert_count(&r, SAT);
-	}
-}
-
-/* dec_if_one */
-
-static void dec_if_one_from_1_returns_true_and_leaves_0(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	assert_true(hl_refcount_dec_if_one(&r));
-	assert_count(&r, 0);
-	assert_not_reported();
-}
-
-static void dec_if_one_on_any_other_count_returns_false_unchanged_without_report(void **state)
-{
-	static const int others[] = { 0, 2, 3, INT_MAX, -1, SAT, SAT + 1, INT_MIN };
-	hl_refcount_t r;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
-		hl_refcount_set(&r, others[i]);
-		if (hl_refcount_dec_if_one(&r))
-			fail_msg("dec_if_one returned true on count %d", others[i]);
-		assert_count(&r, others[i]);
-		assert_not_reported();
-	}
-}
-
-/* dec_not_one */
-
-static void dec_not_one_above_1_returns_true_and_decrements(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(3);
-
-	(void)state;
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, 2);
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, 1);
-	hl_refcount_set(&r, INT_MAX);
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, INT_MAX - 1);
-	assert_not_reported();
-}
-
-static void dec_not_one_on_1_returns_false_unchanged(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	assert_false(hl_refcount_dec_not_one(&r));
-	assert_count(&r, 1);
-	assert_not_reported();
-}
-
-static void dec_not_one_on_saturated_returns_true_unchanged_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, SAT);
-	assert_not_reported();
-}
-
-/* The kernel's exception: underflow is reported but the count stays at 0. */
-static void dec_not_one_on_zero_reports_sub_uaf_returns_true_and_stays_zero(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-
-	(void)state;
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, 0);
-	if (seen.calls != 1 || seen.type != HL_REFCOUNT_SUB_UAF || seen.r != &r)
-		fail_msg("expected one HL_REFCOUNT_SUB_UAF report about r, got %d (last: %s)",
-			 seen.calls, type_name(seen.calls ? seen.type : NO_REPORT));
-	if (seen.value != 0)
-		fail_msg("handler read the count as %d; dec_not_one must leave 0 alone",
-			 seen.value);
-}
-
-/*
- * The kernel's loop only stops early at exactly SATURATED, 1 and 0: any other
- * negative count is decremented like a positive one, without a report.
- */
-static void dec_not_one_on_other_negative_count_decrements_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(-5);
-
-	(void)state;
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, -6);
-	hl_refcount_set(&r, SAT + 1);
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, SAT);
-	assert_not_reported();
-}
-
-/*
- * The same loop at the bottom of the range: INT_MIN - 1 wraps to INT_MAX,
- * which reads as a valid count, and nothing is reported (the kernel's
- * unsigned "new > old" test catches only 0 - 1). A saturated counter is 2^30
- * operations away from INT_MIN.
- */
-static void dec_not_one_at_int_min_wraps_to_int_max_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MIN);
-
-	(void)state;
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, INT_MAX);
-	assert_not_reported();
-}
-
-/* dec_and_mutex_lock */
-
-static void init_errorcheck_mutex(pthread_mutex_t *m)
-{
-	pthread_mutexattr_t attr;
-
-	assert_int_equal(pthread_mutexattr_init(&attr), 0);
-	assert_int_equal(pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK), 0);
-	assert_int_equal(pthread_mutex_init(m, &attr), 0);
-	pthread_mutexattr_destroy(&attr);
-}
-
-/* One thread only: if trylock takes the mutex, nobody (in particular we) held it. */
-static void assert_mutex_not_held(pthread_mutex_t *m)
-{
-	int err = pthread_mutex_trylock(m);
-
-	if (err != 0)
-		fail_msg("mutex: trylock returned %d (%s), expected 0: the mutex is still held",
-			 err, strerror(err));
-	assert_int_equal(pthread_mutex_unlock(m), 0);
-}
-
-static void dec_and_mutex_lock_from_1_returns_true_with_mutex_held_and_count_0(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-	pthread_mutex_t m;
-	int err;
-
-	(void)state;
-	init_errorcheck_mutex(&m);
-	assert_true(hl_refcount_dec_and_mutex_lock(&r, &m));
-	assert_count(&r, 0);
-	err = pthread_mutex_trylock(&m);
-	if (err != EBUSY)
-		fail_msg("trylock after dec_and_mutex_lock returned %d (%s), expected EBUSY: "
-			 "the mutex must be held", err, strerror(err));
-	/* An errorcheck mutex: unlock succeeds only for the thread that holds it. */
-	err = pthread_mutex_unlock(&m);
-	if (err)
-		fail_msg("unlock after dec_and_mutex_lock returned %d (%s): mutex was not held",
-			 err, strerror(err));
-	assert_not_reported();
-	pthread_mutex_destroy(&m);
-}
-
-static void dec_and_mutex_lock_from_3_returns_false_count_2_mutex_not_held(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(3);
-	pthread_mutex_t m;
-
-	(void)state;
-	init_errorcheck_mutex(&m);
-	assert_false(hl_refcount_dec_and_mutex_lock(&r, &m));
-	assert_count(&r, 2);
-	assert_mutex_not_held(&m);
-	assert_false(hl_refcount_dec_and_mutex_lock(&r, &m));
-	assert_count(&r, 1);
-	assert_mutex_not_held(&m);
-	assert_not_reported();
-	pthread_mutex_destroy(&m);
-}
-
-static void dec_and_mutex_lock_on_saturated_returns_false_unchanged_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-	pthread_mutex_t m;
-
-	(void)state;
-	init_errorcheck_mutex(&m);
-	assert_false(hl_refcount_dec_and_mutex_lock(&r, &m));
-	assert_count(&r, SAT);
-	assert_mutex_not_held(&m);
-	assert_not_reported();
-	pthread_mutex_destroy(&m);
-}
-
-/* Through dec_not_one: the underflow is reported, the count stays 0. */
-static void dec_and_mutex_lock_on_zero_reports_sub_uaf_and_returns_false(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-	pthread_mutex_t m;
-
-	(void)state;
-	init_errorcheck_mutex(&m);
-	assert_false(hl_refcount_dec_and_mutex_lock(&r, &m));
-	assert_count(&r, 0);
-	if (seen.calls != 1 || seen.type != HL_REFCOUNT_SUB_UAF)
-		fail_msg("expected one HL_REFCOUNT_SUB_UAF report, got %d (last: %s)",
-			 seen.calls, type_name(seen.calls ? seen.type : NO_REPORT));
-	assert_mutex_not_held(&m);
-	pthread_mutex_destroy(&m);
-}
-
-/* Through dec_not_one: a negative count other than SATURATED is decremented, unreported. */
-static void dec_and_mutex_lock_on_negative_count_decrements_and_returns_false(void **state)
-{
-	static const struct {
-		int from, to;
-	} cases[] = { { -5, -6 }, { INT_MIN, INT_MAX } };
-	hl_refcount_t r;
-	pthread_mutex_t m;
-
-	(void)state;
-	init_errorcheck_mutex(&m);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		hl_refcount_set(&r, cases[i].from);
-		assert_false(hl_refcount_dec_and_mutex_lock(&r, &m));
-		assert_count(&r, cases[i].to);
-		assert_mutex_not_held(&m);
-		assert_not_reported();
-	}
-	pthread_mutex_destroy(&m);
-}
-
-/* ---- 2. Every operation from a saturated start ---- */
-
-static void saturated_inc_reports_add_ovf_and_stays_saturated(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	hl_refcount_inc(&r);
-	assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-	assert_count(&r, SAT);
-}
-
-static void saturated_add_reports_add_ovf_and_stays_saturated(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	hl_refcount_add(1000, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-	assert_count(&r, SAT);
-}
-
-static void saturated_inc_not_zero_returns_true_reports_and_stays_saturated(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	assert_true(hl_refcount_inc_not_zero(&r));
-	assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-	assert_count(&r, SAT);
-}
-
-static void saturated_add_not_zero_returns_true_reports_and_stays_saturated(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	assert_true(hl_refcount_add_not_zero(1000, &r));
-	assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-	assert_count(&r, SAT);
-}
-
-static void saturated_dec_reports_dec_leak_and_stays_saturated(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	hl_refcount_dec(&r);
-	assert_reported(&r, HL_REFCOUNT_DEC_LEAK);
-	assert_count(&r, SAT);
-}
-
-static void saturated_dec_and_test_returns_false_reports_and_stays_saturated(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	assert_false(hl_refcount_dec_and_test(&r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
-}
-
-static void saturated_sub_and_test_returns_false_reports_and_stays_saturated(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	assert_false(hl_refcount_sub_and_test(1000, &r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
-}
-
-static void saturated_dec_not_one_returns_true_unchanged_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	assert_true(hl_refcount_dec_not_one(&r));
-	assert_count(&r, SAT);
-	assert_not_reported();
-}
-
-static void saturated_dec_if_one_returns_false_unchanged_without_report(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
-
-	(void)state;
-	assert_false(hl_refcount_dec_if_one(&r));
-	assert_count(&r, SAT);
-	assert_not_reported();
-}
-
-/* Every operation as bool f(r, i), for the mixed sequence below; void ones return false. */
-static pthread_mutex_t op_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-static bool op_inc(hl_refcount_t *r, int i)
-{
-	(void)i;
-	hl_refcount_inc(r);
-	return false;
-}
-
-static bool op_add(hl_refcount_t *r, int i)
-{
-	hl_refcount_add(i, r);
-	return false;
-}
-
-static bool op_inc_not_zero(hl_refcount_t *r, int i)
-{
-	(void)i;
-	return hl_refcount_inc_not_zero(r);
-}
-
-static bool op_add_not_zero(hl_refcount_t *r, int i)
-{
-	return hl_refcount_add_not_zero(i, r);
-}
-
-static bool op_dec(hl_refcount_t *r, int i)
-{
-	(void)i;
-	hl_refcount_dec(r);
-	return false;
-}
-
-static bool op_dec_and_test(hl_refcount_t *r, int i)
-{
-	(void)i;
-	return hl_refcount_dec_and_test(r);
-}
-
-static bool op_sub_and_test(hl_refcount_t *r, int i)
-{
-	return hl_refcount_sub_and_test(i, r);
-}
-
-static bool op_dec_not_one(hl_refcount_t *r, int i)
-{
-	(void)i;
-	return hl_refcount_dec_not_one(r);
-}
-
-static bool op_dec_if_one(hl_refcount_t *r, int i)
-{
-	(void)i;
-	return hl_refcount_dec_if_one(r);
-}
-
-static bool op_dec_and_mutex_lock(hl_refcount_t *r, int i)
-{
-	(void)i;
-	return hl_refcount_dec_and_mutex_lock(r, &op_mutex);
-}
-
-static const struct saturated_op {
-	const char *name;
-	bool (*run)(hl_refcount_t *r, int i);
-	bool returns;		/* what it must return on a saturated counter */
-	bool reports;		/* whether it reports (and resets to SATURATED) */
-} saturated_ops[] = {
-	{ "inc", op_inc, false, true },
-	{ "add", op_add, false, true },
-	{ "inc_not_zero", op_inc_not_zero, true, true },
-	{ "add_not_zero", op_add_not_zero, true, true },
-	{ "dec", op_dec, false, true },
-	{ "dec_and_test", op_dec_and_test, false, true },
-	{ "sub_and_test", op_sub_and_test, false, true },
-	{ "dec_not_one", op_dec_not_one, true, false },
-	{ "dec_if_one", op_dec_if_one, false, false },
-	{ "dec_and_mutex_lock", op_dec_and_mutex_lock, false, false },
-};
-#define NSATURATED_OPS (sizeof(saturated_ops) / sizeof(saturated_ops[0]))
-
-/* A long mixed sequence: after every single operation the count is SATURATED. */
+/* After every single operation, whatever its i, the count is SATURATED. */
 static void saturated_stays_saturated(void **state)
 {
+	static pthread_mutex_t op_mutex = PTHREAD_MUTEX_INITIALIZER;
 	hl_refcount_t r = HL_REFCOUNT_INIT(SAT);
 	int reports = 0;
 
 	(void)state;
 	for (int i = 1; i <= 3000; i++) {
-		const struct saturated_op *op = &saturated_ops[(unsigned int)i % NSATURATED_OPS];
-		bool ret = op->run(&r, i);
+		enum op op = (enum op)((unsigned int)i % N_OPS);
+		const struct row *want = row_from_saturated(op);
+		enum ret ret = apply(op, &r, i, &op_mutex);
 
-		if (ret != op->returns)
-			fail_msg("operation %d, %s(%d): returned %d on a saturated counter, "
-				 "expected %d", i, op->name, i, ret, op->returns);
+		if (ret != want->ret)
+			fail_msg("operation %d, %s(%d): returned %s on a saturated counter, "
+				 "expected %s",
+				 i, ops[op].name, i, ret_name(ret), ret_name(want->ret));
 		if (hl_refcount_read(&r) != SAT)
-			fail_msg("operation %d, %s(%d): the count is %d, expected %d", i, op->name,
-				 i, hl_refcount_read(&r), SAT);
-		reports += op->reports;
+			fail_msg("operation %d, %s(%d): the count is %d, expected %d", i,
+				 ops[op].name, i, hl_refcount_read(&r), SAT);
+		reports += want->report != NO_REPORT;
 	}
 	assert_int_equal(seen.calls, reports);
 	assert_int_equal(seen.unsaturated_calls, 0);
-}
-
-/* ---- 3. Overflow edges ---- */
-
-static void inc_from_int_max_minus_1_reaches_int_max(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MAX - 1);
-
-	(void)state;
-	hl_refcount_inc(&r);
-	assert_count(&r, INT_MAX);
-	assert_not_reported();
-}
-
-static void inc_from_int_max_saturates_with_add_ovf(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MAX - 1);
-
-	(void)state;
-	hl_refcount_inc(&r);
-	assert_not_reported();
-	hl_refcount_inc(&r);
-	assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-	assert_count(&r, SAT);
-}
-
-static void add_2_from_int_max_minus_1_saturates_with_add_ovf(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MAX - 1);
-
-	(void)state;
-	hl_refcount_add(2, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-	assert_count(&r, SAT);
-}
-
-static void add_0_to_int_max_is_not_an_overflow(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MAX);
-
-	(void)state;
-	hl_refcount_add(0, &r);
-	assert_count(&r, INT_MAX);
-	assert_true(hl_refcount_add_not_zero(0, &r));
-	assert_count(&r, INT_MAX);
-	assert_not_reported();
-}
-
-static void add_not_zero_1_from_int_max_minus_1_reaches_int_max(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MAX - 1);
-
-	(void)state;
-	assert_true(hl_refcount_add_not_zero(1, &r));
-	assert_count(&r, INT_MAX);
-	assert_not_reported();
-}
-
-static void add_not_zero_2_from_int_max_minus_1_saturates_and_returns_true(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MAX - 1);
-
-	(void)state;
-	assert_true(hl_refcount_add_not_zero(2, &r));
-	assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-	assert_count(&r, SAT);
-}
-
-static void inc_not_zero_from_int_max_saturates_and_returns_true(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(INT_MAX);
-
-	(void)state;
-	assert_true(hl_refcount_inc_not_zero(&r));
-	assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-	assert_count(&r, SAT);
-}
-
-static void sub_and_test_more_than_count_saturates_with_sub_uaf(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(10);
-
-	(void)state;
-	assert_false(hl_refcount_sub_and_test(11, &r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
-}
-
-static void sub_and_test_whole_count_returns_true_and_leaves_zero(void **state)
-{
-	static const int counts[] = { 1, 2, 7, 1 << 20, INT_MAX - 1, INT_MAX };
-	hl_refcount_t r;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
-		hl_refcount_set(&r, counts[i]);
-		if (!hl_refcount_sub_and_test(counts[i], &r))
-			fail_msg("sub_and_test(%d) from %d returned false", counts[i], counts[i]);
-		assert_count(&r, 0);
-		assert_not_reported();
-	}
-}
-
-/* ---- 4. Zero ---- */
-
-static void inc_not_zero_on_zero_returns_false_and_stays_zero(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-
-	(void)state;
-	assert_false(hl_refcount_inc_not_zero(&r));
-	assert_count(&r, 0);
-	assert_not_reported();
-}
-
-static void dec_and_test_on_zero_reports_sub_uaf_and_saturates(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-
-	(void)state;
-	assert_false(hl_refcount_dec_and_test(&r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
-}
-
-static void sub_and_test_on_zero_reports_sub_uaf_even_for_zero_i(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(0);
-
-	(void)state;
-	assert_false(hl_refcount_sub_and_test(0, &r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
-}
-
-/* Freed, then used again: each use of the dead count is caught. */
-static void dec_and_test_to_zero_then_inc_reports_add_uaf(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(1);
-
-	(void)state;
-	assert_true(hl_refcount_dec_and_test(&r));
-	assert_not_reported();
-	hl_refcount_inc(&r);
-	assert_reported(&r, HL_REFCOUNT_ADD_UAF);
-	assert_count(&r, SAT);
-}
-
-/* ---- 5. Misuse the header documents: a negative i ---- */
-
-static void add_negative_i_saturates_with_add_ovf(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(5);
-
-	(void)state;
-	hl_refcount_add(-1, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-	assert_count(&r, SAT);
-
-	hl_refcount_set(&r, 5);
-	hl_refcount_add(INT_MIN, &r);
-	assert_reported(&r, HL_REFCOUNT_ADD_OVF);
-	assert_count(&r, SAT);
-}
-
-static void add_not_zero_negative_i_returns_true_and_saturates(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(5);
-
-	(void)state;
-	assert_true(hl_refcount_add_not_zero(-1, &r));
-	assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-	assert_count(&r, SAT);
-
-	/* -1 from 1 writes 0 for a moment; it must still end saturated. */
-	hl_refcount_set(&r, 1);
-	assert_true(hl_refcount_add_not_zero(-1, &r));
-	assert_reported(&r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
-	assert_count(&r, SAT);
-}
-
-static void sub_and_test_negative_i_returns_false_and_saturates(void **state)
-{
-	hl_refcount_t r = HL_REFCOUNT_INIT(5);
-
-	(void)state;
-	assert_false(hl_refcount_sub_and_test(-1, &r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
-
-	hl_refcount_set(&r, 5);
-	assert_false(hl_refcount_sub_and_test(INT_MIN, &r));
-	assert_reported(&r, HL_REFCOUNT_SUB_UAF);
-	assert_count(&r, SAT);
 }
 
 #define T(f) cmocka_unit_test_setup(f, reset_reports)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	static const struct CMUnitTest fixed[] = {
 		T(sizeof_refcount_is_4_bytes),
 		T(saturated_is_int_min_half_and_max_is_int_max),
 		T(saturation_types_have_kernel_values),
 		T(init_macro_sets_the_initial_count),
 		T(set_then_read_round_trips_every_value),
-
-		T(inc_from_1_gives_2_without_report),
-		T(add_to_valid_count_adds_without_report),
-		T(inc_on_zero_reports_add_uaf_and_saturates),
-		T(add_on_zero_reports_add_uaf_and_saturates),
-		T(add_on_zero_reports_add_uaf_before_overflow),
-		T(inc_on_negative_count_reports_add_ovf_and_saturates),
-		T(add_past_int_max_reports_add_ovf_and_saturates),
-		T(inc_not_zero_on_valid_count_returns_true_and_increments),
-		T(add_not_zero_on_zero_returns_false_without_write_or_report),
-		T(add_not_zero_on_negative_returns_true_and_reports_add_not_zero_ovf),
-		T(add_not_zero_past_int_max_returns_true_and_reports_add_not_zero_ovf),
-		T(sub_and_test_is_true_only_at_exactly_zero),
-		T(dec_and_test_from_1_returns_true_and_leaves_0),
-		T(dec_and_test_from_2_returns_false_and_leaves_1),
-		T(dec_and_test_from_int_max_counts_down_without_report),
-		T(dec_and_test_on_negative_reports_sub_uaf_and_returns_false),
-		T(sub_and_test_below_zero_reports_sub_uaf_and_returns_false),
-		T(dec_from_2_leaves_1_without_report),
-		T(dec_from_1_reports_dec_leak_and_saturates),
-		T(dec_from_0_or_negative_reports_dec_leak_and_saturates),
-		T(dec_if_one_from_1_returns_true_and_leaves_0),
-		T(dec_if_one_on_any_other_count_returns_false_unchanged_without_report),
-		T(dec_not_one_above_1_returns_true_and_decrements),
-		T(dec_not_one_on_1_returns_false_unchanged),
-		T(dec_not_one_on_saturated_returns_true_unchanged_without_report),
-		T(dec_not_one_on_zero_reports_sub_uaf_returns_true_and_stays_zero),
-		T(dec_not_one_on_other_negative_count_decrements_without_report),
-		T(dec_not_one_at_int_min_wraps_to_int_max_without_report),
-		T(dec_and_mutex_lock_from_1_returns_true_with_mutex_held_and_count_0),
-		T(dec_and_mutex_lock_from_3_returns_false_count_2_mutex_not_held),
-		T(dec_and_mutex_lock_on_saturated_returns_false_unchanged_without_report),
-		T(dec_and_mutex_lock_on_zero_reports_sub_uaf_and_returns_false),
-		T(dec_and_mutex_lock_on_negative_count_decrements_and_returns_false),
-
-		T(saturated_inc_reports_add_ovf_and_stays_saturated),
-		T(saturated_add_reports_add_ovf_and_stays_saturated),
-		T(saturated_inc_not_zero_returns_true_reports_and_stays_saturated),
-		T(saturated_add_not_zero_returns_true_reports_and_stays_saturated),
-		T(saturated_dec_reports_dec_leak_and_stays_saturated),
-		T(saturated_dec_and_test_returns_false_reports_and_stays_saturated),
-		T(saturated_sub_and_test_returns_false_reports_and_stays_saturated),
-		T(saturated_dec_not_one_returns_true_unchanged_without_report),
-		T(saturated_dec_if_one_returns_false_unchanged_without_report),
+		T(semantics_table_rows_are_well_formed_and_distinct),
 		T(saturated_stays_saturated),
-
-		T(inc_from_int_max_minus_1_reaches_int_max),
-		T(inc_from_int_max_saturates_with_add_ovf),
-		T(add_2_from_int_max_minus_1_saturates_with_add_ovf),
-		T(add_0_to_int_max_is_not_an_overflow),
-		T(add_not_zero_1_from_int_max_minus_1_reaches_int_max),
-		T(add_not_zero_2_from_int_max_minus_1_saturates_and_returns_true),
-		T(inc_not_zero_from_int_max_saturates_and_returns_true),
-		T(sub_and_test_more_than_count_saturates_with_sub_uaf),
-		T(sub_and_test_whole_count_returns_true_and_leaves_zero),
-
-		T(inc_not_zero_on_zero_returns_false_and_stays_zero),
-		T(dec_and_test_on_zero_reports_sub_uaf_and_saturates),
-		T(sub_and_test_on_zero_reports_sub_uaf_even_for_zero_i),
-		T(dec_and_test_to_zero_then_inc_reports_add_uaf),
-
-		T(add_negative_i_saturates_with_add_ovf),
-		T(add_not_zero_negative_i_returns_true_and_saturates),
-		T(sub_and_test_negative_i_returns_false_and_saturates),
 	};
+	static struct row_case cases[NROWS];
+	struct CMUnitTest tests[N_OF(fixed) + NROWS];
 
+	memcpy(tests, fixed, sizeof(fixed));
+	for (size_t k = 0; k < NROWS; k++) {
+		cases[k].row = &rows[k];
+		row_name(cases[k].name, sizeof(cases[k].name), &rows[k]);
+		tests[N_OF(fixed) + k] = (struct CMUnitTest){
+			.name = cases[k].name,
+			.test_func = run_row,
+			.setup_func = reset_reports,
+			.initial_state = &cases[k],
+		};
+	}
 	watchdog_start(60, "test_refcount");
 	return cmocka_run_group_tests(tests, install_recorder, restore_default_handler);
 }

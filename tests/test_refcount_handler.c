@@ -25,7 +25,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/child.h"
+#include "support/watchdog.h"
 
 #include <hotline/refcount.h>
 

@@ -10,7 +10,7 @@
  * revives the object must return false and not keep the lock; and a
  * get/put/recreate loop, where a false that kept the lock would deadlock
  * the next lock (the watchdog reports it). Rounds and iterations are
- * scaled() (test_util.h: HOTLINE_TEST_SCALE, and ThreadSanitizer).
+ * scaled() (support/scale.h: HOTLINE_TEST_SCALE, and ThreadSanitizer).
  */
 #include <limits.h>
 #include <pthread.h>
@@ -27,7 +27,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/qspin_probe.h"
+#include "support/refcount_check.h"
+#include "support/scale.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
 
 #include <hotline/compiler.h>
 #include <hotline/qspinlock.h>

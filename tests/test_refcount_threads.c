@@ -30,7 +30,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/refcount_check.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
 
 #include <hotline/refcount.h>
 

@@ -12,7 +12,7 @@
  *  - a buffer ending at a PROT_NONE page, and one ending at a read-only page
  *    that holds a pattern: every distance 0..130 from dst to the page and
  *    every length 0..300 (at HOTLINE_TEST_SCALE=N > 1, every length to 15,
- *    then every sweep_step()-th and 300: test_util.h);
+ *    then every sweep_step()-th and 300: support/scale.h);
  *  - faults deep inside calls of every size class of the plan, and a
  *    PROT_NONE page in the middle of a 1 MiB buffer;
  *  - a MAP_SHARED file mapping that reaches past the end of the file: the
@@ -30,7 +30,7 @@
  *
  * Sanitizers: children that must die of a signal run with the sanitizer's
  * own SIGSEGV/SIGBUS handlers off (see children_without_sanitizer_fault_handlers
- * in test_util.h); under ASan one more child keeps ASan's handler and checks
+ * in support/sanitizer.h); under ASan one more child keeps ASan's handler and checks
  * that hotline passes a stray fault on to it.
  */
 #include <dlfcn.h>
@@ -56,7 +56,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/child.h"
+#include "support/faults.h"
+#include "support/guarded.h"
+#include "support/pattern.h"
+#include "support/sanitizer.h"
+#include "support/scale.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
+#include "support/zero_variants.h"
 
 #include <hotline/zero.h>
 

@@ -9,7 +9,7 @@
  * time, in every variant and auto; the same while the main thread switches
  * variants under them; and each thread on its own alternate signal stack.
  * Workers only count (cmocka's assertions are not thread-safe); the main
- * thread asserts after joining. Their iterations are scaled() (test_util.h).
+ * thread asserts after joining. Their iterations are scaled() (support/scale.h).
  *
  * In re-executed children, faults that are not hl_try_zero's own while other
  * threads are inside it: a plain store by another thread, even at the very
@@ -37,7 +37,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "test_util.h"
+#include "support/child.h"
+#include "support/faults.h"
+#include "support/guarded.h"
+#include "support/pattern.h"
+#include "support/sanitizer.h"
+#include "support/scale.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
+#include "support/zero_variants.h"
 
 #include <hotline/zero.h>
 

@@ -5,7 +5,7 @@
 #   install.sh CMAKE CC BUILD_DIR CONSUMER_DIR [TOOLCHAIN_FILE]
 # A cross build passes its toolchain file (the consumer project gets it too)
 # and PKG_CONFIG_LIBDIR (the target's .pc files) in the environment; the
-# programs run through $HOTLINE_TARGET_RUN when it is set (test_util.h).
+# programs run through $HOTLINE_TARGET_RUN when it is set (tests/support/child.h).
 set -u
 cmake=$1 cc=$2 build=$3 consumer=$4 toolchain=${5:-}
 run=${HOTLINE_TARGET_RUN:-}

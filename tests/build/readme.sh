@@ -2,7 +2,7 @@
 # The README's tour is a real program: extract its first C block, build it
 # against the library, run it, and check what it prints.
 #   readme.sh CC README INCLUDE_DIR LIBHOTLINE_A
-# The program runs through $HOTLINE_TARGET_RUN when it is set (test_util.h).
+# The program runs through $HOTLINE_TARGET_RUN when it is set (tests/support/child.h).
 set -u
 cc=$1 readme=$2 inc=$3 lib=$4
 run=${HOTLINE_TARGET_RUN:-}
