@@ -350,9 +350,10 @@ struct bench_scenario bench_zero = {
 
 /* ---- what a subject is (zero.h) ------------------------------------------ */
 
+/* hl_zero with one variant forced: the subject names the variant. */
 static bool zt_is_variant(const struct bench_subject *s)
 {
-	return s->setup == zt_setup_variant;
+	return s->facts.variant_of != NULL;
 }
 
 bool zt_is_auto(const struct bench_subject *s)
@@ -372,7 +373,7 @@ const char *zt_measures(const struct bench_subject *s)
 
 bool zt_is_dd(const struct bench_subject *s)
 {
-	return s->run == run_dd;
+	return s->facts.kind == SUBJECT_DD;
 }
 
 /* ---- the scenario ------------------------------------------------------- */
@@ -465,9 +466,14 @@ static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects
 	};
 	size_t skipped = 0;
 
+	/* The subject the ratios are against: the one the others name as their baseline. */
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(subjects[i]->name, ZT_BASELINE) == 0)
-			ctx.baseline = (int)i;
+		for (size_t j = 0; j < n; j++) {
+			const char *base = subjects[j]->facts.baseline;
+
+			if (base && strcmp(subjects[i]->name, base) == 0)
+				ctx.baseline = (int)i;
+		}
 	}
 	zt_print_header(subjects, n, cold ? "cold" : "hot");
 	for (size_t z = 0; z < nr_sizes; z++) {

@@ -67,7 +67,7 @@ struct zt_ctx {
 	size_t n;
 	struct zt_sample sample;     /* this mode and size; each measurement copies it */
 	struct bench_series *series; /* [n] */
-	int baseline;		     /* glibc_memset's index, or -1 */
+	int baseline;		     /* the baseline subject's index (glibc_memset), or -1 */
 };
 
 /* ---- zero.c: what a subject is ------------------------------------------ */
