@@ -34,8 +34,8 @@ x86-server     --machine x86-server    --threads 1,2,4,8,16,28,56,112
 graviton2-lse  --machine graviton2-lse --threads 1,2,4,8,16,32,64
 calibrated     --calibrate {bench}     --threads 1,2,4,8,16,28,56
 '
-# Every subject hotline-sim models (the bench's names).
-POLICIES=atomic_faa,cas_loop,lockref,lockref_unbounded,lockref_relax,lockref_relax_alt,lockref_spinlock_only,qspinlock,ticket
+# Every subject hotline-sim models (the bench's names), as its table lists them.
+POLICIES=all
 
 me=sim-sweep
 say() { printf '%s: %s\n' "$me" "$*" >&2; }

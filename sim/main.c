@@ -65,7 +65,7 @@ static void usage(FILE *f)
 		"  --machine PRESET   x86-server, thunderx2 or graviton2-lse (see --list)\n"
 		"  --policy LIST      subjects: atomic_faa, cas_loop, lockref, lockref_unbounded,\n"
 		"                     lockref_relax, lockref_relax_alt, lockref_spinlock_only,\n"
-		"                     qspinlock, ticket\n"
+		"                     qspinlock, ticket; or all: every one, in this order\n"
 		"  --threads LIST     thread counts, e.g. 1,2,28,224 (at most the machine's CPUs)\n"
 		"  --retry-limit N    lockref's lockless attempts before the lock (default 100)\n"
 		"  --ops N            operations measured per run, after a tenth more of\n"
@@ -148,8 +148,13 @@ static void parse_policies(const char *value)
 	char *buf, **items;
 	size_t n;
 
-	items = tool_split_list(value, &buf, &n);
 	opts.nr_policies = 0;
+	if (strcmp(value, "all") == 0) {
+		for (int p = 0; p < SIM_NR_POLICIES; p++)
+			opts.policies[opts.nr_policies++] = p;
+		return;
+	}
+	items = tool_split_list(value, &buf, &n);
 	for (size_t i = 0; i < n; i++) {
 		int p = sim_find_policy(items[i]);
 

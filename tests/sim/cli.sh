@@ -60,6 +60,19 @@ else
 	fail "$safe --lat-socket 33: failed: $(cat "$tmp/err")"
 fi
 
+# --policy all runs every policy --list names, in its order, as the list would.
+policies=$(run_tool --list 2>/dev/null | sed -n 's/^policies: //p' | tr ' ' ',')
+if [ -z "$policies" ]; then
+	fail "--list: expected a line 'policies: ...'"
+elif run_tool --machine x86-server --policy all --threads 2 --ops 100 >"$tmp/all" 2>"$tmp/err" &&
+	run_tool --machine x86-server --policy "$policies" --threads 2 --ops 100 >"$tmp/named" 2>&1; then
+	cmp -s "$tmp/all" "$tmp/named" ||
+		fail "--policy all: output differs from --policy $policies"
+else
+	fail "--policy all or --policy $policies failed: $(cat "$tmp/err")"
+fi
+expect_bad "--policy 'all'" $safe --policy all,ticket
+
 # Output that cannot be written is a failure (cli_lib.sh, expect_lost).
 if [ -c /dev/full ]; then
 	expect_lost full $safe
