@@ -35,6 +35,25 @@ def fixture(name):
     return os.path.join(FIXTURES, name)
 
 
+# What a successful run says on stderr about a file without a "subjects" object (an older
+# hotline-bench or hotline-sim), after "hotline-report: PATH: ".
+OLDER_NOTE = ('no "subjects" object (an older hotline-bench or hotline-sim): the report shows '
+              'no subject facts for it (descriptions, baselines, variants, loops, fallback) '
+              'and leaves out what needs them')
+
+
+def notes(paths):
+    """The whole stderr of a successful run on PATHS: one line for each file with results and
+    without a "subjects" object, in order; nothing for the others."""
+    out = ""
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        if data.get("results") and "subjects" not in data:
+            out += f"hotline-report: {path}: {OLDER_NOTE}\n"
+    return out
+
+
 def png_info(path):
     """(width, height) of a PNG file, or raise AssertionError."""
     with open(path, "rb") as f:
@@ -96,9 +115,11 @@ class ToolCase(unittest.TestCase):
     def report(self, name, *fixtures):
         """Run the tool on FIXTURES into a fresh directory; return (dir, report.md text)."""
         out = self.outdir(name)
-        rc, so, se = self.run_tool(*[fixture(f) for f in fixtures], "-o", out)
+        paths = [fixture(f) for f in fixtures]
+        rc, so, se = self.run_tool(*paths, "-o", out)
         self.assertEqual(rc, 0, f"exit status: expected 0, got {rc}\nstdout: {so}\nstderr: {se}")
-        self.assertEqual(se, "", f"stderr: expected nothing on success, got:\n{se}")
+        self.assertEqual(se, notes(paths), f"stderr: expected nothing on success (but a line "
+                                           f"for each older file), got:\n{se}")
         path = os.path.join(out, "report.md")
         self.assertTrue(os.path.isfile(path), f"expected {path} to exist; directory has "
                                               f"{sorted(os.listdir(out)) if os.path.isdir(out) else 'nothing'}")
@@ -126,7 +147,8 @@ class ToolCase(unittest.TestCase):
             json.dump(data, f)
         out = self.outdir("edited-" + name)
         rc, so, se = self.run_tool(path, "-o", out)
-        self.assertEqual((rc, se), (0, ""), f"{name}: expected exit 0 and no stderr")
+        self.assertEqual((rc, se), (0, notes([path])), f"{name}: expected exit 0 and no stderr "
+                                                       f"(but a line for an older file)")
         with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
             return out, f.read()
 
@@ -504,8 +526,10 @@ class QuickReportTests(ToolCase):
         # The run-time choice (env.atomics "lse") against the forced LSE subject.
         self.assertHas(sec, "which took **lse** on this machine")
         self.assertHas(sec, "| atomic_faa | 1.00x | 0.80x | 0.53x |")
-        self.assertHas(sec, "| `atomic_faa_lse` | `atomic_faa` with LSE (LDADD, CAS) inlined |")
-        self.assertHas(sec, "| `ticket_none` | `ticket` with no instruction in place of cpu_relax |")
+        # what each subject is: the file's "subjects" descriptions (the bench's own words)
+        self.assertHas(sec, "| `atomic_faa_lse` | atomic_faa with LSE (LDADD), inline; where the "
+                            "CPU has LSE |")
+        self.assertHas(sec, "| `ticket_none` | ticket, its waiters spinning with no instruction |")
         self.assertHas(self.md, "With LSE atomics inlined, at 2 threads atomic_faa runs at 2.00x, "
                                 "cas_loop runs at 2.00x, refcount runs at 2.00x and lockref runs "
                                 "at 2.00x its throughput with exclusives (LDXR/STXR).")
@@ -560,7 +584,8 @@ class DerivedInputTests(ToolCase):
             json.dump(data, f)
         out = self.outdir("derived-" + name)
         rc, so, se = self.run_tool(path, "-o", out)
-        self.assertEqual((rc, se), (0, ""), f"{name}: expected exit 0 and no stderr")
+        self.assertEqual((rc, se), (0, notes([path])), f"{name}: expected exit 0 and no stderr "
+                                                       f"(but a line for an older file)")
         with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
             return out, f.read()
 
@@ -677,8 +702,11 @@ class ContendReportTests(ToolCase):
         self.assertHas(self.md, f"{DAGGER} more threads than this machine's 2 CPUs: oversubscribed")
 
     def test_subjects_explained(self):
-        self.assertHas(self.md, "| `lockref_relax_alt` | lockref loop unrolled twice")
-        self.assertHas(self.md, "| `lockref_lib` | the library's lockref as shipped")
+        # the file's "subjects" descriptions (the bench's own words), not the report's
+        self.assertHas(self.md, "| `lockref_relax_alt` | limit 100, cpu_relax after every other "
+                                "failure (Linus) |")
+        self.assertHas(self.md, "| `lockref_lib` | the library's own hl_lockref, uninstrumented, "
+                                "its retry limit |")
 
     def test_attempts_table(self):
         sec = self.section(self.md, "#### cmpxchg attempts per success")
@@ -1438,7 +1466,8 @@ class ManyCoreReportTests(ToolCase):
     def run_on(self, name, *paths):
         out = self.outdir(name)
         rc, so, se = self.run_tool(*paths, "-o", out)
-        self.assertEqual((rc, se), (0, ""), f"{name}: expected exit 0 and no stderr")
+        self.assertEqual((rc, se), (0, notes(paths)), f"{name}: expected exit 0 and no stderr "
+                                                      f"(but a line for an older file)")
         with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
             return out, f.read()
 
