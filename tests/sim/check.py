@@ -7,12 +7,31 @@ Each CHECK runs hotline-sim (through $HOTLINE_TARGET_RUN when set: the
 emulator of a cross build), reads its JSON and says what it expected and
 what it saw. The figures seen are printed, passing or not, so a test log
 shows how close a preset is to the edge of its range.
+
+The published figures and the ranges a preset must give for them (its
+"sim_check") are read from data/published.json, which the report reads
+too (docs/sources.md states them in words; docs/sim.md, "Anchor table").
 """
 
 import json
+import os
 import sys
 
 from simlib import expect, main, ops, run_sim
+
+PUBLISHED_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "data", "published.json")
+with open(PUBLISHED_PATH, encoding="utf-8") as _f:
+    PUBLISHED = json.load(_f)
+
+
+def anchor(*keys):
+    """The published figure at KEYS in data/published.json (e.g. "lockref_attempts",
+    "thunderx2")."""
+    v = PUBLISHED
+    for k in keys:
+        v = v[k]
+    return v
 
 
 def run(name, *args):
@@ -28,10 +47,13 @@ def result(doc, subject, threads):
 
 
 def thunderx2_28_threads_need_12_to_40_attempts():
-    doc, _ = run("tx2_28", "--machine", "thunderx2", "--policy", "cas_loop",
-                 "--threads", "28", "--ops", str(ops(40000, 5000)))
-    a = result(doc, "cas_loop", 28)["attempts_per_success"]["mean"]
-    expect(12 <= a <= 40, f"thunderx2 cas_loop at 28 threads: 12-40 attempts per success, saw {a:.2f}")
+    fig = anchor("lockref_attempts", "thunderx2")
+    n, (lo, hi) = fig["threads"], fig["sim_check"]["range"]
+    doc, _ = run("tx2_28", "--machine", fig["sim_check"]["preset"], "--policy", "cas_loop",
+                 "--threads", str(n), "--ops", str(ops(40000, 5000)))
+    a = result(doc, "cas_loop", n)["attempts_per_success"]["mean"]
+    expect(lo <= a <= hi, f"thunderx2 cas_loop at {n} threads: {lo:g}-{hi:g} attempts per success "
+           f"(published: {fig['text']}), saw {a:.2f}")
 
 
 def thunderx2_attempts_spread_not_round_robin():
@@ -51,44 +73,59 @@ def thunderx2_attempts_spread_not_round_robin():
 
 
 def x86_28_threads_need_1_5_to_6_attempts():
-    doc, _ = run("x86_28", "--machine", "x86-server", "--policy", "cas_loop",
-                 "--threads", "28", "--ops", str(ops(100000, 10000)))
-    a = result(doc, "cas_loop", 28)["attempts_per_success"]["mean"]
-    expect(1.5 <= a <= 6, f"x86-server cas_loop at 28 threads: 1.5-6 attempts per success, saw {a:.2f}")
+    fig = anchor("lockref_attempts", "x86_high_core")
+    n, (lo, hi) = fig["sim_check"]["threads"], fig["sim_check"]["range"]
+    doc, _ = run("x86_28", "--machine", fig["sim_check"]["preset"], "--policy", "cas_loop",
+                 "--threads", str(n), "--ops", str(ops(100000, 10000)))
+    a = result(doc, "cas_loop", n)["attempts_per_success"]["mean"]
+    expect(lo <= a <= hi, f"x86-server cas_loop at {n} threads: {lo:g}-{hi:g} attempts per success "
+           f"(published: {fig['text']}), saw {a:.2f}")
 
 
 def thunderx2_224_threads_limit_and_lock_beat_unbounded():
-    doc, _ = run("tx2_224", "--machine", "thunderx2", "--policy",
-                 "lockref_unbounded,lockref,lockref_spinlock_only", "--retry-limit", "100",
-                 "--threads", "224", "--ops", str(ops(20000, 4000)))
-    unb = result(doc, "lockref_unbounded", 224)["ops_per_sec"]
-    lim = result(doc, "lockref", 224)["ops_per_sec"] / unb
-    spin = result(doc, "lockref_spinlock_only", 224)["ops_per_sec"] / unb
-    expect(lim >= 1.4, f"thunderx2 at 224 threads: lockref (limit 100) >= 1.4x lockref_unbounded, saw {lim:.2f}x")
-    expect(1.8 <= spin <= 3.5,
-           f"thunderx2 at 224 threads: lockref_spinlock_only 1.8-3.5x lockref_unbounded, saw {spin:.2f}x")
+    rl, qu = anchor("retry_limit"), anchor("queued_vs_unbounded")
+    n, floor = rl["sim_check"]["cpus"], rl["sim_check"]["at_least"]
+    lo, hi = qu["sim_check"]["range"]
+    doc, _ = run("tx2_224", "--machine", rl["sim_check"]["preset"], "--policy",
+                 "lockref_unbounded,lockref,lockref_spinlock_only", "--retry-limit",
+                 str(rl["default"]), "--threads", str(n), "--ops", str(ops(20000, 4000)))
+    unb = result(doc, "lockref_unbounded", n)["ops_per_sec"]
+    lim = result(doc, "lockref", n)["ops_per_sec"] / unb
+    spin = result(doc, "lockref_spinlock_only", n)["ops_per_sec"] / unb
+    expect(lim >= floor, f"thunderx2 at {n} threads: lockref (limit {rl['default']}) >= {floor:g}x "
+           f"lockref_unbounded (published: {rl['gain']['text']}), saw {lim:.2f}x")
+    expect(lo <= spin <= hi,
+           f"thunderx2 at {n} threads: lockref_spinlock_only {lo:g}-{hi:g}x lockref_unbounded "
+           f"(published: {qu['text']}), saw {spin:.2f}x")
 
 
 def graviton2_far_faa_flat_2_to_16_threads():
-    counts = [2, 4, 8, 16]
-    doc, _ = run("g2_faa", "--machine", "graviton2-lse", "--policy", "atomic_faa",
+    fig = anchor("graviton2_faa")
+    chk = fig["sim_check"]
+    counts = chk["threads"]
+    doc, _ = run("g2_faa", "--machine", chk["preset"], "--policy", "atomic_faa",
                  "--threads", ",".join(map(str, counts)), "--ops", str(ops(100000, 10000)))
     ns = [result(doc, "atomic_faa", n)["ns_per_op"] for n in counts]
     spread = max(ns) / min(ns)
-    expect(spread <= 1.2, "graviton2-lse atomic_faa flat (within 20%) from 2 to 16 threads, saw ns/op "
+    expect(spread <= 1 + chk["flat_within"],
+           f"graviton2-lse atomic_faa flat (within {chk['flat_within']:.0%}) from {counts[0]} to "
+           f"{counts[-1]} threads (published: {fig['ns'][0]:g} -> {fig['ns'][1]:g} ns), saw ns/op "
            + ", ".join(f"{v:.2f}" for v in ns))
 
 
 def graviton2_cas_loop_26_to_40_ns():
     # docs/sources.md: Graviton 2's contended cmpxchg loop costs 26 -> 40 ns from
     # 2 to 16 threads (fitted: stickiness and cas_fail_takes_line, docs/sim.md).
-    counts = [2, 4, 8, 16]
-    doc, _ = run("g2_cas", "--machine", "graviton2-lse", "--policy", "cas_loop,atomic_faa",
+    fig = anchor("graviton2_cas")
+    chk = fig["sim_check"]
+    counts, (lo, hi), grow = chk["threads"], chk["range_ns"], chk["growth_at_most"]
+    doc, _ = run("g2_cas", "--machine", chk["preset"], "--policy", "cas_loop,atomic_faa",
                  "--threads", ",".join(map(str, counts)), "--ops", str(ops(40000, 5000)))
     ns = [result(doc, "cas_loop", n)["ns_per_op"] for n in counts]
     faa = [result(doc, "atomic_faa", n)["ns_per_op"] for n in counts]
-    expect(all(15 <= v <= 60 for v in ns) and ns[-1] <= 2 * ns[0],
-           "graviton2-lse cas_loop 15-60 ns and at most doubling from 2 to 16 threads, saw ns/op "
+    expect(all(lo <= v <= hi for v in ns) and ns[-1] <= grow * ns[0],
+           f"graviton2-lse cas_loop {lo:g}-{hi:g} ns and at most {grow:g}x from {counts[0]} to "
+           f"{counts[-1]} threads (published: {fig['ns'][0]:g} -> {fig['ns'][1]:g} ns), saw ns/op "
            + ", ".join(f"{v:.1f}" for v in ns))
     expect(all(c > f for c, f in zip(ns, faa)),
            "graviton2-lse cas_loop costs more than the far fetch-add at every count, saw "
@@ -96,16 +133,19 @@ def graviton2_cas_loop_26_to_40_ns():
 
 
 def ticket_grows_with_waiters_queued_lock_flat():
-    counts = [2, 4, 8, 16]
-    doc, _ = run("g2_locks", "--machine", "graviton2-lse", "--policy", "ticket,qspinlock",
+    tk, qh = anchor("ticket_graviton2"), anchor("queue_handoff")
+    counts, grow, flat = tk["threads"], tk["sim_check"]["growth_at_least"], \
+        qh["sim_check"]["flat_within"]
+    doc, _ = run("g2_locks", "--machine", tk["sim_check"]["preset"], "--policy", "ticket,qspinlock",
                  "--threads", ",".join(map(str, counts)), "--ops", str(ops(40000, 5000)))
     t = [result(doc, "ticket", n)["ns_per_op"] for n in counts]
     q = [result(doc, "qspinlock", n)["ns_per_op"] for n in counts]
-    grows = all(b > a for a, b in zip(t, t[1:])) and t[-1] >= 2 * t[0]
-    expect(grows, "graviton2-lse ticket: cost per acquisition grows with waiters (16 threads >= 2x 2), "
-           "saw ns " + ", ".join(f"{v:.0f}" for v in t))
-    expect(max(q) / min(q) <= 1.3, "graviton2-lse qspinlock: cost per acquisition flat (within 30%), saw ns "
-           + ", ".join(f"{v:.0f}" for v in q))
+    grows = all(b > a for a, b in zip(t, t[1:])) and t[-1] >= grow * t[0]
+    expect(grows, f"graviton2-lse ticket: cost per acquisition grows with waiters ({counts[-1]} "
+           f"threads >= {grow:g}x {counts[0]}; published: "
+           f"{'/'.join(str(v) for v in tk['ns'])} ns), saw ns " + ", ".join(f"{v:.0f}" for v in t))
+    expect(max(q) / min(q) <= 1 + flat, f"graviton2-lse qspinlock: cost per acquisition flat "
+           f"(within {flat:.0%}), saw ns " + ", ".join(f"{v:.0f}" for v in q))
 
 
 def same_seed_same_json():
@@ -160,4 +200,5 @@ def json_has_every_contract_field():
 
 
 main("check.py", {name: f for name, f in list(globals().items())
-                  if callable(f) and name not in ("run", "result", "expect", "main", "ops", "run_sim")})
+                  if callable(f) and name not in ("run", "result", "expect", "main", "ops", "run_sim",
+                                                  "anchor")})

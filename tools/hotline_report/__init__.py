@@ -1,24 +1,36 @@
 """hotline_report: turn hotline-bench / hotline-sim JSON into a Markdown report
 with PNG plots.  The command-line entry point is tools/hotline-report; this
-package holds its parts:
+package holds its parts, one job each:
 
-  load     read and check input files (InputError: one line, exit 2)
-  fmt      number, size and Markdown table formatting
-  kernel   published figures from docs/sources.md, as data: refcount timing
-           ratios, this machine kind's contention and clearing numbers, lockref
-           history, the kernel's clear_user figures
-  criteria the project's done criteria for contend and zero, as data, and their check
-  plots    matplotlib (Agg) helpers: bar chart, metric vs threads (oversubscribed
-           range shaded, side-by-side panels), metric vs size (cache sizes
-           marked), vs retry limit
-  report   the Markdown document, scenario by scenario
-  contention  the contend, lockref-sweep and openclose sections and their
-           paragraphs of "What this machine says" (a mixin of report.Report)
-  manycore the "Many-core machines (simulated)" section: hotline-sim's sweeps with the
-           measured points, and the published figures beside the model's (a mixin)
-  zeroing  the zero section (clearing memory): ratios, crossovers, dd, and its
-           paragraphs and done criteria (a mixin of report.Report)
-  cli      argument parsing and top-level error handling
+  cli        argument parsing and top-level error handling
+  load       read and check input files (InputError: one line, exit 2)
+  facts      what each subject is, from a file's "subjects" object (never its name)
+  report     the document: the section registry {scenario: Section}, each file's
+             environment and sections, "What this machine says", write()
+  context    what a section renders with: the documents, output and staging
+             directories, plot naming and drawing, the facts
+  common     helpers the sections share: tables, warnings, subtitles, lists
+  fmt        number, size and Markdown table formatting
+  plots      matplotlib (Agg) helpers: bar chart, metric vs threads (oversubscribed
+             range shaded, side-by-side panels), vs size (cache sizes marked),
+             vs retry limit
+  kernel     published figures (data/published.json, docs/sources.md): refcount
+             timing ratios, this machine kind's contention and clearing figures,
+             lockref history, clear_user, what hotline-sim's presets are held to
+  criteria   the project's done criteria for contend and zero, as data, and their
+             check; the other questions the report asks about named subjects
+  sections, one module per scenario (render(ctx, doc, results) -> lines):
+  refcount_timing  the price of a saturating reference count
+  contend    one contended cache line: throughput, attempts, fallback, fairness,
+             latency, and its paragraphs of "What this machine says"
+  lockref_sweep    throughput against the retry limit, and its paragraph
+  openclose  the host kernel's open/close, threads against processes
+  zeroing    clearing memory: ratios, crossovers, dd, paragraphs, done criteria
+  generic    a scenario this version does not know: a plain table
+  and the sections over several files:
+  manycore   "Many-core machines (simulated)": hotline-sim's sweeps with the
+             measured points, and the published figures beside the model's
+  overlay    "Files compared": a threads scenario found in several files
 """
 
 VERSION = "0.1.0"

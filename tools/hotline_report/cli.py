@@ -4,7 +4,9 @@ Exit status: 0 report written; 2 bad input or bad option (one line on
 stderr naming the file or option); 1 anything else (one line: matplotlib
 missing, an output not writable, naming the file, or stdout not writable,
 internal error).  No traceback reaches the user; set HOTLINE_REPORT_DEBUG=1
-to see one for an internal error.
+to see one for an internal error.  A file without a "subjects" object (an
+older hotline-bench or hotline-sim) is reported once the report is written:
+one line on stderr naming it (the report says so too), and exit 0.
 """
 
 import argparse
@@ -30,10 +32,13 @@ lockref-sweep throughput against retry limit; openclose (the host kernel's open/
 threads against processes; zero log-log plots against buffer size (hot
 and cold), hl_zero's ratios to glibc memset and a zero-page copy, the
 crossovers between variants and the dd experiments; scenarios this version
-does not know get a plain table. Each file with contention or zero results
-ends with "What this machine says" and the project's done criteria, met or
-not. Results from hotline-sim are marked as simulated, and their sweeps are
-drawn together with the measured points in "Many-core machines (simulated)"."""
+does not know get a plain table. What each subject is (its description,
+baseline, variants, loop, fallback) comes from the file's "subjects" object;
+a file without one (an older bench) is named on stderr and reported without
+it. Each file with contention or zero results ends with "What this machine
+says" and the project's done criteria, met or not. Results from hotline-sim
+are marked as simulated, and their sweeps are drawn together with the
+measured points in "Many-core machines (simulated)"."""
 
 EPILOG = """\
 examples:
@@ -80,6 +85,7 @@ def say(msg):
 
 
 def run(argv):
+    from .facts import OLDER_FILE, has_facts
     from .load import InputError, load
     from .plots import PlotError
     try:
@@ -113,6 +119,9 @@ def run(argv):
     except OSError as e:  # not one of the outputs (those are WriteError): name what failed
         say(f"cannot write {e.filename or out} ({e.strerror or e})")
         return 1
+    for doc in docs:
+        if not has_facts(doc):
+            say(f"{doc.path}: {OLDER_FILE}")
     try:
         print(f"{PROG}: wrote {path} and {len(pngs)} plot{'s' if len(pngs) != 1 else ''}",
               flush=True)

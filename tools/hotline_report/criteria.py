@@ -1,4 +1,4 @@
-"""The project's done criteria, as data, and their check.
+"""The project's done criteria, as data, and their check: the questions about named subjects.
 
 Contention (CRITERIA): each compares two throughputs from the contend scenario:
 
@@ -20,6 +20,14 @@ runs[k] / base_runs[k], which the machine's drift affects least. Otherwise
 (or when the runs do not pair up) it is the ratio of the two medians.  The
 zero scenario interleaves its subjects at each size and mode the same way;
 its differences in ns per call are side by side too.
+
+The criteria name the subjects they are about: that is the question asked,
+not a fact about the subjects.  The zero section's comparisons are these
+criteria's (ZERO_RATIOS and the sentences' ZERO_VS_GLIBC ...), and the one
+other comparison between named subjects is here too (INLINE_LOOP); what a
+subject *is* (its kind, baseline, variants, loop, fallback) the report reads
+from the file's "subjects" object (facts.py), and the published figures name
+the subject they are set beside (data/published.json).
 """
 
 import statistics
@@ -39,6 +47,23 @@ CRITERIA = [
     {"subject": "qspinlock", "threads": 8, "base": "pthread_mutex", "base_threads": 8,
      "factor": 0.5, "text": "qspinlock \u2265 0.5x pthread_mutex at 8 threads"},
 ]
+
+
+def contend_subjects():
+    """The subjects the contention criteria are about, in order: the paragraph of "What this
+    machine says" sets each beside its baseline (a fact of the file)."""
+    return list(dict.fromkeys(c["subject"] for c in CRITERIA))
+
+
+def scaling():
+    """(subject, rival): the subject a criterion holds to its own figure at fewer threads, and
+    what another criterion compares it with at one thread count (None when there is none)."""
+    own = next((c for c in CRITERIA if c["subject"] == c["base"]), None)
+    if own is None:
+        return None, None
+    rival = next((c["base"] for c in CRITERIA if c["subject"] == own["subject"]
+                  and c["base"] != own["subject"] and c["threads"] == c["base_threads"]), None)
+    return own["subject"], rival
 
 
 def _digits(v, holds):
@@ -369,3 +394,23 @@ def evaluate_zero(results, llc=None):
         else:
             out.append(SizeCheck(c, points, scope=scope))
     return out
+
+
+# The zero criteria the zero section's sentences answer, by what they ask.
+ZERO_VS_GLIBC = ZERO_CRITERIA[0]     # hl_zero against glibc, every size from 64 B (ratio)
+ZERO_VS_COPY = ZERO_CRITERIA[2]      # hl_zero against a zero-page copy at listed sizes
+TRY_ZERO_RATIO = ZERO_CRITERIA[3]    # hl_try_zero's throughput against hl_zero's, from 256 B
+TRY_ZERO_NS = ZERO_CRITERIA[4]       # hl_try_zero's cost over hl_zero in ns, below 256 B
+
+# The zero section's ratios per size and size class: the pairs of ZERO_CRITERIA, in the order
+# its tables show them.
+ZERO_RATIOS = tuple((c["subject"], c["base"]) for c in (ZERO_VS_GLIBC, TRY_ZERO_RATIO,
+                                                         ZERO_VS_COPY))
+
+
+# -- the one other comparison between named subjects ------------------------------------------
+
+# refcount-timing: the REFCOUNT_FULL loop inlined, against the same loop called out of line
+# (what the call costs).  A question, like the criteria: no fact of the subjects says that one
+# is the other inlined.
+INLINE_LOOP = {"subject": "refcount_full_inline", "base": "refcount_full"}

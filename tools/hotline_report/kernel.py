@@ -1,33 +1,74 @@
-"""Published figures the report compares against (docs/sources.md), as data.
+"""Published figures the report compares against, read from data/published.json.
 
-Refcount timing (§refcount) first, then contention: this project's machine
-kind, the lockref threads' attempts and retry limit, ticket locks; last,
-clearing memory (§clear_user and this machine kind's clearing figures).
+The numbers live once, in data/published.json (each with the section of
+docs/sources.md that states it in words); tests/sim/check.py reads the same
+file.  This module turns them into what the sections quote: texts as
+published ("1.004x", "about 25"), values for arithmetic, and the subject each
+figure is set beside.
 
-LKDTM REFCOUNT_TIMING vs ATOMIC_TIMING: INT_MAX-1 increments, then
-decrement-and-test down to zero, one thread.  Ratios are to the plain
-atomic_t run.  The text is kept exactly as published ("1.004x"), the value
-is for arithmetic.
+Refcount timing (docs/sources.md, refcount) first, then contention: this
+project's machine kind, the lockref threads' attempts and retry limit, ticket
+locks; then clearing memory (clear_user and this machine kind's clearing
+figures); last, what hotline-sim's presets are held to.
 """
 
-# source, machine, refcount (fast / fetch_add based), refcount_full (cmpxchg)
-REFCOUNT_RATIOS = [
-    {"source": "Kees Cook, 2017", "short": "Kees Cook 2017", "machine": "x86",
-     "refcount": ("1.00x", 1.00), "refcount_full": ("1.76x", 1.76),
-     "note": "atomic 82.25 G cycles, fast refcount 82.21 G, REFCOUNT_FULL 144.81 G"},
-    {"source": "Will Deacon, 2019 (consolidation)", "short": "Will Deacon 2019", "machine": "x86",
-     "refcount": ("1.004x", 1.004), "refcount_full": ("1.68x", 1.68),
-     "note": "atomic 31.62 s, new 31.74 s, old FULL 53.20 s"},
-    {"source": "Will Deacon, 2019 (consolidation)", "short": "Will Deacon 2019", "machine": "arm64",
-     "refcount": ("1.048x", 1.048), "refcount_full": ("1.67x", 1.67),
-     "note": "atomic 46.50 s, new 48.72 s, old FULL 77.58 s"},
-    {"source": "Ard Biesheuvel", "short": "Ard Biesheuvel", "machine": "ThunderX2 (arm64, LSE), one core",
-     "refcount": ("1.09x", 1.09), "refcount_full": ("1.64x\u2020", 86.6 / 52.7),
-     "note": "atomic 52.7 s, LSE fast 57.2 s, FULL 86.6 s"},
-]
+import json
+import os
 
-FOOTNOTE = ("\u2020 computed here from the published times (FULL 86.6 s / atomic 52.7 s); "
-            "the other ratios are as published.")
+PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                    "data", "published.json")
+
+
+def _load(path=PATH):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise RuntimeError(f"cannot read the published figures {path} ({e})") from None
+
+
+PUBLISHED = _load()
+
+
+def _g(v):
+    """A published number as written: 23.9, 2, 1,427,170 is done by the caller."""
+    return f"{v:g}"
+
+
+# -- refcount timing (LKDTM REFCOUNT_TIMING vs ATOMIC_TIMING) ------------------------------------
+
+_RT = PUBLISHED["refcount_timing"]
+
+# The subjects the published ratios are set beside, each with its column and words:
+# [{"subject", "column", "kernel", "name"}], in the published table's order.
+REFCOUNT_COMPARED = _RT["compared"]
+
+
+def _refcount_row(row):
+    """A published row as the report uses it: source, short, machine, and per compared subject
+    (text, value); a ratio not published is computed from the times and marked \u2020."""
+    out = {"source": row["who"], "short": row["short"], "machine": row["machine"],
+           "reference_for": row.get("reference_for"), "computed": []}
+    times = row["times"]
+    for c in REFCOUNT_COMPARED:
+        s = c["subject"]
+        text = row["ratios"].get(s)
+        if text is not None:
+            out[s] = (text, float(text.rstrip("x")))
+        else:
+            v = times[s] / times[_RT["base"]]
+            out[s] = (f"{v:.2f}x\u2020", v)
+            out["computed"].append((c, times[s], times[_RT["base"]], row["unit"]))
+    return out
+
+
+REFCOUNT_RATIOS = [_refcount_row(r) for r in _RT["rows"]]
+
+FOOTNOTE = "; ".join(
+    f"\u2020 computed here from the published times ({c['name']} {_g(a)} {unit} / "
+    f"{_RT['base']} {_g(b)} {unit})"
+    for row in REFCOUNT_RATIOS for c, a, b, unit in row["computed"]) + \
+    "; the other ratios are as published."
 
 ARM_ARCHES = ("aarch64", "arm64", "armv8", "arm")
 
@@ -38,116 +79,125 @@ def is_arm(arch):
 
 
 def reference_for(arch):
-    """The published row the summary compares against for ARCH."""
-    if is_arm(arch):
-        return REFCOUNT_RATIOS[2]     # Deacon 2019, arm64
-    return REFCOUNT_RATIOS[0]         # Cook 2017, x86
+    """The published row the summary compares against for ARCH (an arm64 row for arm)."""
+    want = "arm64" if is_arm(arch) else "x86"
+    return next(r for r in REFCOUNT_RATIOS if r["reference_for"] == want)
 
 
-# -- contention: docs/sources.md, "This project's machine kind" and "lockref".
-# Published text is kept as published; values are for arithmetic.
+# -- contention: docs/sources.md, "This project's machine kind" and "lockref" --------------------
 
-# One contended cache line, 2 threads, on the machine kind this project runs
-# on.  Figures are per atomic read-modify-write; hotline-bench's contend op is
-# a get AND a put (two of them), so its ops/s are about half these.
+# One contended cache line, 2 threads, on the machine kind this project runs on.  Figures are
+# per atomic read-modify-write; hotline-bench's contend op is a get AND a put (rmw_per_op, the
+# bench's definition, not a published figure), so its ops/s are about half these.
+_MK = PUBLISHED["machine_kind"]
 MACHINE_KIND = {
-    "what": "x86-64 VM, Emerald Rapids class, 2 cores",
-    "threads": 2,
-    "xadd_mops": 62, "xadd_ns": 16,             # lock xadd, both threads together
-    "cas_mops": 29, "cas_ns": 34,               # relaxed cmpxchg loop
-    "cas_attempts": 1.17,                       # attempts per success, cmpxchg loop
-    "xadd_ns_1t": 5.3, "cas_ns_1t": 9.8,        # single thread
-    "rmw_per_op": 2,                            # contend: one op = get + put
+    "what": _MK["what"],
+    "threads": _MK["threads"],
+    "xadd_mops": _MK["xadd"]["mops"], "xadd_ns": _MK["xadd"]["ns"],
+    "cas_mops": _MK["cas"]["mops"], "cas_ns": _MK["cas"]["ns"],
+    "cas_attempts": _MK["cas"]["attempts"],
+    "xadd_ns_1t": _MK["xadd"]["ns_1t"], "cas_ns_1t": _MK["cas"]["ns_1t"],
+    "xadd_subject": _MK["xadd"]["subject"], "cas_subject": _MK["cas"]["subject"],
+    "rmw_per_op": 2,
 }
 
 # cmpxchg attempts per successful lockref update, from the kernel threads.
-LOCKREF_ATTEMPTS = [
-    {"machine": "ThunderX2", "load": "28 threads on one file", "text": "about 25", "value": 25,
-     "detail": None},
-    {"machine": "high-core x86", "load": "many threads on one file", "text": "3-4", "value": 3.5,
-     "detail": "about double with SMT, worst case above 15"},
-]
+LOCKREF_ATTEMPTS = list(PUBLISHED["lockref_attempts"].values())
 
 # The 2019 retry limit: tested limits and what the thread concluded.
+_RL = PUBLISHED["retry_limit"]
 RETRY_LIMIT = {
-    "default": 100,
-    "tested": [15, 50, 100, 200, 500],
-    "verdict": "largely identical up to 100",
-    "gain": "+60..70% on an open/close test",
-    "machine": "ThunderX2",
+    "default": _RL["default"],
+    "tested": _RL["tested"],
+    "verdict": _RL["verdict"],
+    "gain": f"{_RL['gain']['text']} on {_RL['gain']['test']}",
+    "machine": _RL["machine"],
 }
 
-# Other published contention figures the report quotes.
-SPINLOCK_ONLY_THUNDERX2 = "2x throughput with lockref disabled (spinlock only) on ThunderX2"
-QUEUED_VS_UNBOUNDED_224 = ("at 224 CPUs the queued spinlock path was about 2.5x faster than "
-                           "the unbounded cmpxchg loop")
+_TG = PUBLISHED["ticket_graviton2"]
 TICKET_GRAVITON2 = {
-    "machine": "Graviton 2", "threads": [2, 4, 8, 16], "ns": [133, 170, 249, 428],
-    "text": "133/170/249/428 ns per acquisition at 2/4/8/16 threads (about 21 ns per extra waiter)",
+    "machine": _TG["machine"], "threads": _TG["threads"], "ns": _TG["ns"],
+    "subject": _TG["subject"],
+    "text": f"{'/'.join(str(n) for n in _TG['ns'])} ns per acquisition at "
+            f"{'/'.join(str(t) for t in _TG['threads'])} threads (about {_TG['per_waiter_ns']} ns "
+            f"per extra waiter)",
 }
-OPEN3_CPU_RELAX = {
-    "machine": "Cascade Lake 2x24x2", "test": "will-it-scale open3 at 96 processes",
-    "before": 609481, "after": 1427170, "text": "+134%",
-    "what": "removing cpu_relax from the lockref loop (2023)",
+OPEN3_CPU_RELAX = PUBLISHED["open3_cpu_relax"]
+
+
+# -- clearing memory: docs/sources.md, "clear_user" and "This project's machine kind" ------------
+
+# The kernel's 2022 clear_user work, measured on its author's machine; "subject" is the dd
+# experiment of the bench that reads the same thing, "reads" what it reads.
+_DD = PUBLISHED["clear_user_dd"]
+CLEAR_USER_DD = dict(_DD, text=f"{_g(_DD['before'])} GB/s with the old clear_user, "
+                               f"{_g(_DD['after'])} GB/s with rep stosb")
+_ST = PUBLISHED["sparse_tmpfs"]
+SPARSE_TMPFS = dict(_ST, text=f"{_ST['clear_user_s']} s clearing with the old clear_user versus "
+                              f"{_ST['zero_page_s']} s copying the zero page")
+
+# The dd experiments the published figures name: {subject: what it reads}.
+DD_READS = {d["subject"]: d["reads"] for d in (CLEAR_USER_DD, SPARSE_TMPFS)}
+
+# Clearing on this project's machine kind (indicative): see data/published.json.
+ZERO_MACHINE_KIND = PUBLISHED["zero_machine_kind"]
+
+
+# -- hotline-sim's presets: what was published for the machine each one models -------------------
+# (docs/sources.md, "lockref" and "Other machines"), for the anchor table of the report's
+# "Many-core machines (simulated)" section.
+
+_GF, _GC = PUBLISHED["graviton2_faa"], PUBLISHED["graviton2_cas"]
+GRAVITON2_FAA = dict(_GF, text=f"{_g(_GF['ns'][0])} \u2192 {_g(_GF['ns'][1])} ns, flat from "
+                               f"{_GF['threads'][0]} to {_GF['threads'][1]} threads")
+GRAVITON2_CAS = dict(_GC, text=f"{_g(_GC['ns'][0])} \u2192 {_g(_GC['ns'][1])} ns from "
+                               f"{_GC['threads'][0]} to {_GC['threads'][1]} threads")
+_QU, _SO = PUBLISHED["queued_vs_unbounded"], PUBLISHED["spinlock_only"]
+
+# The anchor table's rows: what each compares (subjects of the sim's contend scenario).
+ANCHORS = {
+    "attempts": {"subject": LOCKREF_ATTEMPTS[0]["subject"],
+                 "threads": LOCKREF_ATTEMPTS[0]["threads"]},
+    "limit": {"subject": _RL["subject"], "against": _RL["against"]},
+    "spinlock": {"subject": _QU["subject"], "against": _QU["against"]},
+    "small": {"threads": _TG["threads"],
+              "subjects": [GRAVITON2_FAA["subject"], GRAVITON2_CAS["subject"], _TG["subject"]]},
 }
 
 
-# -- clearing memory: docs/sources.md, "clear_user" and "This project's machine
-# kind".  Text as published; values for arithmetic.
+def _anchor_texts():
+    """{preset: {anchor: published text}}: each figure goes to the preset its sim_check names."""
+    gain = _RL["gain"]
+    lo, hi = gain["value"]
+    texts = {
+        ("attempts", LOCKREF_ATTEMPTS[0]["sim_check"]["preset"]):
+            f"{LOCKREF_ATTEMPTS[0]['text']} ({LOCKREF_ATTEMPTS[0]['load']})",
+        ("attempts", LOCKREF_ATTEMPTS[1]["sim_check"]["preset"]):
+            f"{LOCKREF_ATTEMPTS[1]['text']} on average ({LOCKREF_ATTEMPTS[1]['detail']})",
+        ("limit", _RL["sim_check"]["preset"]):
+            f"{RETRY_LIMIT['gain']} ({1 + lo:.1f}\u2013{1 + hi:.1f}x; thread count not published)",
+        ("spinlock", _QU["sim_check"]["preset"]):
+            f"{_QU['text']} at {_QU['cpus']} CPUs ({_QU['topology']}: the queued spinlock path); "
+            f"{_SO['text']} with lockref disabled",
+        (_GF["subject"], _GF["sim_check"]["preset"]): GRAVITON2_FAA["text"],
+        (_GC["subject"], _GC["sim_check"]["preset"]): GRAVITON2_CAS["text"],
+        (_TG["subject"], _TG["sim_check"]["preset"]):
+            f"{'/'.join(str(n) for n in _TG['ns'])} ns at "
+            f"{'/'.join(str(t) for t in _TG['threads'])} threads",
+    }
+    out = {}
+    for name, p in PUBLISHED["sim_presets"].items():
+        if isinstance(p, dict):
+            out[name] = dict({"machine": p["machine"]},
+                             **{a: t for (a, pr), t in texts.items() if pr == name})
+    return out
 
-# The kernel's 2022 clear_user work, measured on its author's machine.
-CLEAR_USER_DD = {"what": "dd if=/dev/zero of=/dev/null bs=1M", "block": 1 << 20,
-                 "before": 23.9, "after": 32.9,
-                 "text": "23.9 GB/s with the old clear_user, 32.9 GB/s with rep stosb"}
-SPARSE_TMPFS = {"what": "reading a 1 TB sparse tmpfs file",
-                "text": "57 s clearing with the old clear_user versus 44 s copying the zero page"}
 
-# Clearing on this project's machine kind (indicative).
-ZERO_MACHINE_KIND = {
-    "what": "x86-64 VM, Emerald Rapids class",
-    "glibc_l1": "190-218 GB/s",                 # glibc memset, L1-resident
-    "glibc_l2": "48-54 GB/s",                   # L2-sized
-    "big": "2 GiB",                             # the large buffer of the figures below
-    "glibc_big": 12, "nontemporal_big": 24, "memcpy_zero_page_big": 8.9, "read_dev_zero_big": 9,
-    "read_dev_zero_16": 114,                    # ns per call at 16 B
-    "rep_stosb": "3-4x slower than vector stores at 256 B and catches up around 2-4 KiB "
-                 "(glibc switches at 2048 B)",
-}
-
-
-# -- hotline-sim's presets: what was published for the machine each one models
-# (docs/sources.md, "lockref" and "Other machines"), for the anchor table of the
-# report's "Many-core machines (simulated)" section.
-GRAVITON2_FAA = {"threads": [2, 16], "ns": [8.5, 9.4],
-                 "text": "8.5 \u2192 9.4 ns, flat from 2 to 16 threads"}
-GRAVITON2_CAS = {"threads": [2, 16], "ns": [26, 40],
-                 "text": "26 \u2192 40 ns from 2 to 16 threads"}
-
-# Preset name -> {anchor: published text}; a preset named NAME-something
-# (e.g. thunderx2-224) takes NAME's.  Anchors: attempts28 (cmpxchg attempts
-# per success at 28 threads), limit (lockref with the retry limit over the
-# unbounded loop), spinlock (the lock alone over the unbounded loop),
-# atomic_faa, cas_loop and ticket (ns at 2/4/8/16 threads).
-SIM_PUBLISHED = {
-    "thunderx2": {
-        "machine": "ThunderX2",
-        "attempts28": f"{LOCKREF_ATTEMPTS[0]['text']} ({LOCKREF_ATTEMPTS[0]['load']})",
-        "limit": f"{RETRY_LIMIT['gain']} (1.6\u20131.7x; thread count not published)",
-        "spinlock": "about 2.5x at 224 CPUs (2 x 28 x SMT4: the queued spinlock path); "
-                    "2x with lockref disabled",
-    },
-    "x86-server": {
-        "machine": "high-core x86",
-        "attempts28": f"{LOCKREF_ATTEMPTS[1]['text']} on average ({LOCKREF_ATTEMPTS[1]['detail']})",
-    },
-    "graviton2-lse": {
-        "machine": "Graviton 2",
-        "atomic_faa": GRAVITON2_FAA["text"],
-        "cas_loop": GRAVITON2_CAS["text"],
-        "ticket": f"{'/'.join(str(n) for n in TICKET_GRAVITON2['ns'])} ns at "
-                  f"{'/'.join(str(t) for t in TICKET_GRAVITON2['threads'])} threads",
-    },
-}
+# Preset name -> {"machine", anchor: published text}; a preset named NAME-something (e.g.
+# thunderx2-224) takes NAME's.  Anchors: "attempts" (cmpxchg attempts per success at 28
+# threads), "limit" (lockref with the retry limit over the unbounded loop), "spinlock" (the
+# lock alone over the unbounded loop), and per subject of ANCHORS["small"] (ns at 2/4/8/16).
+SIM_PUBLISHED = _anchor_texts()
 
 
 def sim_published(preset):

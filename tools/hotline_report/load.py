@@ -10,11 +10,15 @@ The schema (bench/README.md, "JSON"; docs/sim.md for the simulator's):
 
   { "tool": "hotline-bench" | "hotline-sim", "version": "...",
     "env": {...}, "config": {...},
+    "subjects": { SCENARIO: { SUBJECT: { "kind", "description", "baseline", ... } } },
     "results": [ { "scenario", "subject", "threads", "headline", "runs",
                    "ops_per_sec", "ns_per_op", ... }, ... ] }
 
-Unknown scenarios and unknown extra fields are accepted (a newer bench still
-yields a report); only what the report reads is checked.
+"subjects" holds what each subject is (facts.py reads it); a file without it
+(an older hotline-bench or hotline-sim) is still a result: Doc.subjects is
+None and the report says so.  Unknown scenarios and unknown extra fields are
+accepted (a newer bench still yields a report); only what the report reads is
+checked.
 """
 
 import json
@@ -44,6 +48,7 @@ class Doc:
         self.env = data.get("env") or {}
         self.config = data.get("config") or {}
         self.results = data["results"]
+        self.subjects = data.get("subjects")  # None: an older file, without the facts
 
     @property
     def simulated(self):
@@ -201,6 +206,45 @@ OPTIONAL = [
 ]
 
 
+def _bool(v):
+    return isinstance(v, bool)
+
+
+# The facts of one subject (bench/README.md, "JSON"): each checked when present; a fact
+# missing counts as not known (null / false).
+SUBJECT_FACTS = [
+    ("kind", _str_or_null, "a string or null"),
+    ("description", _str_or_null, "a string or null"),
+    ("baseline", _str_or_null, "a subject name or null"),
+    ("variant_of", _str_or_null, "a subject name or null"),
+    ("variant", _str_or_null, "a string or null"),
+    ("loop", _bool, "true or false"),
+    ("counts_attempts", _bool, "true or false"),
+    ("retry_limit", lambda v: v is None or (is_int(v) and v >= 1), "an integer >= 1 or null"),
+    ("fallback", _bool, "true or false"),
+    ("relax", _str_or_null, "a string or null"),
+    ("library", _bool, "true or false"),
+]
+
+
+def check_subjects(path, subjects):
+    """Check the "subjects" object: {scenario: {subject: {fact: value}}}."""
+    if not isinstance(subjects, dict):
+        raise InputError(path, f"field \"subjects\" must be an object, got {_show(subjects)}")
+    for scen, entries in subjects.items():
+        if not isinstance(entries, dict):
+            raise InputError(path, f"field \"subjects.{scen}\" must be an object, "
+                                   f"got {_show(entries)}")
+        for name, facts in entries.items():
+            where = f"subjects.{scen}.{name}"
+            if not isinstance(facts, dict):
+                raise InputError(path, f"field \"{where}\" must be an object, got {_show(facts)}")
+            for key, ok, what in SUBJECT_FACTS:
+                if key in facts and not ok(facts[key]):
+                    raise InputError(path, f"field \"{where}.{key}\" must be {what}, "
+                                           f"got {_show(facts[key])}")
+
+
 def check_result(path, i, r):
     """Check results[i]; raise InputError naming the result and field."""
     if not isinstance(r, dict):
@@ -261,6 +305,8 @@ def check(path, data):
         raise InputError(path, f"field \"version\" must be a string, got {_show(data['version'])}")
     for i, r in enumerate(data["results"]):
         check_result(path, i, r)
+    if "subjects" in data:
+        check_subjects(path, data["subjects"])
     return Doc(path, data)
 
 

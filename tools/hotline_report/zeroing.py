@@ -1,41 +1,37 @@
-"""Report section for the zero scenario (issue 4: clearing memory), and what it adds up to.
+"""The zero section (issue 4: clearing memory), and what it adds up to.
 
-  zero              GB/s vs buffer size, log-log, one plot per mode (hot, cold),
+  render            GB/s vs buffer size, log-log, one plot per mode (hot, cold),
                     the cache sizes marked when the file has them; what each
                     subject is; hl_zero against glibc_memset and memcpy_zero_page
                     and hl_try_zero against hl_zero, per size and per size class
                     (ratios side by side, as criteria.py takes them); ns per call
                     below 256 B; which variant is fastest where (crossovers) and
-                    where rep_stosb catches up with vector stores; GB/s of every
+                    where rep stosb catches up with vector stores; GB/s of every
                     subject by size; the dd experiments, said to measure the host
                     kernel
-  zero_paragraphs   its paragraphs of "What this machine says"
-  zero_checks       its rows of the done criteria (criteria.ZERO_CRITERIA)
+  paragraphs        its paragraphs of "What this machine says"
+  checks            its rows of the done criteria (criteria.ZERO_CRITERIA)
 
 ZeroData holds one file's zero results, indexed, and everything derived
-from them that more than one part uses.  ZeroSections is a mixin of
-report.Report: it uses its _png, _plot, _subtitle and _flags.
+from them that more than one part uses.  What a subject is comes from the
+results and the file's facts: a variant forced at every size is a result
+whose "variant" names its own subject (else a subject with a "variant_of"
+fact); hotline's own code is a "library" fact; the order and descriptions
+are the facts'.  The comparisons between named subjects are the criteria's
+questions (criteria.py) and the published figures' (kernel.py).
 """
 
 import re
 import statistics
 
-from . import criteria, fmt, kernel, plots
-from .contention import _names, kernel_release
+from . import common, criteria, fmt, kernel, plots
+from .common import names
 from .criteria import mode_of
+from .facts import Facts
 from .fmt import DASH, EN
 from .load import is_int, is_number
 
-# Subjects that are not one variant forced at every size.
-LIBRARY = ("hl_zero", "hl_try_zero")
-BASELINES = ("glibc_memset", "memcpy_zero_page", "read_dev_zero")
-
-# hl_zero's variants, in the order tables list them (others follow as they come).
-VARIANTS = ("rep_stosb", "rep_stosq", "movq_unrolled", "avx2", "avx512", "evex256",
-            "nontemporal", "dc_zva", "stp", "mops")
-
-# Vector stores, which rep_stosb is measured against ("where it catches up").
-VECTOR = ("avx512", "evex256", "avx2")
+TITLE = "clearing memory"
 
 MODES = ("hot", "cold")
 DD = "dd"
@@ -46,40 +42,12 @@ MODE_TEXT = {
             "cache, in scattered order: the buffer is not in the cache",
 }
 
-# What each subject is (a result's own "description" wins).
-SUBJECTS = {
-    "hl_zero": "hotline's hl_zero with its automatic per-size plan",
-    "hl_try_zero": "hotline's hl_try_zero (survives faults, clear_user's contract), same plan",
-    "glibc_memset": "glibc's memset(dst, 0, n)",
-    "memcpy_zero_page": "memcpy from a 4 KiB page of zeros, page by page (what tmpfs did for "
-                        "holes)",
-    "read_dev_zero": "read(2) from /dev/zero into the buffer: the host kernel's clear_user and "
-                     "a system call",
-    "rep_stosb": "variant: rep stosb (ERMS/FSRM/FSRS)",
-    "rep_stosq": "variant: rep stosq with a rep stosb tail (REP_GOOD)",
-    "movq_unrolled": "variant: unrolled 64-byte movq loop (the kernel's original)",
-    "avx2": "variant: 32-byte AVX2 stores",
-    "avx512": "variant: 64-byte AVX-512 stores",
-    "evex256": "variant: 32-byte stores from EVEX registers (AVX-512VL)",
-    "nontemporal": "variant: streaming (non-temporal) stores, bypassing the cache",
-    "dc_zva": "variant: DC ZVA, a whole block per instruction",
-    "stp": "variant: STP pairs of zero registers",
-    "mops": "variant: FEAT_MOPS SETP/SETM/SETE",
-    "dd_sparse_tmpfs": "dd: read(2) of a sparse tmpfs file in blocks (host kernel)",
-    "dd_dev_zero": "dd: read(2) of /dev/zero in blocks (host kernel)",
-}
-
-# Ratios shown per size and per size class: (subject, base).
-RATIOS = (("hl_zero", "glibc_memset"), ("hl_try_zero", "hl_zero"),
-          ("hl_zero", "memcpy_zero_page"))
-
 # Size classes: each starts at its edge (bytes) and runs up to the next one.
 CLASS_EDGES = (0, 64, 1 << 10, 32 << 10, 1 << 20, 32 << 20)
 
 SMALL = 256           # ns per call is tabled below this size (hl_try_zero's criterion)
-SMALL_SUBJECTS = ("glibc_memset", "hl_zero", "hl_try_zero", "read_dev_zero")
 TIE = 0.03            # crossovers: the leader keeps the lead until another is this much faster
-CATCH_UP = 0.95       # rep_stosb has caught up with vector stores at this ratio
+CATCH_UP = 0.95       # rep stosb has caught up with the vector stores at this ratio
 PLAN_NEAR = 0.95      # the plan's variant is as good as the fastest within this ratio
 LISTED = 4            # exceptions named in a sentence before "and N more"
 
@@ -89,16 +57,12 @@ def _gb(r):
     return v if is_number(v) else None
 
 
-def _is_variant(r):
-    """A variant forced at every size: the bench names it in "variant"; else judged by name."""
+def _is_variant(r, facts):
+    """A variant forced at every size: the bench names it in "variant"; else a subject whose
+    facts make it a variant of another."""
     if "variant" in r:
         return r["variant"] == r["subject"]
-    return r["subject"] not in LIBRARY + BASELINES
-
-
-def _order(subjects):
-    first = LIBRARY + BASELINES + VARIANTS
-    return [s for s in first if s in subjects] + [s for s in subjects if s not in first]
+    return facts.is_variant(r["subject"])
 
 
 def _pow2(n):
@@ -138,7 +102,7 @@ def _more(items):
     """At most LISTED ITEMS, then 'and N more'."""
     items = list(items)
     shown = items[:LISTED] + ([f"{len(items) - LISTED} more"] if len(items) > LISTED else [])
-    return _names(shown)
+    return names(shown)
 
 
 def parse_plan(text):
@@ -157,7 +121,7 @@ def plan_words(plan):
     """'avx512 up to 2 KiB, rep_stosb up to 24 MiB and nontemporal beyond'."""
     if len(plan) == 1:
         return f"{plan[0][0]} at every size"
-    return _names(f"{name} up to {fmt.size_exact(hi)}" if hi is not None else f"{name} beyond"
+    return names(f"{name} up to {fmt.size_exact(hi)}" if hi is not None else f"{name} beyond"
                   for name, hi in plan)
 
 
@@ -185,8 +149,9 @@ def cache_marks(env, results):
 class ZeroData:
     """One file's zero results: indexed by (subject, mode, size), split by mode, dd apart."""
 
-    def __init__(self, doc, results):
+    def __init__(self, doc, results, facts=None):
         self.doc = doc
+        self.facts = facts if facts is not None else Facts(doc, criteria.ZERO)
         self.dd = [r for r in results if mode_of(r) == DD]
         self.results = [r for r in results if mode_of(r) != DD and r.get("size") is not None]
         self.idx = criteria.zero_index(self.results)
@@ -194,15 +159,15 @@ class ZeroData:
         self.modes = [m for m in MODES if m in seen] + [m for m in seen if m not in MODES]
         self.sizes = {m: sorted({r["size"] for r in self.results if mode_of(r) == m})
                       for m in self.modes}
-        self.subjects = _order(list(dict.fromkeys(r["subject"] for r in self.results)))
-        variants = {r["subject"] for r in self.results if _is_variant(r)}
+        self.subjects = self.facts.order(self.results)
+        variants = {r["subject"] for r in self.results if _is_variant(r, self.facts)}
         self.variants = [s for s in self.subjects if s in variants]
         self.marks = cache_marks(doc.env, results)
         self.llc = next((v for v, label in self.marks if label.startswith("LLC")), None)
         text = doc.env.get("zero_plan")
         if not isinstance(text, str):
-            text = next((r["plan"] for r in self.results if r["subject"] in LIBRARY
-                         and isinstance(r.get("plan"), str) and r["plan"]), None)
+            text = next((r["plan"] for r in self.results
+                         if isinstance(r.get("plan"), str) and r["plan"]), None)
         self.plan_text = text
         self.plan = parse_plan(text)
         self._ratios = {}
@@ -235,8 +200,8 @@ class ZeroData:
         return self._ratios[key]
 
     def pairs(self):
-        """The RATIOS whose two subjects are both in the file."""
-        return [(a, b) for a, b in RATIOS if self.has(a) and self.has(b)]
+        """The criteria's ratios (criteria.ZERO_RATIOS) whose two subjects are both in the file."""
+        return [(a, b) for a, b in criteria.ZERO_RATIOS if self.has(a) and self.has(b)]
 
     def crossovers(self, mode):
         """Runs of sizes with one fastest variant: [{who, sizes, gb, lead}], smallest first.
@@ -262,13 +227,15 @@ class ZeroData:
         return segs
 
     def catch_up(self, mode):
-        """(size, points): the smallest size from which rep_stosb stays within CATCH_UP of the
-        faster vector variant at every larger size (None: it never does), and the points
+        """(size, points): the smallest size from which the subject of the published figure on
+        rep stosb (kernel.ZERO_MACHINE_KIND) stays within CATCH_UP of the faster of the ones it
+        names (the vector stores) at every larger size (None: it never does), and the points
         [(size, ratio, vector variant)]."""
+        q = kernel.ZERO_MACHINE_KIND["rep_stosb_vs_vector"]
         pts = []
         for s in self.sizes.get(mode, []):
-            rep = self.idx.get(("rep_stosb", mode, s))
-            vecs = [r for r in (self.idx.get((v, mode, s)) for v in VECTOR) if _gb(r)]
+            rep = self.idx.get((q["subject"], mode, s))
+            vecs = [r for r in (self.idx.get((v, mode, s)) for v in q["against"]) if _gb(r)]
             if _gb(rep) is None or not vecs:
                 continue
             vec = max(vecs, key=_gb)
@@ -304,367 +271,415 @@ def _table(first, keys, cols, align=None):
                      align or "l" + "r" * len(cols)) + [""]
 
 
-class ZeroSections:
-    """Mixin of report.Report: the zero section, its paragraphs and its done criteria."""
+def render(ctx, doc, results):
+    z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
+    L = []
+    if z.results:
+        L += _intro(z)
+        L += _plots(ctx, doc, z)
+        L += _subjects(z, results)
+        L += _ratios(z)
+        L += _small(z)
+        L += _crossovers(z)
+        L += _grids(z)
+    L += _dd(doc, z)
+    L += common.flags(doc, results)
+    return L
 
-    def zero(self, doc, results):
-        z = ZeroData(doc, results)
-        L = []
-        if z.results:
-            L += self._zero_intro(z)
-            L += self._zero_plots(doc, z)
-            L += self._zero_subjects(z, results)
-            L += self._zero_ratios(z)
-            L += self._zero_small(z)
-            L += self._zero_crossovers(z)
-            L += self._zero_grids(z)
-        L += self._zero_dd(doc, z)
-        L += self._flags(doc, results)
-        return L
 
-    def _zero_intro(self, z):
-        L = ["Each subject clears one buffer of the given size per call, over and over, on one "
-             "thread; GB/s is 10\u2079 bytes cleared per second, and every ratio is the median "
-             "of the per-repetition ratios (the bench runs repetition k of every subject at a "
-             "size together). Modes:", ""]
-        L += [f"- {m}: {MODE_TEXT.get(m, 'as the bench defines it')}" for m in z.modes] + [""]
-        if z.plan:
-            L += [f"hl_zero's automatic plan on this machine: {plan_words(z.plan)} "
-                  f"(`{z.plan_text}`).", ""]
-        elif z.plan_text:
-            L += [f"hl_zero's automatic plan on this machine: `{z.plan_text}`.", ""]
-        return L
+def _intro(z):
+    L = ["Each subject clears one buffer of the given size per call, over and over, on one "
+         "thread; GB/s is 10\u2079 bytes cleared per second, and every ratio is the median "
+         "of the per-repetition ratios (the bench runs repetition k of every subject at a "
+         "size together). Modes:", ""]
+    L += [f"- {m}: {MODE_TEXT.get(m, 'as the bench defines it')}" for m in z.modes] + [""]
+    if z.plan:
+        L += [f"hl_zero's automatic plan on this machine: {plan_words(z.plan)} "
+              f"(`{z.plan_text}`).", ""]
+    elif z.plan_text:
+        L += [f"hl_zero's automatic plan on this machine: `{z.plan_text}`.", ""]
+    return L
 
-    def _zero_plots(self, doc, z):
-        sub = self._subtitle(doc, z.results)
-        mark = " (simulated)" if doc.simulated else ""
-        styles = [("-", "hotline: hl_zero, hl_try_zero"), ("--", "one variant at every size"),
-                  (":", "glibc, zero-page copy, /dev/zero")]
-        L = []
-        for m in z.modes:
-            rs = z.of_mode(m)
-            if len(z.sizes[m]) < 2:
-                continue
-            series = plots.series_vs(sorted(rs, key=lambda r: z.subjects.index(r["subject"])),
-                                     "size", "gb_per_sec")
-            for s in series:
-                s["linestyle"] = "-" if s["subject"] in LIBRARY else \
-                    ":" if s["subject"] in BASELINES else "--"
-            L += self._plot(plots.plot_vs_size, self._png(self._stem(doc), "zero", m), rs,
-                            "gb_per_sec", series=series, marks=z.marks, styles=styles,
-                            title=f"zero, {m}: GB/s vs buffer size, higher is better{mark}",
-                            subtitle=sub)
-        if L and not z.marks:
-            L += ["The file records no cache sizes, so none are marked on the plots.", ""]
-        elif L:
-            L += ["Dotted lines: " + _names(text for _, text in z.marks) +
-                  (" (the last-level cache as the bench found it)"
-                   if len(z.marks) == 1 else "") + ".", ""]
-        return L
 
-    def _zero_subjects(self, z, results):
-        rows = []
-        for s in z.subjects + [x for x in _order(list(dict.fromkeys(
-                r["subject"] for r in z.dd))) if x not in z.subjects]:
-            desc = next((r.get("description") for r in results
-                         if r["subject"] == s and isinstance(r.get("description"), str)), None)
-            rows.append([f"`{s}`", desc or SUBJECTS.get(s, DASH)])
-        return fmt.table(["subject", "what it is"], rows, "ll") + [""]
+def _plots(ctx, doc, z):
+    sub = common.subtitle(doc, z.results)
+    mark = " (simulated)" if doc.simulated else ""
+    styles = [("-", "hotline: hl_zero, hl_try_zero"), ("--", "one variant at every size"),
+              (":", "glibc, zero-page copy, /dev/zero")]
+    L = []
+    for m in z.modes:
+        rs = z.of_mode(m)
+        if len(z.sizes[m]) < 2:
+            continue
+        series = plots.series_vs(sorted(rs, key=lambda r: z.subjects.index(r["subject"])),
+                                 "size", "gb_per_sec")
+        for s in series:
+            s["linestyle"] = "--" if s["subject"] in z.variants else \
+                "-" if z.facts.library(s["subject"]) else ":"
+        L += ctx.plot(plots.plot_vs_size, ctx.png(ctx.stem(doc), "zero", m), rs,
+                      "gb_per_sec", series=series, marks=z.marks, styles=styles,
+                      title=f"zero, {m}: GB/s vs buffer size, higher is better{mark}",
+                      subtitle=sub)
+    if L and not z.marks:
+        L += ["The file records no cache sizes, so none are marked on the plots.", ""]
+    elif L:
+        L += ["Dotted lines: " + names(text for _, text in z.marks) +
+              (" (the last-level cache as the bench found it)"
+               if len(z.marks) == 1 else "") + ".", ""]
+    return L
 
-    # -- ratios ----------------------------------------------------------------
-    def _zero_ratios(self, z):
-        pairs = z.pairs()
-        if not pairs:
-            return []
-        L = ["#### hl_zero against glibc, a zero-page copy, and hl_try_zero", ""]
-        for m in z.modes:
-            L += self._ratio_by_size(z, m, pairs) + self._ratio_by_class(z, m, pairs)
-        odd = sorted({s for m in z.modes for s in z.sizes[m] if not _pow2(s)})
-        if odd:
-            L += [f"The odd sizes ({_names(fmt.size_exact(s) for s in odd)}) count in the "
-                  "classes and appear in the GB/s tables below.", ""]
-        return L
 
-    def _ratio_by_size(self, z, mode, pairs):
-        sizes = [s for s in z.sizes[mode] if _pow2(s)
-                 and any(s in z.ratios(a, b, mode) for a, b in pairs)]
-        if not sizes:
-            return []
-        cols = [(f"{s} GB/s", lambda k, s=s: fmt.num(z.gb(s, mode, k)))
-                for s in ("hl_zero", "glibc_memset") if z.has(s)]
-        cols += [(f"{a} / {b}", lambda k, a=a, b=b: fmt.ratio(z.ratios(a, b, mode).get(k)))
-                 for a, b in pairs]
-        return [f"{mode.capitalize()} buffers, each power-of-two size:", ""] + \
-            _table("size", [(s, fmt.size_exact(s)) for s in sizes], cols)
+def _subjects(z, results):
+    dd = [x for x in z.facts.order(z.dd) if x not in z.subjects]
+    return common.subject_table(z.facts, results, z.subjects + dd)
 
-    def _ratio_by_class(self, z, mode, pairs):
-        classes = {}
-        for s in z.sizes[mode]:
-            classes.setdefault(size_class(s), []).append(s)
 
-        def cell(k, a, b):
-            got = {s: v for s, v in z.ratios(a, b, mode).items() if s in classes[k]}
-            if not got:
-                return DASH
-            worst = min(got, key=got.get)
-            return (f"{fmt.ratio(got[worst])} ({fmt.size_exact(worst)}) / "
-                    f"{fmt.ratio(statistics.median(got.values()))}")
-        cols = [(f"{a} / {b}", lambda k, a=a, b=b: cell(k, a, b)) for a, b in pairs]
-        return [f"{mode.capitalize()} buffers by size class, worst (at) / median:", ""] + \
-            _table("sizes", [(k, _range(v)) for k, v in sorted(classes.items())], cols)
+# -- ratios ----------------------------------------------------------------
 
-    # -- small sizes -------------------------------------------------------------
-    def _zero_small(self, z):
-        subjects = [s for s in SMALL_SUBJECTS if z.has(s)]
-        L = []
-        for m in z.modes:
-            sizes = [s for s in z.sizes[m] if s < SMALL]
-            if not sizes or not subjects:
-                continue
-            cols = [(f"{s} ns", lambda k, s=s, m=m: fmt.ns(
-                (z.idx.get((s, m, k)) or {}).get("ns_per_op"))) for s in subjects]
-            if z.has("hl_try_zero") and z.has("hl_zero"):
-                cols.append(("hl_try_zero \u2212 hl_zero (ns)", lambda k, m=m: _signed(
-                    self._ns_diff(z, m, k))))
-            L += [f"{m.capitalize()} buffers below {fmt.size_exact(SMALL)}, ns per call "
-                  "(median):", ""]
-            L += _table("size", [(s, fmt.size_exact(s)) for s in sizes], cols)
-        if L:
-            L = ["#### Small sizes: ns per call", ""] + L + [
-                "The difference is the median of the per-repetition differences.", ""]
-        return L
+def _ratios(z):
+    pairs = z.pairs()
+    if not pairs:
+        return []
+    L = ["#### hl_zero against glibc, a zero-page copy, and hl_try_zero", ""]
+    for m in z.modes:
+        L += _ratio_by_size(z, m, pairs) + _ratio_by_class(z, m, pairs)
+    odd = sorted({s for m in z.modes for s in z.sizes[m] if not _pow2(s)})
+    if odd:
+        L += [f"The odd sizes ({names(fmt.size_exact(s) for s in odd)}) count in the "
+              "classes and appear in the GB/s tables below.", ""]
+    return L
 
-    @staticmethod
-    def _ns_diff(z, mode, size):
-        a, b = z.idx.get(("hl_try_zero", mode, size)), z.idx.get(("hl_zero", mode, size))
-        return criteria.ns_difference(a, b)[0] if a and b else None
 
-    # -- crossovers ---------------------------------------------------------------
-    def _zero_crossovers(self, z):
-        rows = []
-        for m in z.modes:
-            for seg in z.crossovers(m):
-                lo, hi = min(seg["gb"]), max(seg["gb"])
-                rows.append([m, _range(seg["sizes"]), seg["who"],
-                             fmt.num(lo) if fmt.num(lo) == fmt.num(hi) else fmt.rng(lo, hi),
-                             _ratio_range(seg["lead"])])
-        if not rows:
-            return []
-        L = ["#### Which variant is fastest", "",
-             f"Among the variants ({_names(z.variants)}): a variant keeps the lead until another "
-             f"is more than {TIE:.0%} faster; the lead is its GB/s over the next variant's.", ""]
-        L += fmt.table(["mode", "sizes", "fastest", "its GB/s", "lead"], rows, "lllrr") + [""]
-        c = self._catch_up_sentence(z)
-        return L + ([c, ""] if c else [])
+def _ratio_by_size(z, mode, pairs):
+    sizes = [s for s in z.sizes[mode] if _pow2(s)
+             and any(s in z.ratios(a, b, mode) for a, b in pairs)]
+    if not sizes:
+        return []
+    cols = [(f"{s} GB/s", lambda k, s=s: fmt.num(z.gb(s, mode, k)))
+            for s in criteria.ZERO_RATIOS[0] if z.has(s)]
+    cols += [(f"{a} / {b}", lambda k, a=a, b=b: fmt.ratio(z.ratios(a, b, mode).get(k)))
+             for a, b in pairs]
+    return [f"{mode.capitalize()} buffers, each power-of-two size:", ""] + \
+        _table("size", [(s, fmt.size_exact(s)) for s in sizes], cols)
 
-    def _catch_up_sentence(self, z):
-        parts, at256 = [], None
-        for m in z.modes:
-            at, pts = z.catch_up(m)
-            if not pts:
-                continue
-            if at == pts[0][0]:
-                parts.append(f"at every size with {m} buffers")
-            elif at is None:
-                s, v, vec = pts[-1]
-                parts.append(f"at no size with {m} buffers ({fmt.ratio(v)} {vec} at "
-                             f"{fmt.size_exact(s)}, the largest)")
-            else:
-                parts.append(f"from {fmt.size_exact(at)} with {m} buffers")
-            at256 = at256 or next(((m, v, vec) for s, v, vec in pts if s == SMALL), None)
-        if not parts:
-            return ""
-        s = (f"rep_stosb catches up with vector stores (within {1 - CATCH_UP:.0%} of the faster "
-             f"of {_names(v for v in VECTOR if z.has(v))} at that size and every larger one) "
-             + _names(parts))
-        if at256:
-            m, v, vec = at256
-            s += (f"; at {fmt.size_exact(SMALL)} it runs at {fmt.ratio(v)} {vec}'s speed with "
-                  f"{m} buffers")
-        return s + "."
 
-    # -- every figure ---------------------------------------------------------------
-    def _zero_grids(self, z):
-        L = []
-        for m in z.modes:
-            subjects = [s for s in z.subjects if any(z.gb(s, m, k) is not None
-                                                     for k in z.sizes[m])]
+def _ratio_by_class(z, mode, pairs):
+    classes = {}
+    for s in z.sizes[mode]:
+        classes.setdefault(size_class(s), []).append(s)
 
-            def cell(k, s, m=m, subjects=subjects):
-                v = z.gb(s, m, k)
-                top = max((z.gb(x, m, k) or 0) for x in subjects)
-                return f"**{fmt.num(v)}**" if v is not None and v == top else fmt.num(v)
-            L += [f"GB/s of every subject, {m} buffers (median; fastest in bold):", ""]
-            L += _table("size", [(k, fmt.size_exact(k)) for k in z.sizes[m]],
-                        [(s, lambda k, s=s, cell=cell: cell(k, s)) for s in subjects])
-        return (["#### Every figure", ""] + L) if L else []
-
-    # -- dd ----------------------------------------------------------------------------
-    def _zero_dd(self, doc, z):
-        if not z.dd:
-            return []
-        L = ["#### dd: the host kernel's clearing", ""]
-        if doc.simulated:
-            L += ["*Simulated: hotline-sim's model, not a kernel.*", ""]
-        else:
-            rel = kernel_release(doc.env.get("kernel")) or "version not recorded"
-            L += [f"**These measure this machine's kernel ({rel}), not hotline.** Sequential "
-                  "read(2) in blocks, as `dd of=/dev/null` does: every byte read is cleared by "
-                  "the kernel (clear_user for /dev/zero; a hole of a sparse tmpfs file is "
-                  "cleared or copied from the zero page, as that kernel does it).", ""]
-        rows = []
-        for r in z.dd:
-            st = fmt.Stats(r)
-            total = r.get("total_bytes")
-            rows.append([r["subject"], str(r.get("source") or DASH), fmt.size_exact(r["size"]),
-                         fmt.size_exact(total) if is_int(total) else DASH, fmt.num(_gb(r)),
-                         st.range_in("gb_per_sec"), str(st.n) if st.n else DASH])
-        L += fmt.table(["subject", "source", "block", "read per run", "GB/s (median)",
-                        f"min{EN}max", "runs"], rows, "lllrrrr") + [""]
-        d, t = kernel.CLEAR_USER_DD, kernel.SPARSE_TMPFS
-        L += [f"For scale, from the kernel's 2022 clear_user work (another machine): "
-              f"`{d['what']}` went from {d['text']}; {t['what']} took {t['text']}.", ""]
-        return L
-
-    # -- what this machine says ------------------------------------------------------
-    def zero_paragraphs(self, doc, results):
-        """The zero paragraphs of "What this machine says": lists of sentences."""
-        if not results:
-            return []
-        z = ZeroData(doc, results)
-        return [self._variant_sentences(doc, z), self._hl_zero_sentences(z),
-                self._kind_sentences(doc, z), self._dd_sentences(doc, z)]
-
-    def zero_checks(self, doc, results):
-        """The issue-4 done criteria against this file (criteria.SizeCheck), or []."""
-        if not results:
-            return []
-        z = ZeroData(doc, results)
-        return criteria.evaluate_zero(z.results, z.llc)
-
-    def _variant_sentences(self, doc, z):
-        S = [self._crossover_sentence(doc, z), self._catch_up_sentence(z)]
-        if S[1]:
-            S.append(f"On docs/sources.md's machine kind, rep stosb is "
-                     f"{kernel.ZERO_MACHINE_KIND['rep_stosb']}.")
-        return [x for x in S + [self._plan_sentence(z)] if x]
-
-    def _crossover_sentence(self, doc, z):
-        found = []
-        for m in z.modes:
-            segs = z.crossovers(m)
-            if segs:
-                words = [f"{seg['who']}{' is fastest' if i == 0 else ''} {_span(seg['sizes'])}"
-                         for i, seg in enumerate(segs)]
-                found.append(f"with {m} buffers {_names(words)}")
-        if not found:
-            return ""
-        where = "In this simulation" if doc.simulated else "On this machine"
-        return (f"{where}, among the variants, " + "; ".join(found) +
-                f" (a leader keeps the lead until another is more than {TIE:.0%} faster).")
-
-    def _plan_sentence(self, z):
-        if not z.plan or not z.variants:
-            return ""
-        verdicts = []
-        for m in z.modes:
-            miss = [f"{fmt.size_exact(sz)} ({mine} {fmt.ratio(v)} {best})"
-                    for sz, mine, v, best in z.plan_misses(m)]
-            verdicts.append(f"with {m} buffers, not at {_more(miss)}" if miss
-                            else f"at every size with {m} buffers")
-        return (f"hl_zero's plan here is {plan_words(z.plan)}; its variant is within "
-                f"{1 - PLAN_NEAR:.0%} of the fastest variant " + "; ".join(verdicts) + ".")
-
-    def _hl_zero_sentences(self, z):
-        return [x for x in (self._glibc_sentence(z), self._copy_sentence(z),
-                            self._try_zero_sentence(z)) if x]
-
-    def _glibc_sentence(self, z):
-        parts = []
-        for m in z.modes:
-            got = {s: v for s, v in z.ratios("hl_zero", "glibc_memset", m).items() if s >= 64}
-            if got:
-                worst, last = min(got, key=got.get), max(got)
-                parts.append(f"at worst {fmt.ratio(got[worst])} ({fmt.size_exact(worst)}) and "
-                             f"{fmt.ratio(got[last])} at {fmt.size_exact(last)}, the largest "
-                             f"size, with {m} buffers")
-        return ("Against glibc_memset from 64 B up, hl_zero's ratio is " + "; ".join(parts) + "."
-                if parts else "")
-
-    def _copy_sentence(self, z):
-        parts = []
-        for m in z.modes:
-            got = z.ratios("hl_zero", "memcpy_zero_page", m)
-            at = [s for s in (4096, 1 << 20) if s in got] or sorted(got)[-1:]
-            if at:
-                parts.append(_names(f"{fmt.ratio(got[s])} at {fmt.size_exact(s)}" for s in at)
-                             + f" with {m} buffers")
-        return ("Against copying a zero page, hl_zero's ratio to memcpy_zero_page is "
-                + "; ".join(parts) + "." if parts else "")
-
-    def _try_zero_sentence(self, z):
-        """hl_try_zero's cost over hl_zero in the first mode (hot): ns below SMALL, ratio above."""
-        m = z.modes[0] if z.modes else None
-        diffs = {s: self._ns_diff(z, m, s) for s in z.sizes.get(m, []) if s < SMALL}
-        diffs = {s: d for s, d in diffs.items() if d is not None}
-        keep = {s: v for s, v in z.ratios("hl_try_zero", "hl_zero", m).items() if s >= SMALL}
-        below = fmt.size_exact(SMALL)
-        parts = []
-        if diffs:
-            s = max(diffs, key=diffs.get)
-            at = fmt.size_exact(s)
-            parts.append(f"costs at most {_signed(diffs[s])} ns per call over hl_zero below "
-                         f"{below} (at {at})" if diffs[s] > 0 else
-                         f"costs no more per call than hl_zero below {below} (its largest "
-                         f"difference is {_signed(diffs[s])} ns, at {at})")
-        if keep:
-            s = min(keep, key=keep.get)
-            parts.append(f"keeps at least {fmt.ratio(keep[s])} its throughput from {below} up "
-                         f"(at {fmt.size_exact(s)})")
-        return f"With {m} buffers, hl_try_zero " + " and ".join(parts) + "." if parts else ""
-
-    def _kind_sentences(self, doc, z):
-        """docs/sources.md's clearing figures for this machine kind, beside this file's."""
-        if doc.simulated or kernel.is_arm(doc.env.get("arch")) or "hot" not in z.modes:
-            return []
-        k = kernel.ZERO_MACHINE_KIND
-        sizes = z.sizes["hot"]
-        here = []
-        peak = [(z.gb("glibc_memset", "hot", s), s) for s in sizes]
-        peak = [p for p in peak if p[0] is not None]
-        if peak:
-            v, s = max(peak)
-            here.append(f"glibc_memset peaks at {fmt.num(v)} GB/s ({fmt.size_exact(s)})")
-        big = sizes[-1] if sizes else None
-        at_big = [f"{name} {fmt.num(z.gb(name, 'hot', big))}"
-                  for name in ("glibc_memset", "nontemporal", "memcpy_zero_page", "read_dev_zero")
-                  if z.gb(name, "hot", big) is not None]
-        if at_big and big >= 1 << 28:
-            here.append(f"at {fmt.size_exact(big)} {_names(at_big)} GB/s")
-        r16 = (z.idx.get(("read_dev_zero", "hot", 16)) or {}).get("ns_per_op")
-        if is_number(r16):
-            here.append(f"read_dev_zero takes {fmt.num(r16)} ns per call at 16 B")
-        if not here:
-            return []
-        return [f"docs/sources.md's clearing figures for this project's machine kind "
-                f"({k['what']}): "
-                f"glibc memset {k['glibc_l1']} L1-resident and {k['glibc_l2']} L2-sized; at "
-                f"{k['big']} glibc memset {k['glibc_big']} GB/s, non-temporal stores "
-                f"{k['nontemporal_big']}, memcpy from a zero page {k['memcpy_zero_page_big']}, "
-                f"read(/dev/zero) {k['read_dev_zero_big']} and {k['read_dev_zero_16']} ns per "
-                f"call at 16 B. Here, hot: " + "; ".join(here) + "."]
-
-    def _dd_sentences(self, doc, z):
-        got = {r["subject"]: r for r in z.dd if _gb(r) is not None}
+    def cell(k, a, b):
+        got = {s: v for s, v in z.ratios(a, b, mode).items() if s in classes[k]}
         if not got:
-            return []
-        blocks = {r.get("size") for r in got.values()}
-        block = f" in {fmt.size_exact(blocks.pop())} blocks" if len(blocks) == 1 else ""
-        names = {"dd_sparse_tmpfs": "a sparse tmpfs file", "dd_dev_zero": "/dev/zero"}
-        figs = _names(f"{names.get(s, s)} at {fmt.num(_gb(r))} GB/s" for s, r in got.items())
-        rel = kernel_release(doc.env.get("kernel")) or "version not recorded"
-        who = "as modelled" if doc.simulated else f"the host kernel, {rel}"
-        d = kernel.CLEAR_USER_DD
-        return [f"dd-style reads{block} ({who}) give {figs}: these measure the kernel's own "
-                f"clearing on this machine, not hotline. The kernel's 2022 rep stosb change "
-                f"took `{d['what']}` from {d['before']} to {d['after']} GB/s on its machine."]
+            return DASH
+        worst = min(got, key=got.get)
+        return (f"{fmt.ratio(got[worst])} ({fmt.size_exact(worst)}) / "
+                f"{fmt.ratio(statistics.median(got.values()))}")
+    cols = [(f"{a} / {b}", lambda k, a=a, b=b: cell(k, a, b)) for a, b in pairs]
+    return [f"{mode.capitalize()} buffers by size class, worst (at) / median:", ""] + \
+        _table("sizes", [(k, _range(v)) for k, v in sorted(classes.items())], cols)
+
+
+# -- small sizes -------------------------------------------------------------
+
+def _small_subjects():
+    """The subjects of the small sizes' table: hl_zero's base in its criterion against glibc,
+    the two subjects of hl_try_zero's ns criterion, and the subject of the published figure
+    per small call (read(2) of /dev/zero)."""
+    c, g = criteria.TRY_ZERO_NS, criteria.ZERO_VS_GLIBC
+    return list(dict.fromkeys([g["base"], c["base"], c["subject"],
+                               kernel.ZERO_MACHINE_KIND["small_read"]["subject"]]))
+
+
+def _small(z):
+    subjects = [s for s in _small_subjects() if z.has(s)]
+    a, b = criteria.TRY_ZERO_NS["subject"], criteria.TRY_ZERO_NS["base"]
+    L = []
+    for m in z.modes:
+        sizes = [s for s in z.sizes[m] if s < SMALL]
+        if not sizes or not subjects:
+            continue
+        cols = [(f"{s} ns", lambda k, s=s, m=m: fmt.ns(
+            (z.idx.get((s, m, k)) or {}).get("ns_per_op"))) for s in subjects]
+        if z.has(a) and z.has(b):
+            cols.append((f"{a} \u2212 {b} (ns)", lambda k, m=m: _signed(_ns_diff(z, m, k))))
+        L += [f"{m.capitalize()} buffers below {fmt.size_exact(SMALL)}, ns per call "
+              "(median):", ""]
+        L += _table("size", [(s, fmt.size_exact(s)) for s in sizes], cols)
+    if L:
+        L = ["#### Small sizes: ns per call", ""] + L + [
+            "The difference is the median of the per-repetition differences.", ""]
+    return L
+
+
+def _ns_diff(z, mode, size):
+    """TRY_ZERO_NS's subject's ns per call over its base's at SIZE (side by side), or None."""
+    c = criteria.TRY_ZERO_NS
+    a, b = z.idx.get((c["subject"], mode, size)), z.idx.get((c["base"], mode, size))
+    return criteria.ns_difference(a, b)[0] if a and b else None
+
+
+# -- crossovers ---------------------------------------------------------------
+
+def _crossovers(z):
+    rows = []
+    for m in z.modes:
+        for seg in z.crossovers(m):
+            lo, hi = min(seg["gb"]), max(seg["gb"])
+            rows.append([m, _range(seg["sizes"]), seg["who"],
+                         fmt.num(lo) if fmt.num(lo) == fmt.num(hi) else fmt.rng(lo, hi),
+                         _ratio_range(seg["lead"])])
+    if not rows:
+        return []
+    L = ["#### Which variant is fastest", "",
+         f"Among the variants ({names(z.variants)}): a variant keeps the lead until another "
+         f"is more than {TIE:.0%} faster; the lead is its GB/s over the next variant's.", ""]
+    L += fmt.table(["mode", "sizes", "fastest", "its GB/s", "lead"], rows, "lllrr") + [""]
+    c = _catch_up_sentence(z)
+    return L + ([c, ""] if c else [])
+
+
+def _catch_up_sentence(z):
+    parts, at256 = [], None
+    for m in z.modes:
+        at, pts = z.catch_up(m)
+        if not pts:
+            continue
+        if at == pts[0][0]:
+            parts.append(f"at every size with {m} buffers")
+        elif at is None:
+            s, v, vec = pts[-1]
+            parts.append(f"at no size with {m} buffers ({fmt.ratio(v)} {vec} at "
+                         f"{fmt.size_exact(s)}, the largest)")
+        else:
+            parts.append(f"from {fmt.size_exact(at)} with {m} buffers")
+        at256 = at256 or next(((m, v, vec) for s, v, vec in pts if s == SMALL), None)
+    if not parts:
+        return ""
+    q = kernel.ZERO_MACHINE_KIND["rep_stosb_vs_vector"]
+    s = (f"{q['subject']} catches up with vector stores (within {1 - CATCH_UP:.0%} of the "
+         f"faster of {names(v for v in q['against'] if z.has(v))} at that size and every "
+         f"larger one) " + names(parts))
+    if at256:
+        m, v, vec = at256
+        s += (f"; at {fmt.size_exact(SMALL)} it runs at {fmt.ratio(v)} {vec}'s speed with "
+              f"{m} buffers")
+    return s + "."
+
+
+# -- every figure ---------------------------------------------------------------
+
+def _grids(z):
+    L = []
+    for m in z.modes:
+        subjects = [s for s in z.subjects if any(z.gb(s, m, k) is not None
+                                                 for k in z.sizes[m])]
+
+        def cell(k, s, m=m, subjects=subjects):
+            v = z.gb(s, m, k)
+            top = max((z.gb(x, m, k) or 0) for x in subjects)
+            return f"**{fmt.num(v)}**" if v is not None and v == top else fmt.num(v)
+        L += [f"GB/s of every subject, {m} buffers (median; fastest in bold):", ""]
+        L += _table("size", [(k, fmt.size_exact(k)) for k in z.sizes[m]],
+                    [(s, lambda k, s=s, cell=cell: cell(k, s)) for s in subjects])
+    return (["#### Every figure", ""] + L) if L else []
+
+
+# -- dd ----------------------------------------------------------------------------
+
+def _dd(doc, z):
+    if not z.dd:
+        return []
+    L = ["#### dd: the host kernel's clearing", ""]
+    if doc.simulated:
+        L += ["*Simulated: hotline-sim's model, not a kernel.*", ""]
+    else:
+        rel = common.kernel_release(doc.env.get("kernel")) or "version not recorded"
+        L += [f"**These measure this machine's kernel ({rel}), not hotline.** Sequential "
+              "read(2) in blocks, as `dd of=/dev/null` does: every byte read is cleared by "
+              "the kernel (clear_user for /dev/zero; a hole of a sparse tmpfs file is "
+              "cleared or copied from the zero page, as that kernel does it).", ""]
+    rows = []
+    for r in z.dd:
+        st = fmt.Stats(r)
+        total = r.get("total_bytes")
+        rows.append([r["subject"], str(r.get("source") or DASH), fmt.size_exact(r["size"]),
+                     fmt.size_exact(total) if is_int(total) else DASH, fmt.num(_gb(r)),
+                     st.range_in("gb_per_sec"), str(st.n) if st.n else DASH])
+    L += fmt.table(["subject", "source", "block", "read per run", "GB/s (median)",
+                    f"min{EN}max", "runs"], rows, "lllrrrr") + [""]
+    d, t = kernel.CLEAR_USER_DD, kernel.SPARSE_TMPFS
+    L += [f"For scale, from the kernel's 2022 clear_user work (another machine): "
+          f"`{d['what']}` went from {d['text']}; {t['what']} took {t['text']}.", ""]
+    return L
+
+
+# -- what this machine says ------------------------------------------------------
+
+def _zero(doc):
+    return [r for r in doc.results if r["scenario"] == criteria.ZERO]
+
+
+def paragraphs(ctx, doc):
+    """The zero paragraphs of "What this machine says": lists of sentences."""
+    results = _zero(doc)
+    if not results:
+        return []
+    z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
+    return [_variant_sentences(doc, z), _hl_zero_sentences(z),
+            _kind_sentences(doc, z), _dd_sentences(doc, z)]
+
+
+def checks(ctx, doc):
+    """The issue-4 done criteria against this file (criteria.SizeCheck), or []."""
+    results = _zero(doc)
+    if not results:
+        return []
+    z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
+    return criteria.evaluate_zero(z.results, z.llc)
+
+
+def _variant_sentences(doc, z):
+    S = [_crossover_sentence(doc, z), _catch_up_sentence(z)]
+    if S[1]:
+        S.append(f"On docs/sources.md's machine kind, rep stosb is "
+                 f"{kernel.ZERO_MACHINE_KIND['rep_stosb_vs_vector']['text']}.")
+    return [x for x in S + [_plan_sentence(z)] if x]
+
+
+def _crossover_sentence(doc, z):
+    found = []
+    for m in z.modes:
+        segs = z.crossovers(m)
+        if segs:
+            words = [f"{seg['who']}{' is fastest' if i == 0 else ''} {_span(seg['sizes'])}"
+                     for i, seg in enumerate(segs)]
+            found.append(f"with {m} buffers {names(words)}")
+    if not found:
+        return ""
+    where = "In this simulation" if doc.simulated else "On this machine"
+    return (f"{where}, among the variants, " + "; ".join(found) +
+            f" (a leader keeps the lead until another is more than {TIE:.0%} faster).")
+
+
+def _plan_sentence(z):
+    if not z.plan or not z.variants:
+        return ""
+    verdicts = []
+    for m in z.modes:
+        miss = [f"{fmt.size_exact(sz)} ({mine} {fmt.ratio(v)} {best})"
+                for sz, mine, v, best in z.plan_misses(m)]
+        verdicts.append(f"with {m} buffers, not at {_more(miss)}" if miss
+                        else f"at every size with {m} buffers")
+    return (f"hl_zero's plan here is {plan_words(z.plan)}; its variant is within "
+            f"{1 - PLAN_NEAR:.0%} of the fastest variant " + "; ".join(verdicts) + ".")
+
+
+def _hl_zero_sentences(z):
+    return [x for x in (_glibc_sentence(z), _copy_sentence(z),
+                        _try_zero_sentence(z)) if x]
+
+
+def _glibc_sentence(z):
+    c = criteria.ZERO_VS_GLIBC
+    a, b, lo = c["subject"], c["base"], c["sizes"][0]
+    parts = []
+    for m in z.modes:
+        got = {s: v for s, v in z.ratios(a, b, m).items() if s >= lo}
+        if got:
+            worst, last = min(got, key=got.get), max(got)
+            parts.append(f"at worst {fmt.ratio(got[worst])} ({fmt.size_exact(worst)}) and "
+                         f"{fmt.ratio(got[last])} at {fmt.size_exact(last)}, the largest "
+                         f"size, with {m} buffers")
+    return (f"Against {b} from {fmt.size_exact(lo)} up, {a}'s ratio is " + "; ".join(parts)
+            + "." if parts else "")
+
+
+def _copy_sentence(z):
+    c = criteria.ZERO_VS_COPY
+    a, b = c["subject"], c["base"]
+    parts = []
+    for m in z.modes:
+        got = z.ratios(a, b, m)
+        at = [s for s in c["sizes"] if s in got] or sorted(got)[-1:]
+        if at:
+            parts.append(names(f"{fmt.ratio(got[s])} at {fmt.size_exact(s)}" for s in at)
+                         + f" with {m} buffers")
+    return (f"Against copying a zero page, {a}'s ratio to {b} is "
+            + "; ".join(parts) + "." if parts else "")
+
+
+def _try_zero_sentence(z):
+    """hl_try_zero's cost over hl_zero in the first mode (hot): ns below SMALL, ratio above
+    (criteria.TRY_ZERO_NS and TRY_ZERO_RATIO)."""
+    c = criteria.TRY_ZERO_RATIO
+    a, b = c["subject"], c["base"]
+    m = z.modes[0] if z.modes else None
+    diffs = {s: _ns_diff(z, m, s) for s in z.sizes.get(m, []) if s < SMALL}
+    diffs = {s: d for s, d in diffs.items() if d is not None}
+    keep = {s: v for s, v in z.ratios(a, b, m).items() if s >= SMALL}
+    below = fmt.size_exact(SMALL)
+    parts = []
+    if diffs:
+        s = max(diffs, key=diffs.get)
+        at = fmt.size_exact(s)
+        parts.append(f"costs at most {_signed(diffs[s])} ns per call over {b} below "
+                     f"{below} (at {at})" if diffs[s] > 0 else
+                     f"costs no more per call than {b} below {below} (its largest "
+                     f"difference is {_signed(diffs[s])} ns, at {at})")
+    if keep:
+        s = min(keep, key=keep.get)
+        parts.append(f"keeps at least {fmt.ratio(keep[s])} its throughput from {below} up "
+                     f"(at {fmt.size_exact(s)})")
+    return f"With {m} buffers, {a} " + " and ".join(parts) + "." if parts else ""
+
+
+def _kind_sentences(doc, z):
+    """docs/sources.md's clearing figures for this machine kind, beside this file's (the
+    subjects each published figure names)."""
+    if doc.simulated or kernel.is_arm(doc.env.get("arch")) or "hot" not in z.modes:
+        return []
+    k = kernel.ZERO_MACHINE_KIND
+    sizes = z.sizes["hot"]
+    here = []
+    l1 = k["glibc_l1"]["subject"]
+    peak = [(z.gb(l1, "hot", s), s) for s in sizes]
+    peak = [p for p in peak if p[0] is not None]
+    if peak:
+        v, s = max(peak)
+        here.append(f"{l1} peaks at {fmt.num(v)} GB/s ({fmt.size_exact(s)})")
+    big = sizes[-1] if sizes else None
+    at_big = [f"{f['subject']} {fmt.num(z.gb(f['subject'], 'hot', big))}"
+              for f in k["big"]["figures"] if z.gb(f["subject"], "hot", big) is not None]
+    if at_big and big >= 1 << 28:
+        here.append(f"at {fmt.size_exact(big)} {names(at_big)} GB/s")
+    sr = k["small_read"]
+    ns = (z.idx.get((sr["subject"], "hot", sr["size"])) or {}).get("ns_per_op")
+    if is_number(ns):
+        here.append(f"{sr['subject']} takes {fmt.num(ns)} ns per call at "
+                    f"{fmt.size_exact(sr['size'])}")
+    if not here:
+        return []
+    figs = ", ".join(f"{f['what']} {f['gb']:g}" + (" GB/s" if i == 0 else "")
+                     for i, f in enumerate(k["big"]["figures"]))
+    return [f"docs/sources.md's clearing figures for this project's machine kind "
+            f"({k['what']}): "
+            f"glibc memset {k['glibc_l1']['text']} L1-resident and {k['glibc_l2']['text']} "
+            f"L2-sized; at {k['big']['size']} {figs} and {sr['ns']} ns per "
+            f"call at {fmt.size_exact(sr['size'])}. Here, hot: " + "; ".join(here) + "."]
+
+
+def _dd_sentences(doc, z):
+    got = {r["subject"]: r for r in z.dd if _gb(r) is not None}
+    if not got:
+        return []
+    blocks = {r.get("size") for r in got.values()}
+    block = f" in {fmt.size_exact(blocks.pop())} blocks" if len(blocks) == 1 else ""
+    figs = names(f"{kernel.DD_READS.get(s, s)} at {fmt.num(_gb(r))} GB/s"
+                 for s, r in got.items())
+    rel = common.kernel_release(doc.env.get("kernel")) or "version not recorded"
+    who = "as modelled" if doc.simulated else f"the host kernel, {rel}"
+    d = kernel.CLEAR_USER_DD
+    return [f"dd-style reads{block} ({who}) give {figs}: these measure the kernel's own "
+            f"clearing on this machine, not hotline. The kernel's 2022 rep stosb change "
+            f"took `{d['what']}` from {d['before']} to {d['after']} GB/s on its machine."]

@@ -1,0 +1,95 @@
+"""The openclose section: the host kernel's open, read and close, threads against processes.
+
+  render(ctx, doc, results)  said plainly to measure the host kernel (env.kernel),
+                 not hotline; open+read+close per second vs N, one line per
+                 subject; a table by N with each subject over its baseline (a fact
+                 of the file: processes over threads); the 2023 will-it-scale
+                 figure for scale (kernel.OPEN3_CPU_RELAX); every figure
+  paragraph(ctx, doc)  its sentence of "What this machine says"
+"""
+
+from . import common, fmt, kernel, plots
+from .common import DAGGER, index, mops
+from .fmt import DASH
+
+TITLE = "open, read and close of one file by N threads or processes (the host kernel)"
+
+
+def render(ctx, doc, results):
+    facts = ctx.facts(doc, "openclose")
+    stem, sub = ctx.stem(doc), common.subtitle(doc, results)
+    mark = " (simulated)" if doc.simulated else ""
+    cpus = common.cpus(doc)
+    ns = sorted({r["threads"] for r in results})
+    order = facts.order(results)
+    idx = index(results)
+    if doc.simulated:
+        L = ["*Simulated: hotline-sim's model of open/close, not a kernel.*", ""]
+    else:
+        rel = common.kernel_release(doc.env.get("kernel")) or "version not recorded"
+        L = [f"**This measures this machine's kernel ({rel}), not hotline.** Each op is an "
+             "open, a read and a close of one shared file by N threads of one process or N "
+             "processes; the references taken and dropped on the way (the dentry's lockref, "
+             "the file's reference count) are the host kernel's own, and no hotline code "
+             "runs. It shows how that kernel's lockref and refcount paths hold up on this "
+             "machine: a yardstick for the contend figures, not a result of hotline.", ""]
+    texts = []
+    for s in order:
+        m = next((r["measures"] for r in results if r["subject"] == s
+                  and isinstance(r.get("measures"), str) and r["measures"]), None)
+        if m and m not in [x[1] for x in texts]:
+            texts.append((s, m))
+    if len(texts) == 1:
+        L += [f"The bench says it measures: {texts[0][1]}.", ""]
+    elif texts:
+        L += ["The bench says it measures:", ""] + [f"- {s}: {m}" for s, m in texts] + [""]
+    if len(ns) > 1:
+        L += ctx.plot(plots.plot_vs_threads, ctx.png(stem, "openclose", "ops_per_sec"),
+                      results, "ops_per_sec", xlabel="N (threads, or processes)",
+                      ylabel="open + read + close per second, all together (millions)",
+                      title=f"openclose: the host kernel's open/close, threads vs processes"
+                            f"{mark}", subtitle=sub, oversub=cpus)
+    else:
+        L += common.bars_one_count(ctx, doc, "openclose", results, "ops_per_sec")
+    ratios = [(s, facts.baseline(s)) for s in order if facts.baseline(s) in order]
+    headers = ["N"] + [f"{s} (ops/s)" for s in order] + [f"{a} / {b}" for a, b in ratios]
+    rows = []
+    for n in ns:
+        row = [str(n) + (f" {DAGGER}" if cpus and n > cpus else "")]
+        row += [fmt.num((idx.get((s, n)) or {}).get("ops_per_sec")) for s in order]
+        for a, b in ratios:
+            p, t = mops(idx.get((a, n))), mops(idx.get((b, n)))
+            row.append(fmt.ratio(p / t) if p is not None and t else DASH)
+        rows.append(row)
+    L += fmt.table(headers, rows, "r" * len(headers)) + [""]
+    L += common.over_note(ns, cpus, "threads or processes",
+                          "so they wait for a CPU as well as for the kernel's locks")
+    o = kernel.OPEN3_CPU_RELAX
+    L += [f"For scale: on a {o['machine']}, {o['what']} took {o['test']} from "
+          f"{o['before']:,} to {o['after']:,} ops/s ({o['text']}).", ""]
+    L += common.all_figures(results, order)
+    L += common.flags(doc, results)
+    return L
+
+
+def paragraph(ctx, doc):
+    """The openclose sentence of "What this machine says": lists of sentences."""
+    results = [r for r in doc.results if r["scenario"] == "openclose"]
+    if not results:
+        return []
+    idx = index(results)
+    ns = sorted({r["threads"] for r in results})
+    if len(ns) < 2:
+        return []
+    lo, hi = ns[0], ns[-1]
+    parts = []
+    for s in ctx.facts(doc, "openclose").order(results):
+        a, b = mops(idx.get((s, lo))), mops(idx.get((s, hi)))
+        if a is not None and b is not None:
+            parts.append(f"{s} {fmt.num(a)} \u2192 {fmt.num(b)} Mops/s")
+    if not parts:
+        return []
+    who = ("as modelled" if doc.simulated else
+           f"the host kernel's own lockref and refcount paths, "
+           f"{common.kernel_release(doc.env.get('kernel')) or 'version not recorded'}")
+    return [[f"open/close ({who}), from N={lo} to N={hi}: " + "; ".join(parts) + "."]]

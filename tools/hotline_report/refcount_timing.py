@@ -1,0 +1,187 @@
+"""The refcount-timing section: the price of a saturating reference count, one thread.
+
+  render(ctx, doc, results)  a bar chart of ns per operation (median, min-max error
+                 bars; the kernel's published ratio times this file's baseline marked
+                 on the subjects the published figures are set beside), a table (ns/op,
+                 min-max, cycle-counter ticks, ratio to the baseline, runs), the kernel's
+                 published ratios (kernel.REFCOUNT_RATIOS) with this run first, and a
+                 summary: this run against the kernel's, what the inlined loop tells
+                 (criteria.INLINE_LOOP), ns per operation, in_sync warnings
+
+The baseline is the results' "ratio_to", else a subject's baseline fact, else
+the published figures' own (atomic).
+"""
+
+from . import common, criteria, fmt, kernel, plots
+from .fmt import DASH, EN
+
+TITLE = "the price of a saturating reference count (one thread)"
+
+
+def _ratio(r, results, base_name):
+    """The stored ratio; for the baseline itself 1; else ratio of medians."""
+    if r.get("ratio") is not None:
+        return r["ratio"]
+    to = r.get("ratio_to") or base_name
+    if r["subject"] == to:
+        return 1.0
+    base = next((b for b in results if b["subject"] == to and b["threads"] == r["threads"]), None)
+    if base and base["ns_per_op"] and r["ns_per_op"] is not None:
+        return r["ns_per_op"] / base["ns_per_op"]
+    return None
+
+
+def render(ctx, doc, results):
+    facts = ctx.facts(doc, "refcount-timing")
+    L = []
+    threads = sorted({r["threads"] for r in results})
+    order = facts.order(results)
+    rows, bars, by_label = [], [], {}
+    for t in threads:
+        for subj in order:
+            for r in results:
+                if r["subject"] != subj or r["threads"] != t:
+                    continue
+                label = subj if len(threads) == 1 else f"{subj} ({t} threads)"
+                by_label[label] = r
+    base_name = None
+    for r in by_label.values():
+        base_name = r.get("ratio_to") or base_name
+    base_name = base_name or next((facts.baseline(s) for s in order if facts.baseline(s)),
+                                  kernel.PUBLISHED["refcount_timing"]["base"])
+    for label, r in by_label.items():
+        st = fmt.Stats(r)
+        ns = r["ns_per_op"]
+        ratio = _ratio(r, results, base_name)
+        runs = str(st.n) if st.n else DASH
+        rows.append([label, fmt.num(ns), st.range_in("ns_per_op"),
+                     fmt.num(r.get("cycles_per_op")), fmt.ratio(ratio), runs])
+        if ns is not None:
+            bar = {"label": label, "value": ns,
+                   "text": f"{fmt.num(ns)} ns" + (f"\n{fmt.ratio(ratio)}" if ratio else "")}
+            if st.metric == "ns_per_op":
+                bar["lo"], bar["hi"] = st.lo, st.hi
+            bars.append(bar)
+
+    compared = [c["subject"] for c in kernel.REFCOUNT_COMPARED]
+    ref = kernel.reference_for(doc.env.get("arch"))
+    refs = []
+    base = next((r for r in results if r["subject"] == base_name and r["threads"] == threads[0]),
+                None)
+    if base is not None and base["ns_per_op"] and len(threads) == 1:
+        for i, b in enumerate(bars):
+            if b["label"] in compared:
+                refs.append({"index": i, "value": base["ns_per_op"] * ref[b["label"]][1],
+                             "text": f"kernel {ref[b['label']][0]}",
+                             "label": f"kernel's ratio \u00d7 this {base_name} "
+                                      f"({ref['machine']}, {ref['short']})"})
+    if bars:
+        title = "refcount-timing: time per operation, lower is better"
+        if doc.simulated:
+            title += " (simulated)"
+        name = ctx.png(ctx.stem(doc), "refcount-timing")
+        L += ctx.plot(plots.bar_chart, name, bars, title=title,
+                      ylabel="time per operation (ns, median)",
+                      subtitle=common.subtitle(doc, results), refs=refs,
+                      bar_legend=f"median; error bar: min{EN}max over the runs")
+    L += fmt.table(["subject", "ns/op (median)", f"min{EN}max", "ticks/op",
+                    f"ratio to {base_name}", "runs"], rows, "lrrrrr")
+    L += ["", f"ns/op and ticks/op are medians over the repetitions (ticks of the "
+              f"constant-rate cycle counter: TSC on x86-64, CNTVCT on arm64; not core "
+              f"cycles); min{EN}max is the "
+              f"range of ns/op across them; the ratio is the median of the per-repetition "
+              f"ratios to {base_name}.", ""]
+
+    # The kernel's published figures, with this run first.
+    mine = {s: _ratio(by_label[s], results, base_name) if s in by_label else None
+            for s in compared}
+    krows = []
+    if len(threads) == 1:
+        krows.append([f"**this run**{' (simulated)' if doc.simulated else ''}",
+                      common.text(doc.env.get("arch"))] + [fmt.ratio(mine[s]) for s in compared])
+    for k in kernel.REFCOUNT_RATIOS:
+        krows.append([k["source"], k["machine"]] + [k[s][0] for s in compared])
+    L += [f"The kernel's published ratios for comparison "
+          f"({kernel.PUBLISHED['refcount_timing']['test']}):", ""]
+    L += fmt.table(["source", "machine"] + [c["column"] for c in kernel.REFCOUNT_COMPARED],
+                   krows, "ll" + "r" * len(compared))
+    L += ["", kernel.FOOTNOTE, ""]
+    L += _summary(doc, results, by_label, base_name, ref, mine)
+    return L
+
+
+def _inline_note(by_label, results, base_name):
+    """What the inlined loop (criteria.INLINE_LOOP: the same cmpxchg loop without the call)
+    tells."""
+    q = criteria.INLINE_LOOP
+    full, inline = by_label.get(q["base"]), by_label.get(q["subject"])
+    if not full or not inline:
+        return []
+    rf, ri = _ratio(full, results, base_name), _ratio(inline, results, base_name)
+    if rf is None or ri is None:
+        return []
+    if ri <= 1.05:
+        loop = (f"the compare-and-swap loop itself costs nothing measurable over a plain "
+                f"{base_name} here ({fmt.ratio(ri)} inlined): an uncontended locked cmpxchg "
+                f"costs what a locked add costs on this core")
+    else:
+        loop = f"the compare-and-swap loop itself costs {fmt.ratio(ri)} inlined"
+    return [f"{q['subject']} is the same loop without the out-of-line call: {loop}, "
+            f"and the call accounts for the rest of {q['base']}'s {fmt.ratio(rf)}. "
+            f"A loop's real price is paid under contention, where failed attempts retry."]
+
+
+def _summary(doc, results, by_label, base_name, ref, mine):
+    where = "In this simulation" if doc.simulated else "On this machine"
+    machine = ref["machine"]
+    parts = []
+    for i, c in enumerate(kernel.REFCOUNT_COMPARED):
+        s = c["subject"]
+        if mine.get(s) is None:
+            continue
+        if i == 0:
+            parts.append(f"{s} costs {fmt.ratio(mine[s])} a plain {base_name} "
+                         f"(kernel saw {ref[s][0]} on {machine})")
+        else:
+            parts.append(f"{s} costs {fmt.ratio(mine[s])} (kernel: {ref[s][0]})")
+    S = []
+    if parts:
+        S.append(f"{where}, " + "; ".join(parts) + ".")
+    elif base_name not in by_label:
+        S.append(f"There is no {base_name} result in this file, so no ratios to it.")
+    verdicts = []
+    for c in kernel.REFCOUNT_COMPARED:
+        subj, what = c["subject"], c["kernel"]
+        v = mine.get(subj)
+        if v is None:
+            continue
+        k = ref[subj][1]
+        if abs(v - k) <= 0.05 * k:
+            verdicts.append(f"{subj} is in line with {what}")
+        elif v > k:
+            verdicts.append(f"{subj} is dearer here than {what} ({fmt.ratio(v)} vs {ref[subj][0]})")
+        else:
+            verdicts.append(f"{subj} is cheaper here than {what} ({fmt.ratio(v)} vs "
+                            f"{ref[subj][0]})")
+    if verdicts:
+        S.append("Against the kernel: " + "; ".join(verdicts) + ".")
+    S += _inline_note(by_label, results, base_name)
+    per = []
+    for label, r in by_label.items():
+        if r["ns_per_op"] is None:
+            continue
+        s = f"{label} {fmt.num(r['ns_per_op'])} ns"
+        if r.get("cycles_per_op") is not None:
+            s += f" ({fmt.num(r['cycles_per_op'])} ticks)"
+        rr = r.get("ratio_runs")
+        if rr and r["subject"] != base_name:
+            s += f", ratio {fmt.ratio(min(rr))}{EN}{fmt.ratio(max(rr))} across runs"
+        per.append(s)
+    if per:
+        S.append("Per operation (median): " + "; ".join(per) + ".")
+    bad = [r["subject"] for r in results if r.get("in_sync") is False]
+    if bad:
+        S.append(f"**Warning:** {', '.join(bad)} reported `in_sync: false`; "
+                 "those figures may not be trustworthy.")
+    L = [" ".join(S), ""] if S else []
+    return L + common.flags(doc, results)
