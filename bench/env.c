@@ -107,7 +107,8 @@ static bool needs_quotes(const char *s)
 		return true;
 	for (; *s; s++) {
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789-_./=,:+@%", *s))
+			    "0123456789-_./=,:+@%",
+			    *s))
 			return true;
 	}
 	return false;

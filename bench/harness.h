@@ -51,51 +51,51 @@
 /* ---- configuration: what the command line asked for, validated ---------- */
 
 enum bench_pin_mode {
-	BENCH_PIN_AUTO,		/* one thread per core first, then SMT siblings */
-	BENCH_PIN_NONE,		/* leave placement to the scheduler */
-	BENCH_PIN_LIST,		/* the given CPUs, in order, wrapping around */
+	BENCH_PIN_AUTO, /* one thread per core first, then SMT siblings */
+	BENCH_PIN_NONE, /* leave placement to the scheduler */
+	BENCH_PIN_LIST, /* the given CPUs, in order, wrapping around */
 };
 
 struct bench_pin {
 	enum bench_pin_mode mode;
-	const int *cpus;	/* BENCH_PIN_LIST only */
+	const int *cpus; /* BENCH_PIN_LIST only */
 	size_t nr_cpus;
-	const char *text;	/* as given: "auto", "none" or the list */
+	const char *text; /* as given: "auto", "none" or the list */
 };
 
 struct bench_config {
-	bool quick;			/* --quick: smaller sizes and durations */
-	unsigned int repeat;		/* repetitions of every subject (>= 1) */
-	double duration;		/* --duration in seconds; 0 = scenario default */
-	const unsigned int *threads;	/* --threads; NULL = scenario default */
+	bool quick;		     /* --quick: smaller sizes and durations */
+	unsigned int repeat;	     /* repetitions of every subject (>= 1) */
+	double duration;	     /* --duration in seconds; 0 = scenario default */
+	const unsigned int *threads; /* --threads; NULL = scenario default */
 	size_t nr_threads;
 	struct bench_pin pin;
-	const char *const *subjects;	/* --subjects; NULL = every subject */
+	const char *const *subjects; /* --subjects; NULL = every subject */
 	size_t nr_subjects;
-	unsigned long long count;	/* --count; 0 = scenario default */
-	const size_t *sizes;		/* --sizes in bytes, ascending, no duplicates; */
-	size_t nr_sizes;		/* NULL = scenario default */
-	unsigned int modes;		/* --mode: BENCH_MODE_* bits; 0 = scenario default */
+	unsigned long long count; /* --count; 0 = scenario default */
+	const size_t *sizes;	  /* --sizes in bytes, ascending, no duplicates; */
+	size_t nr_sizes;	  /* NULL = scenario default */
+	unsigned int modes;	  /* --mode: BENCH_MODE_* bits; 0 = scenario default */
 };
 
 /* --mode: the buffer states a size sweep measures (zero). */
-#define BENCH_MODE_HOT  0x1u	/* one buffer, reused: in cache when it fits */
-#define BENCH_MODE_COLD 0x2u	/* a different place per call: out of cache */
+#define BENCH_MODE_HOT	0x1u /* one buffer, reused: in cache when it fits */
+#define BENCH_MODE_COLD 0x2u /* a different place per call: out of cache */
 
 /* Options a scenario uses (struct bench_scenario.uses); others get a note. */
 #define BENCH_USES_THREADS  0x1u
 #define BENCH_USES_DURATION 0x2u
 #define BENCH_USES_COUNT    0x4u
 #define BENCH_USES_SIZES    0x8u
-#define BENCH_USES_MODE     0x10u
+#define BENCH_USES_MODE	    0x10u
 
 /* ---- subjects and scenarios --------------------------------------------- */
 
 /* What setup gets: the shape of one measurement. Unused fields are 0. */
 struct bench_params {
 	unsigned int threads;
-	unsigned long long count;	/* count-defined scenarios */
-	size_t size;			/* bytes, for size sweeps */
+	unsigned long long count; /* count-defined scenarios */
+	size_t size;		  /* bytes, for size sweeps */
 	unsigned int retry_limit;
 	/* The subject measured (its facts); NULL where the scenario does not need it. */
 	const struct bench_subject *subject;
@@ -108,20 +108,20 @@ struct bench_params {
 
 /* One thread of one measurement, as the subject's run function sees it. */
 struct bench_worker {
-	unsigned int index;		/* 0 .. threads-1 */
-	int cpu;			/* CPU it is pinned to, -1 if not pinned */
-	void *state;			/* what the subject's setup returned */
-	const atomic_bool *stop;	/* duration runs: set when time is up */
-	bool timed;			/* true: run until *stop; false: run to completion */
+	unsigned int index;	 /* 0 .. threads-1 */
+	int cpu;		 /* CPU it is pinned to, -1 if not pinned */
+	void *state;		 /* what the subject's setup returned */
+	const atomic_bool *stop; /* duration runs: set when time is up */
+	bool timed;		 /* true: run until *stop; false: run to completion */
 
 	/*
 	 * Set by run. A timed run counts only the operations it completed
 	 * before it saw *stop set, and starts none after: the measured
 	 * interval ends when stop is set (bench_measure).
 	 */
-	uint64_t ops;			/* operations completed */
-	bool failed;			/* a correctness check failed ... */
-	char why[200];			/* ... and why, one line */
+	uint64_t ops;  /* operations completed */
+	bool failed;   /* a correctness check failed ... */
+	char why[200]; /* ... and why, one line */
 
 	/* Harness private. */
 	uint64_t t0_ns, t1_ns, c0, c1;
@@ -145,8 +145,8 @@ struct bench_subject {
 struct bench_scenario {
 	const char *name;
 	const char *description;
-	unsigned int uses;		/* BENCH_USES_* */
-	const char *ignores_why;	/* note text for the options it does not use */
+	unsigned int uses;	 /* BENCH_USES_* */
+	const char *ignores_why; /* note text for the options it does not use */
 	const struct bench_subject *subjects;
 	size_t nr_subjects;
 	/*
@@ -203,13 +203,13 @@ size_t bench_llc_bytes(void);
 /* One measurement: n threads of one subject, from setup to teardown. */
 struct bench_run {
 	unsigned int threads;
-	int *cpus;			/* [threads]: placement used, -1 = not pinned */
-	uint64_t *ops;			/* [threads]: operations of each thread */
+	int *cpus;     /* [threads]: placement used, -1 = not pinned */
+	uint64_t *ops; /* [threads]: operations of each thread */
 	uint64_t total_ops;
-	double elapsed_ns;		/* first thread's start to the stop (timed), */
-					/* or to the last thread's end */
-	uint64_t cycles;		/* bench_cycles() over the same interval */
-	bool failed;			/* a worker's check failed (why says which) */
+	double elapsed_ns; /* first thread's start to the stop (timed), */
+			   /* or to the last thread's end */
+	uint64_t cycles;   /* bench_cycles() over the same interval */
+	bool failed;	   /* a worker's check failed (why says which) */
 	char why[200];
 };
 
@@ -229,9 +229,8 @@ struct bench_run {
  * still report a failed correctness check), or -1 after bench_error when
  * the run could not be done at all (setup, threads, pinning).
  */
-int bench_measure(const struct bench_subject *s, const struct bench_params *p,
-		  unsigned int threads, const struct bench_pin *pin, double duration,
-		  struct bench_run *out);
+int bench_measure(const struct bench_subject *s, const struct bench_params *p, unsigned int threads,
+		  const struct bench_pin *pin, double duration, struct bench_run *out);
 void bench_run_free(struct bench_run *r);
 
 /*
@@ -264,7 +263,7 @@ uint64_t bench_now_ns(void);
 
 struct bench_stats {
 	double min, max, median;
-	double rel_spread;		/* (max - min) / median; 0 when median is 0 */
+	double rel_spread; /* (max - min) / median; 0 when median is 0 */
 };
 
 void bench_stats(const double *v, size_t n, struct bench_stats *st);
@@ -275,12 +274,12 @@ double bench_median(const double *v, size_t n);
  * of every repetition, from which bench_result_json makes a result.
  */
 struct bench_series {
-	unsigned int cap, n;		/* repetitions expected, recorded */
+	unsigned int cap, n; /* repetitions expected, recorded */
 	unsigned int threads;
 	double *ns_per_op, *ops_per_sec, *gb_per_sec, *fairness;
-	bool has_gb;			/* gb_per_sec is meaningful */
-	int *cpus;			/* [threads] placement of the last repetition */
-	uint64_t *thread_ops;		/* [cap][threads] */
+	bool has_gb;	      /* gb_per_sec is meaningful */
+	int *cpus;	      /* [threads] placement of the last repetition */
+	uint64_t *thread_ops; /* [cap][threads] */
 };
 
 int bench_series_init(struct bench_series *s, unsigned int reps, unsigned int threads);
@@ -299,8 +298,11 @@ int bench_interleave(const char *scenario, const struct bench_subject *const *su
 
 /* ---- results: results.c, env.c ------------------------------------------ */
 
-enum bench_headline { BENCH_HEADLINE_NS_PER_OP, BENCH_HEADLINE_OPS_PER_SEC,
-		      BENCH_HEADLINE_GB_PER_SEC };
+enum bench_headline {
+	BENCH_HEADLINE_NS_PER_OP,
+	BENCH_HEADLINE_OPS_PER_SEC,
+	BENCH_HEADLINE_GB_PER_SEC
+};
 
 /*
  * A result object with every field the JSON contract requires:
@@ -309,9 +311,8 @@ enum bench_headline { BENCH_HEADLINE_NS_PER_OP, BENCH_HEADLINE_OPS_PER_SEC,
  * headline figure, per_thread (median ops of each thread and its CPU) and
  * fairness (median over repetitions). Scenarios add their own fields.
  */
-json_t *bench_result_json(const char *scenario, const char *subject,
-			  const struct bench_series *s, enum bench_headline headline, size_t size,
-			  unsigned int retry_limit);
+json_t *bench_result_json(const char *scenario, const char *subject, const struct bench_series *s,
+			  enum bench_headline headline, size_t size, unsigned int retry_limit);
 
 /* A JSON array of n reals. */
 json_t *bench_json_reals(const double *v, size_t n);
@@ -330,8 +331,7 @@ void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "hotline-bench: note: <msg>" on stderr, one line. */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Progress on stderr, one updating line, only when stderr is a terminal. */
-void bench_progress(const char *scenario, const char *subject, unsigned int rep,
-		    unsigned int reps);
+void bench_progress(const char *scenario, const char *subject, unsigned int rep, unsigned int reps);
 void bench_progress_done(void);
 
 #endif /* HOTLINE_BENCH_HARNESS_H */

@@ -21,11 +21,11 @@
 
 #include <stdint.h>
 
-#define BENCH_ATTEMPTS_EXACT 256u	/* bucket[n] for n < 256; bucket[0] is 256 or more */
+#define BENCH_ATTEMPTS_EXACT 256u /* bucket[n] for n < 256; bucket[0] is 256 or more */
 
 struct bench_attempts {
 	uint64_t bucket[BENCH_ATTEMPTS_EXACT];
-	uint64_t sum;			/* attempts of every success: the exact mean */
+	uint64_t sum; /* attempts of every success: the exact mean */
 	uint64_t max;
 };
 
@@ -46,7 +46,7 @@ void bench_attempts_merge(struct bench_attempts *into, const struct bench_attemp
  */
 double bench_attempts_quantile(const struct bench_attempts *a, double q);
 
-#define BENCH_LATENCY_SUB_BITS 5u	/* 32 buckets per power of two */
+#define BENCH_LATENCY_SUB_BITS 5u /* 32 buckets per power of two */
 #define BENCH_LATENCY_BUCKETS  ((64u - BENCH_LATENCY_SUB_BITS + 1u) << BENCH_LATENCY_SUB_BITS)
 
 struct bench_latency {
@@ -60,7 +60,7 @@ static inline unsigned int bench_latency_bucket(uint64_t ticks)
 
 	if (ticks < (1u << BENCH_LATENCY_SUB_BITS))
 		return (unsigned int)ticks;
-	e = 63u - (unsigned int)__builtin_clzll(ticks);		/* >= SUB_BITS */
+	e = 63u - (unsigned int)__builtin_clzll(ticks); /* >= SUB_BITS */
 	return ((e - BENCH_LATENCY_SUB_BITS + 1u) << BENCH_LATENCY_SUB_BITS) |
 	       (unsigned int)((ticks >> (e - BENCH_LATENCY_SUB_BITS)) &
 			      ((1u << BENCH_LATENCY_SUB_BITS) - 1u));

@@ -27,11 +27,7 @@
 
 /* Every scenario built in, in the order `all` runs them. */
 static const struct bench_scenario *const scenarios[] = {
-	&bench_refcount_timing,
-	&bench_contend,
-	&bench_lockref_sweep,
-	&bench_zero,
-	&bench_openclose,
+	&bench_refcount_timing, &bench_contend, &bench_lockref_sweep, &bench_zero, &bench_openclose,
 };
 
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
@@ -42,7 +38,7 @@ static const struct bench_scenario *const scenarios[] = {
 #define MAX_CPU	       65535
 #define MAX_DURATION   86400.0
 #define MIN_COUNT      2
-#define MAX_SIZE       (1ull << 30)	/* --sizes: 1 GiB, the largest buffer zero allocates */
+#define MAX_SIZE       (1ull << 30) /* --sizes: 1 GiB, the largest buffer zero allocates */
 
 enum {
 	OPT_HELP = 'h',
@@ -61,20 +57,20 @@ enum {
 };
 
 static const struct option long_options[] = {
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "pin", required_argument, NULL, OPT_PIN },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "repeat", required_argument, NULL, OPT_REPEAT },
-	{ "quick", no_argument, NULL, OPT_QUICK },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "subjects", required_argument, NULL, OPT_SUBJECTS },
-	{ "count", required_argument, NULL, OPT_COUNT },
-	{ "sizes", required_argument, NULL, OPT_SIZES },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "list", no_argument, NULL, OPT_LIST },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{"pin", required_argument, NULL, OPT_PIN},
+	{"duration", required_argument, NULL, OPT_DURATION},
+	{"repeat", required_argument, NULL, OPT_REPEAT},
+	{"quick", no_argument, NULL, OPT_QUICK},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"subjects", required_argument, NULL, OPT_SUBJECTS},
+	{"count", required_argument, NULL, OPT_COUNT},
+	{"sizes", required_argument, NULL, OPT_SIZES},
+	{"mode", required_argument, NULL, OPT_MODE},
+	{"list", no_argument, NULL, OPT_LIST},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{NULL, 0, NULL, 0},
 };
 
 /*
@@ -90,15 +86,16 @@ static struct {
 	const char **subjects;
 	const char *json_path;
 	const char *scenario;
-	char **argv;			/* the command line as given (getopt permutes argv) */
+	char **argv; /* the command line as given (getopt permutes argv) */
 	bool threads_set, duration_set, count_set, sizes_set, mode_set, repeat_set, list;
 } opts;
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: %s SCENARIO [options]\n"
-		   "       %s --list | --help | --version\n\n"
-		   "Scenarios:\n",
+	fprintf(f,
+		"usage: %s SCENARIO [options]\n"
+		"       %s --list | --help | --version\n\n"
+		"Scenarios:\n",
 		BENCH_NAME, BENCH_NAME);
 	for (size_t i = 0; i < NR_SCENARIOS; i++)
 		fprintf(f, "  %-16s %s\n", scenarios[i]->name, scenarios[i]->description);
@@ -110,7 +107,8 @@ static void usage(FILE *f)
 		"  --pin MODE         auto (default: one thread per core, then SMT siblings),\n"
 		"                     none (no pinning) or a CPU list such as 0-3,6\n"
 		"  --duration SECS    how long each timed run lasts (decimals allowed;\n"
-		"                     default 0.5, --quick 0.05; zero: each sample, 0.03 and 0.002)\n"
+		"                     default 0.5, --quick 0.05; zero: each sample, 0.03 and "
+		"0.002)\n"
 		"  --repeat N         repetitions of every subject (default %d, --quick 1),\n"
 		"                     interleaved\n"
 		"  --quick            smaller counts, shorter runs, one repetition\n"
@@ -153,7 +151,7 @@ static double parse_duration(const char *s)
 		else if (*p == '.')
 			points++;
 		else
-			digits = 0, points = 2;	/* anything else: reject below */
+			digits = 0, points = 2; /* anything else: reject below */
 		if (points > 1)
 			break;
 	}
@@ -200,16 +198,12 @@ static unsigned long long size_unit(char c)
 {
 	switch (c) {
 	case 'K':
-	case 'k':
-		return 1ull << 10;
+	case 'k': return 1ull << 10;
 	case 'M':
-	case 'm':
-		return 1ull << 20;
+	case 'm': return 1ull << 20;
 	case 'G':
-	case 'g':
-		return 1ull << 30;
-	default:
-		return 0;
+	case 'g': return 1ull << 30;
+	default: return 0;
 	}
 }
 
@@ -223,7 +217,7 @@ static size_t parse_size(const char *item, const char *whole)
 	if (strcmp(whole, item) != 0)
 		snprintf(where, sizeof(where), " in '%s'", whole);
 	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v <= MAX_SIZE)	/* beyond it, only "out of range" remains to say */
+		if (v <= MAX_SIZE) /* beyond it, only "out of range" remains to say */
 			v = v * 10 + (unsigned long long)(*p - '0');
 	}
 	if (*p)
@@ -294,8 +288,8 @@ static int parse_cpu(const char *s, size_t len, const char *item, const char *va
 			bad_cpu_list(item, value);
 		v = v * 10 + (s[i] - '0');
 		if (v > MAX_CPU)
-			tool_bad_usage("--pin: CPU '%.*s' in '%s' is out of range (0..%d)", (int)len, s,
-				       value, MAX_CPU);
+			tool_bad_usage("--pin: CPU '%.*s' in '%s' is out of range (0..%d)",
+				       (int)len, s, value, MAX_CPU);
 	}
 	return (int)v;
 }
@@ -309,7 +303,7 @@ static void parse_pin(const char *value)
 
 	free(opts.pin_cpus);
 	opts.pin_cpus = NULL;
-	opts.cfg.pin = (struct bench_pin){ .mode = BENCH_PIN_AUTO, .text = value };
+	opts.cfg.pin = (struct bench_pin){.mode = BENCH_PIN_AUTO, .text = value};
 	if (strcmp(value, "auto") == 0)
 		return;
 	if (strcmp(value, "none") == 0) {
@@ -331,8 +325,8 @@ static void parse_pin(const char *value)
 			if (hi < lo && n == 1)
 				tool_bad_usage("--pin: '%s' is an empty range of CPUs", value);
 			if (hi < lo)
-				tool_bad_usage("--pin: '%s' in '%s' is an empty range of CPUs", items[i],
-					       value);
+				tool_bad_usage("--pin: '%s' in '%s' is an empty range of CPUs",
+					       items[i], value);
 			for (int cpu = lo; cpu <= hi; cpu++, count++) {
 				if (pass)
 					opts.pin_cpus[count] = cpu;
@@ -373,55 +367,38 @@ static void parse_args(int argc, char *argv[])
 	int c;
 
 	opts.cfg.repeat = DEFAULT_REPEAT;
-	opts.cfg.pin = (struct bench_pin){ .mode = BENCH_PIN_AUTO, .text = "auto" };
+	opts.cfg.pin = (struct bench_pin){.mode = BENCH_PIN_AUTO, .text = "auto"};
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
 		switch (c) {
-		case OPT_THREADS:
-			parse_threads(optarg);
-			break;
-		case OPT_PIN:
-			parse_pin(optarg);
-			break;
+		case OPT_THREADS: parse_threads(optarg); break;
+		case OPT_PIN: parse_pin(optarg); break;
 		case OPT_DURATION:
 			opts.cfg.duration = parse_duration(optarg);
 			opts.duration_set = true;
 			break;
 		case OPT_REPEAT:
-			opts.cfg.repeat =
-				(unsigned int)tool_parse_uint("--repeat", optarg, optarg, 1, MAX_REPEAT);
+			opts.cfg.repeat = (unsigned int)tool_parse_uint("--repeat", optarg, optarg,
+									1, MAX_REPEAT);
 			opts.repeat_set = true;
 			break;
-		case OPT_QUICK:
-			opts.cfg.quick = true;
-			break;
+		case OPT_QUICK: opts.cfg.quick = true; break;
 		case OPT_JSON:
 			if (!*optarg)
 				tool_bad_usage("--json: '' is not a file name");
 			opts.json_path = optarg;
 			break;
-		case OPT_SUBJECTS:
-			parse_subjects(optarg);
-			break;
+		case OPT_SUBJECTS: parse_subjects(optarg); break;
 		case OPT_COUNT:
-			opts.cfg.count = tool_parse_uint("--count", optarg, optarg, MIN_COUNT, INT_MAX);
+			opts.cfg.count =
+				tool_parse_uint("--count", optarg, optarg, MIN_COUNT, INT_MAX);
 			opts.count_set = true;
 			break;
-		case OPT_SIZES:
-			parse_sizes(optarg);
-			break;
-		case OPT_MODE:
-			parse_mode(optarg);
-			break;
-		case OPT_LIST:
-			opts.list = true;
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf("%s %s\n", BENCH_NAME, HOTLINE_VERSION);
-			exit(0);
+		case OPT_SIZES: parse_sizes(optarg); break;
+		case OPT_MODE: parse_mode(optarg); break;
+		case OPT_LIST: opts.list = true; break;
+		case OPT_HELP: usage(stdout); exit(0);
+		case OPT_VERSION: printf("%s %s\n", BENCH_NAME, HOTLINE_VERSION); exit(0);
 		case ':':
 			if (optopt >= OPT_THREADS)
 				tool_bad_usage("--%s: missing value",
@@ -473,7 +450,8 @@ static void check_subjects(const struct bench_scenario *const *run, size_t nr_ru
 			for (size_t j = 0; j < run[s]->nr_subjects && !found; j++)
 				found = strcmp(opts.cfg.subjects[i], run[s]->subjects[j].name) == 0;
 			for (size_t j = 0; j < run[s]->nr_selftests && !found; j++)
-				found = strcmp(opts.cfg.subjects[i], run[s]->selftests[j].name) == 0;
+				found = strcmp(opts.cfg.subjects[i], run[s]->selftests[j].name) ==
+					0;
 		}
 		if (!found)
 			tool_bad_usage("--subjects: unknown subject '%s' for %s (see --list)",
@@ -500,14 +478,12 @@ static void note_ignored(const struct bench_scenario *sc)
 		unsigned int use;
 		const char *option;
 	} checks[] = {
-		{ BENCH_USES_THREADS, "--threads" },
-		{ BENCH_USES_DURATION, "--duration" },
-		{ BENCH_USES_COUNT, "--count" },
-		{ BENCH_USES_SIZES, "--sizes" },
-		{ BENCH_USES_MODE, "--mode" },
+		{BENCH_USES_THREADS, "--threads"}, {BENCH_USES_DURATION, "--duration"},
+		{BENCH_USES_COUNT, "--count"},	   {BENCH_USES_SIZES, "--sizes"},
+		{BENCH_USES_MODE, "--mode"},
 	};
-	const bool given[] = { opts.threads_set, opts.duration_set, opts.count_set,
-			       opts.sizes_set, opts.mode_set };
+	const bool given[] = {opts.threads_set, opts.duration_set, opts.count_set, opts.sizes_set,
+			      opts.mode_set};
 
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		if (given[i] && !(sc->uses & checks[i].use))

@@ -110,16 +110,10 @@ void bench_place(const struct bench_pin *pin, unsigned int n, int *cpus)
 {
 	for (unsigned int i = 0; i < n; i++) {
 		switch (pin->mode) {
-		case BENCH_PIN_AUTO:
-			cpus[i] = auto_order[i % nr_auto];
-			break;
-		case BENCH_PIN_LIST:
-			cpus[i] = pin->cpus[i % pin->nr_cpus];
-			break;
+		case BENCH_PIN_AUTO: cpus[i] = auto_order[i % nr_auto]; break;
+		case BENCH_PIN_LIST: cpus[i] = pin->cpus[i % pin->nr_cpus]; break;
 		case BENCH_PIN_NONE:
-		default:
-			cpus[i] = -1;
-			break;
+		default: cpus[i] = -1; break;
 		}
 	}
 }

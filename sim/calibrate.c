@@ -34,18 +34,18 @@
 #include "calibrate.h"
 #include "tool.h"
 
-#define CALIB_OPS 5000		/* per run per evaluation: the model is regular, 1% is plenty */
-#define CALIB_MAX_POINTS (SIM_NR_POLICIES * 2)
-#define CALIB_MAX_PARAMS 64	/* as main.c's table of overrides */
-#define CALIB_ATT_WEIGHT 0.25	/* attempts: a check on the shape, not the target */
-#define CALIB_PRIOR 1e-3	/* per parameter, per unit of log distance from the base, squared */
-#define CALIB_FLOOR 0.001	/* ns: one picosecond, the model's resolution */
-#define CALIB_ROUNDS 5		/* of quasi-random samples, each box half the last */
-#define CALIB_SAMPLES 50		/* per round */
-#define CALIB_MAX_EVALS 400	/* in all: about a second here, ten under ASan */
-#define CALIB_BOX_LOW (1.0 / 32)	/* the box, around the base's values */
-#define CALIB_BOX_HIGH 4.0
-#define CALIB_DEFAULT_LIMIT 100	/* as main.c's --retry-limit, if the file has none */
+#define CALIB_OPS	    5000 /* per run per evaluation: the model is regular, 1% is plenty */
+#define CALIB_MAX_POINTS    (SIM_NR_POLICIES * 2)
+#define CALIB_MAX_PARAMS    64	 /* as main.c's table of overrides */
+#define CALIB_ATT_WEIGHT    0.25 /* attempts: a check on the shape, not the target */
+#define CALIB_PRIOR	    1e-3 /* per parameter, per unit of log distance from the base, squared */
+#define CALIB_FLOOR	    0.001      /* ns: one picosecond, the model's resolution */
+#define CALIB_ROUNDS	    5	       /* of quasi-random samples, each box half the last */
+#define CALIB_SAMPLES	    50	       /* per round */
+#define CALIB_MAX_EVALS	    400	       /* in all: about a second here, ten under ASan */
+#define CALIB_BOX_LOW	    (1.0 / 32) /* the box, around the base's values */
+#define CALIB_BOX_HIGH	    4.0
+#define CALIB_DEFAULT_LIMIT 100 /* as main.c's --retry-limit, if the file has none */
 
 /*
  * The costs a 1-2 thread figure can show. Topology, the behaviour switches
@@ -57,15 +57,15 @@
  * fails a CAS) are found by trying them and kept at the base's value.
  */
 static const char *const candidates[] = {
-	"local_ns", "think_ns", "cs_ns", "relax_ns", "lat_smt", "lat_socket",
-	"lat_cross", "stickiness", "dir_occupancy", "far_occupancy",
+	"local_ns",   "think_ns",  "cs_ns",	 "relax_ns",	  "lat_smt",
+	"lat_socket", "lat_cross", "stickiness", "dir_occupancy", "far_occupancy",
 };
 
 struct calib_point {
 	int policy;
 	unsigned int threads, retry_limit;
-	double updates;			/* count updates per bench op (get+put: 2) */
-	double measured_ns, measured_att;	/* att 0: not compared */
+	double updates;			  /* count updates per bench op (get+put: 2) */
+	double measured_ns, measured_att; /* att 0: not compared */
 	double model_ns, model_att;
 };
 
@@ -79,11 +79,11 @@ struct calib {
 	const struct sim_preset *base;
 	struct sim_machine m;
 	uint64_t seed;
-	size_t fit[CALIB_MAX_PARAMS], nr_fit;		/* indices into sim_params */
+	size_t fit[CALIB_MAX_PARAMS], nr_fit; /* indices into sim_params */
 	size_t no_effect[CALIB_MAX_PARAMS], nr_no_effect;
 	bool held[CALIB_MAX_PARAMS];
 	double u0[CALIB_MAX_PARAMS];			/* log of the start values */
-	size_t at_bound[CALIB_MAX_PARAMS], nr_at_bound;	/* indices into sim_params */
+	size_t at_bound[CALIB_MAX_PARAMS], nr_at_bound; /* indices into sim_params */
 	unsigned int evals;
 	double rms, max_error;
 };
@@ -107,7 +107,8 @@ static double updates_per_op(const char *path, json_t *r, const char *who)
 {
 	json_t *op = json_object_get(r, "op");
 
-	if (!op || json_is_null(op) || (json_is_string(op) && !strcmp(json_string_value(op), "get+put")))
+	if (!op || json_is_null(op) ||
+	    (json_is_string(op) && !strcmp(json_string_value(op), "get+put")))
 		return 2;
 	if (json_is_string(op) && !strcmp(json_string_value(op), "one count update"))
 		return 1;
@@ -138,7 +139,8 @@ static void add_point(struct calib *c, json_t *r, int policy, unsigned int threa
 		.updates = updates_per_op(c->path, r, who),
 		.measured_ns = json_number_value(ns),
 	};
-	if (json_is_integer(lim) && json_integer_value(lim) >= 1 && json_integer_value(lim) <= 1000000)
+	if (json_is_integer(lim) && json_integer_value(lim) >= 1 &&
+	    json_integer_value(lim) <= 1000000)
 		p->retry_limit = (unsigned int)json_integer_value(lim);
 	/* at 1 thread every attempt succeeds in both: nothing to learn */
 	if (threads == 2 && sim_policy_has_attempts(policy) && json_is_number(att) &&
@@ -191,12 +193,15 @@ struct calib *calib_load(const char *path)
 	results = json_object_get(doc, "results");
 	if (!json_is_array(results))
 		bad_file(path, "no \"results\" list");
-	json_array_foreach(results, i, r) {
-		json_t *scenario = json_object_get(r, "scenario"), *subject = json_object_get(r, "subject");
+	json_array_foreach(results, i, r)
+	{
+		json_t *scenario = json_object_get(r, "scenario"),
+		       *subject = json_object_get(r, "subject");
 		json_t *threads = json_object_get(r, "threads");
 		int policy;
 
-		if (!json_is_string(scenario) || strcmp(json_string_value(scenario), "contend") != 0 ||
+		if (!json_is_string(scenario) ||
+		    strcmp(json_string_value(scenario), "contend") != 0 ||
 		    !json_is_string(subject) || !json_is_integer(threads))
 			continue;
 		policy = sim_find_policy(json_string_value(subject));
@@ -208,8 +213,9 @@ struct calib *calib_load(const char *path)
 	}
 	json_decref(doc);
 	if (!c->n)
-		bad_file(path, "no contend result at 1-2 threads (and at most env.cpus) of a subject "
-			       "the model knows");
+		bad_file(path,
+			 "no contend result at 1-2 threads (and at most env.cpus) of a subject "
+			 "the model knows");
 	return c;
 }
 
@@ -260,12 +266,13 @@ static double simulate(struct calib *c, const struct sim_machine *m, double *rms
 		double e;
 
 		if (sim_run(m, p->policy, p->threads, p->retry_limit, CALIB_OPS,
-			    sim_run_seed(c->seed, (enum sim_policy)p->policy, p->threads), &r, err, sizeof(err)))
+			    sim_run_seed(c->seed, (enum sim_policy)p->policy, p->threads), &r, err,
+			    sizeof(err)))
 			tool_die("--calibrate: %s at %u threads: %s", sim_policies[p->policy].name,
 				 p->threads, err);
 		p->model_ns = p->updates * r.elapsed_ns / (double)r.ops;
 		if (p->model_ns < 1e-6)
-			p->model_ns = 1e-6;	/* every cost at zero: keep the log finite */
+			p->model_ns = 1e-6; /* every cost at zero: keep the log finite */
 		p->model_att = r.successes ? (double)r.attempts_sum / (double)r.successes : 0;
 		sim_result_free(&r);
 		e = log(p->model_ns / p->measured_ns);
@@ -372,8 +379,8 @@ static double nelder_mead(struct calib *c, double *x, double step, unsigned int 
 		}
 		/* contract towards the better of the worst and its reflection */
 		for (size_t k = 0; k < d; k++)
-			xe[k] = fr < f[worst] ? centre[k] + 0.5 * (xr[k] - centre[k]) :
-						centre[k] + 0.5 * (v[worst][k] - centre[k]);
+			xe[k] = fr < f[worst] ? centre[k] + 0.5 * (xr[k] - centre[k])
+					      : centre[k] + 0.5 * (v[worst][k] - centre[k]);
 		fe = objective(c, xe);
 		if (fe < fmin(fr, f[worst])) {
 			memcpy(v[worst], xe, d * sizeof(*x));
@@ -425,8 +432,8 @@ static double halton(unsigned int i, unsigned int base)
  */
 static void search(struct calib *c, double *u)
 {
-	static const unsigned int primes[] = { 2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43,
-					       47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97 };
+	static const unsigned int primes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41,
+					      43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97};
 	double centre[CALIB_MAX_PARAMS], x[CALIB_MAX_PARAMS];
 	double best, lo = log(CALIB_BOX_LOW), hi = log(CALIB_BOX_HIGH);
 	size_t d = c->nr_fit;
@@ -440,8 +447,10 @@ static void search(struct calib *c, double *u)
 			double f;
 
 			for (size_t k = 0; k < d; k++)
-				x[k] = centre[k] + lo + (hi - lo) *
-					(k < sizeof(primes) / sizeof(primes[0]) ? halton(seq, primes[k]) : 0.5);
+				x[k] = centre[k] + lo +
+				       (hi - lo) * (k < sizeof(primes) / sizeof(primes[0])
+							    ? halton(seq, primes[k])
+							    : 0.5);
 			f = objective(c, x);
 			if (f < best) {
 				best = f;
@@ -541,7 +550,8 @@ static void print(const struct calib *c)
 		       100 * (p->model_ns / p->measured_ns - 1), am, amod);
 	}
 	printf("# ns per bench op (get+put: two of the model's count updates); rms log error "
-	       "%.4f over %zu figures, %u evaluations\n", c->rms, c->n, c->evals);
+	       "%.4f over %zu figures, %u evaluations\n",
+	       c->rms, c->n, c->evals);
 	printf("# fitted:");
 	for (size_t k = 0; k < c->nr_fit; k++) {
 		format_value(val, sizeof(val), *param((struct sim_machine *)&c->m, c->fit[k]));
@@ -558,7 +568,8 @@ static void print(const struct calib *c)
 	printf("%s\n# kept at %s's (no effect on these figures):", nr_held ? "" : " none",
 	       c->base->name);
 	for (size_t k = 0; k < c->nr_no_effect; k++) {
-		format_value(val, sizeof(val), *param((struct sim_machine *)&c->m, c->no_effect[k]));
+		format_value(val, sizeof(val),
+			     *param((struct sim_machine *)&c->m, c->no_effect[k]));
 		printf(" %s %s", sim_params[c->no_effect[k]].name, val);
 	}
 	printf("%s\nhotline-sim --machine %s", c->nr_no_effect ? "" : " none", c->base->name);
@@ -712,7 +723,7 @@ json_t *calib_json(const struct calib *c)
 		}
 		json_array_append_new(fit, e);
 	}
-	file = json_string(c->path);	/* NULL if the name is not UTF-8 */
+	file = json_string(c->path); /* NULL if the name is not UTF-8 */
 	json_object_set_new(o, "file", file ? file : json_null());
 	json_object_set_new(o, "base", json_string(c->base->name));
 	json_object_set_new(o, "fitted", fitted);

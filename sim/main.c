@@ -24,12 +24,12 @@
 #define HOTLINE_VERSION "unknown"
 #endif
 
-#define NAME "hotline-sim"
+#define NAME	    "hotline-sim"
 #define MAX_THREADS 4096
-#define MAX_LIST 256		/* thread counts in one --threads */
-#define MAX_LIMIT 1000000
+#define MAX_LIST    256 /* thread counts in one --threads */
+#define MAX_LIMIT   1000000
 #define DEFAULT_OPS 200000
-#define MAX_OPS 1000000000ULL
+#define MAX_OPS	    1000000000ULL
 
 static struct {
 	const struct sim_preset *preset;
@@ -43,11 +43,10 @@ static struct {
 	unsigned int retry_limit;
 	uint64_t ops, seed;
 	const char *json_path;
-	struct calib *calib;		/* --calibrate: the measured points, then the fit */
-	double calib_max_error;		/* a fit's rms log error above this is refused */
+	struct calib *calib;	/* --calibrate: the measured points, then the fit */
+	double calib_max_error; /* a fit's rms log error above this is refused */
 	bool calib_max_error_set;
-} opts = { .retry_limit = 100, .ops = DEFAULT_OPS, .seed = 1,
-	    .calib_max_error = CALIB_MAX_ERROR };
+} opts = {.retry_limit = 100, .ops = DEFAULT_OPS, .seed = 1, .calib_max_error = CALIB_MAX_ERROR};
 
 static void usage(FILE *f)
 {
@@ -95,7 +94,8 @@ static void list(void)
 		for (size_t k = 0; k < sim_nr_params; k++) {
 			struct sim_machine m = p->m;
 
-			printf("  %-20s %g\n", sim_params[k].name, *sim_param_ref(&m, &sim_params[k]));
+			printf("  %-20s %g\n", sim_params[k].name,
+			       *sim_param_ref(&m, &sim_params[k]));
 		}
 		printf("  sources: %s\n", p->sources);
 	}
@@ -164,8 +164,8 @@ static void parse_policies(const char *value)
 			tool_bad_usage("--policy: unknown subject '%s' (see --list)", items[i]);
 		for (size_t k = 0; k < opts.nr_policies; k++) {
 			if (opts.policies[k] == p)
-				tool_bad_usage("--policy: subject '%s' given twice in '%s'", items[i],
-					       value);
+				tool_bad_usage("--policy: subject '%s' given twice in '%s'",
+					       items[i], value);
 		}
 		opts.policies[opts.nr_policies++] = p;
 	}
@@ -173,8 +173,21 @@ static void parse_policies(const char *value)
 	free(buf);
 }
 
-enum { OPT_MACHINE = 256, OPT_POLICY, OPT_THREADS, OPT_LIMIT, OPT_OPS, OPT_SEED, OPT_JSON,
-       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_CALIBRATE, OPT_CALIB_MAX_ERROR, OPT_PARAM };
+enum {
+	OPT_MACHINE = 256,
+	OPT_POLICY,
+	OPT_THREADS,
+	OPT_LIMIT,
+	OPT_OPS,
+	OPT_SEED,
+	OPT_JSON,
+	OPT_LIST,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_CALIBRATE,
+	OPT_CALIB_MAX_ERROR,
+	OPT_PARAM
+};
 
 /* the fixed options, then two per parameter (its name with _ and with -) */
 static struct option long_options[16 + 2 * 64 + 1];
@@ -183,18 +196,18 @@ static char param_dashed[64][32];
 static void build_options(void)
 {
 	static const struct option fixed[] = {
-		{ "machine", required_argument, NULL, OPT_MACHINE },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "threads", required_argument, NULL, OPT_THREADS },
-		{ "retry-limit", required_argument, NULL, OPT_LIMIT },
-		{ "ops", required_argument, NULL, OPT_OPS },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ "calibrate", required_argument, NULL, OPT_CALIBRATE },
-		{ "calibrate-max-error", required_argument, NULL, OPT_CALIB_MAX_ERROR },
+		{"machine", required_argument, NULL, OPT_MACHINE},
+		{"policy", required_argument, NULL, OPT_POLICY},
+		{"threads", required_argument, NULL, OPT_THREADS},
+		{"retry-limit", required_argument, NULL, OPT_LIMIT},
+		{"ops", required_argument, NULL, OPT_OPS},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"json", required_argument, NULL, OPT_JSON},
+		{"list", no_argument, NULL, OPT_LIST},
+		{"help", no_argument, NULL, OPT_HELP},
+		{"version", no_argument, NULL, OPT_VERSION},
+		{"calibrate", required_argument, NULL, OPT_CALIBRATE},
+		{"calibrate-max-error", required_argument, NULL, OPT_CALIB_MAX_ERROR},
 	};
 	size_t n = 0;
 
@@ -206,12 +219,13 @@ static void build_options(void)
 		snprintf(param_dashed[i], sizeof(param_dashed[i]), "%s", sim_params[i].name);
 		for (char *c = param_dashed[i]; *c; c++)
 			*c = *c == '_' ? '-' : *c;
-		long_options[n++] = (struct option){ sim_params[i].name, required_argument, NULL, val };
+		long_options[n++] =
+			(struct option){sim_params[i].name, required_argument, NULL, val};
 		if (strcmp(param_dashed[i], sim_params[i].name) != 0)
 			long_options[n++] =
-				(struct option){ param_dashed[i], required_argument, NULL, val };
+				(struct option){param_dashed[i], required_argument, NULL, val};
 	}
-	long_options[n] = (struct option){ 0 };
+	long_options[n] = (struct option){0};
 }
 
 static void parse_args(int argc, char *argv[])
@@ -236,17 +250,14 @@ static void parse_args(int argc, char *argv[])
 		case OPT_MACHINE:
 			opts.preset = sim_find_preset(optarg);
 			if (!opts.preset)
-				tool_bad_usage("--machine: unknown preset '%s' (see --list)", optarg);
+				tool_bad_usage("--machine: unknown preset '%s' (see --list)",
+					       optarg);
 			break;
-		case OPT_POLICY:
-			parse_policies(optarg);
-			break;
-		case OPT_THREADS:
-			parse_threads(optarg);
-			break;
+		case OPT_POLICY: parse_policies(optarg); break;
+		case OPT_THREADS: parse_threads(optarg); break;
 		case OPT_LIMIT:
-			opts.retry_limit = (unsigned int)tool_parse_uint("--retry-limit", optarg, optarg, 1,
-								    MAX_LIMIT);
+			opts.retry_limit = (unsigned int)tool_parse_uint("--retry-limit", optarg,
+									 optarg, 1, MAX_LIMIT);
 			break;
 		case OPT_OPS:
 			opts.ops = tool_parse_uint("--ops", optarg, optarg, 10, MAX_OPS);
@@ -259,31 +270,25 @@ static void parse_args(int argc, char *argv[])
 				tool_bad_usage("--json: '' is not a file name");
 			opts.json_path = optarg;
 			break;
-		case OPT_LIST:
-			want_list = true;
-			break;
-		case OPT_CALIBRATE:
-			calib_path = optarg;
-			break;
+		case OPT_LIST: want_list = true; break;
+		case OPT_CALIBRATE: calib_path = optarg; break;
 		case OPT_CALIB_MAX_ERROR:
 			opts.calib_max_error =
 				parse_number("--calibrate-max-error", optarg, 0.01, 1000);
 			opts.calib_max_error_set = true;
 			break;
 		case 'h':
-		case OPT_HELP:
-			usage(stdout);
-			exit(0);
-		case OPT_VERSION:
-			printf(NAME " %s\n", HOTLINE_VERSION);
-			exit(0);
+		case OPT_HELP: usage(stdout); exit(0);
+		case OPT_VERSION: printf(NAME " %s\n", HOTLINE_VERSION); exit(0);
 		case ':':
 			if (optopt >= OPT_MACHINE)
-				tool_bad_usage("--%s: missing value", tool_option_name(long_options, optopt));
+				tool_bad_usage("--%s: missing value",
+					       tool_option_name(long_options, optopt));
 			tool_bad_usage("-%c: missing value", optopt);
 		case '?':
 		default:
-			tool_unknown_option(long_options, optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
+			tool_unknown_option(long_options,
+					    optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
 		}
 	}
 	if (optind < argc)
@@ -312,7 +317,7 @@ static void parse_args(int argc, char *argv[])
 		if (opts.param_set[i])
 			*sim_param_ref(&opts.m, &sim_params[i]) = opts.param_value[i];
 	}
-	for (const char *const *k = (const char *const[]){ "sockets", "cores", "smt", NULL }; *k;
+	for (const char *const *k = (const char *const[]){"sockets", "cores", "smt", NULL}; *k;
 	     k++) {
 		for (size_t i = 0; i < sim_nr_params; i++) {
 			double v = *sim_param_ref(&opts.m, &sim_params[i]);
@@ -351,10 +356,12 @@ static json_t *env_json(int argc, char *argv[])
 	}
 	json_object_set_new(env, "cpu", json_string(cpu));
 	json_object_set_new(env, "arch", json_string(arm ? "aarch64" : "x86_64"));
-	json_object_set_new(env, "cpus", json_integer((json_int_t)(m->sockets * m->cores * m->smt)));
+	json_object_set_new(env, "cpus",
+			    json_integer((json_int_t)(m->sockets * m->cores * m->smt)));
 	json_object_set_new(env, "placement", json_null());
 	json_object_set_new(env, "simulated", json_true());
-	json_object_set_new(env, "preset", json_string(opts.calib ? "calibrated" : opts.preset->name));
+	json_object_set_new(env, "preset",
+			    json_string(opts.calib ? "calibrated" : opts.preset->name));
 	if (opts.calib)
 		json_object_set_new(env, "calibration", calib_json(opts.calib));
 	json_object_set_new(env, "model", model);
@@ -372,17 +379,17 @@ static json_t *result_json(int policy, const struct sim_result *r, double ops_pe
 	json_object_set_new(o, "subject", json_string(sim_policies[policy].name));
 	json_object_set_new(o, "threads", json_integer(r->threads));
 	json_object_set_new(o, "size", json_null());
-	json_object_set_new(o, "retry_limit", sim_policy_has_limit(policy) ?
-						      json_integer(opts.retry_limit) :
-						      json_null());
+	json_object_set_new(o, "retry_limit",
+			    sim_policy_has_limit(policy) ? json_integer(opts.retry_limit)
+							 : json_null());
 	json_object_set_new(o, "ops_per_sec", json_real(ops_per_sec));
 	json_object_set_new(o, "ns_per_op", json_real(ns_per_op));
 	json_object_set_new(o, "gb_per_sec", json_null());
 	json_object_set_new(o, "headline", json_string("ops_per_sec"));
 	json_object_set_new(o, "runs", json_pack("[f]", ops_per_sec));
-	json_object_set_new(o, "spread", json_pack("{s:f, s:f, s:f, s:f}", "min", ops_per_sec,
-						   "max", ops_per_sec, "median", ops_per_sec,
-						   "rel_spread", 0.0));
+	json_object_set_new(o, "spread",
+			    json_pack("{s:f, s:f, s:f, s:f}", "min", ops_per_sec, "max",
+				      ops_per_sec, "median", ops_per_sec, "rel_spread", 0.0));
 	json_object_set_new(o, "op", json_string("one count update"));
 	if (sim_policy_has_attempts(policy) && r->successes)
 		json_object_set_new(o, "attempts_per_success",
@@ -393,11 +400,11 @@ static json_t *result_json(int policy, const struct sim_result *r, double ops_pe
 					      (json_int_t)r->attempts_max));
 	else
 		json_object_set_new(o, "attempts_per_success", json_null());
-	json_object_set_new(o, "fallback_rate",
-			    sim_policy_has_fallback(policy) && r->successes + r->fallbacks ?
-				    json_real((double)r->fallbacks /
-					      (double)(r->successes + r->fallbacks)) :
-				    json_null());
+	json_object_set_new(
+		o, "fallback_rate",
+		sim_policy_has_fallback(policy) && r->successes + r->fallbacks
+			? json_real((double)r->fallbacks / (double)(r->successes + r->fallbacks))
+			: json_null());
 	json_object_set_new(o, "fairness", json_real(fairness));
 	for (unsigned int t = 0; t < r->threads; t++)
 		json_array_append_new(pt, json_pack("{s:I, s:I}", "cpu", (json_int_t)t, "ops",
@@ -456,7 +463,8 @@ int main(int argc, char *argv[])
 			char limit[16] = "-", att[16] = "-", p99[16] = "-", fb[16] = "-";
 
 			if (sim_run(&opts.m, p, opts.threads[t], opts.retry_limit, opts.ops,
-				    sim_run_seed(opts.seed, (enum sim_policy)p, opts.threads[t]), &r, err, sizeof(err)))
+				    sim_run_seed(opts.seed, (enum sim_policy)p, opts.threads[t]),
+				    &r, err, sizeof(err)))
 				tool_die("%s at %u threads: %s", sim_policies[p].name,
 					 opts.threads[t], err);
 			ns_per_op = r.elapsed_ns / (double)r.ops;
@@ -493,12 +501,12 @@ int main(int argc, char *argv[])
 				    json_pack("{s:b, s:i, s:n, s:s, s:I, s:I, s:I}", "quick", 0,
 					      "repeat", 1, "duration", "pin", "model", "ops",
 					      (json_int_t)opts.ops, "warmup_ops",
-					      (json_int_t)(opts.ops / 10 ? opts.ops / 10 : 1), "seed",
-					      (json_int_t)opts.seed));
+					      (json_int_t)(opts.ops / 10 ? opts.ops / 10 : 1),
+					      "seed", (json_int_t)opts.seed));
 		json_object_set_new(doc, "results", results);
 		json_object_set_new(doc, "subjects", subjects_json());
-		if (json_dump_file(doc, opts.json_path,
-				   JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0)
+		if (json_dump_file(doc, opts.json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) !=
+		    0)
 			tool_die("--json: cannot write '%s': %s", opts.json_path, strerror(errno));
 		json_decref(doc);
 	} else {

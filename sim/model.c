@@ -19,7 +19,7 @@
 
 #define NONE (-1)
 
-typedef uint64_t ps_t;	/* picoseconds */
+typedef uint64_t ps_t; /* picoseconds */
 
 /*
  * An event's key: its time in the high bits, the thread in the low ones, so
@@ -28,58 +28,66 @@ typedef uint64_t ps_t;	/* picoseconds */
  */
 #define WHO_BITS 12
 #define WHO_MASK ((UINT64_C(1) << WHO_BITS) - 1)
-#define MAX_PS (UINT64_MAX >> WHO_BITS)
+#define MAX_PS	 (UINT64_MAX >> WHO_BITS)
 
 enum req { REQ_READ, REQ_CAS, REQ_WRITE, REQ_FAR };
 
 /* What a write does to the line's value when it is applied. */
-enum effect { EFF_COUNT, EFF_LOCK_FAST, EFF_LOCK, EFF_UNLOCK, EFF_ENQUEUE, EFF_TICKET_TAKE, EFF_TICKET_NEXT };
+enum effect {
+	EFF_COUNT,
+	EFF_LOCK_FAST,
+	EFF_LOCK,
+	EFF_UNLOCK,
+	EFF_ENQUEUE,
+	EFF_TICKET_TAKE,
+	EFF_TICKET_NEXT
+};
 
 /* What a CAS compares: the word as last seen (lockref, cas_loop), or "lock word zero". */
 enum cas_cond { CAS_SEEN, CAS_LOCK_FREE };
 
 /* Program counters of the policies' state machines. */
 enum pc {
-	PC_START,		/* begin an operation */
-	PC_READ_DONE,		/* lockless: the first read came back */
-	PC_CAS_DONE,		/* lockless: a CAS came back */
-	PC_RELAXED,		/* lockless: cpu_relax over, retry */
+	PC_START,     /* begin an operation */
+	PC_READ_DONE, /* lockless: the first read came back */
+	PC_CAS_DONE,  /* lockless: a CAS came back */
+	PC_RELAXED,   /* lockless: cpu_relax over, retry */
 	PC_FAA_DONE,
-	PC_Q_FAST_DONE,		/* qspinlock: fast-path CAS came back */
-	PC_Q_ENQUEUED,		/* tail exchanged */
-	PC_Q_HEAD,		/* MCS turn: now spin on the lock word */
-	PC_Q_HEAD_READ,		/* the head's read of the lock word came back */
-	PC_Q_LOCKED,		/* the head set the locked byte */
-	PC_CS_COUNT_DONE,	/* count updated under the lock */
-	PC_CS_DONE,		/* critical section over: unlock */
-	PC_UNLOCKED,		/* unlock store done */
-	PC_T_TAKEN,		/* ticket taken */
-	PC_T_READ,		/* ticket: read of serving came back */
-	PC_THINK,		/* think time over */
+	PC_Q_FAST_DONE,	  /* qspinlock: fast-path CAS came back */
+	PC_Q_ENQUEUED,	  /* tail exchanged */
+	PC_Q_HEAD,	  /* MCS turn: now spin on the lock word */
+	PC_Q_HEAD_READ,	  /* the head's read of the lock word came back */
+	PC_Q_LOCKED,	  /* the head set the locked byte */
+	PC_CS_COUNT_DONE, /* count updated under the lock */
+	PC_CS_DONE,	  /* critical section over: unlock */
+	PC_UNLOCKED,	  /* unlock store done */
+	PC_T_TAKEN,	  /* ticket taken */
+	PC_T_READ,	  /* ticket: read of serving came back */
+	PC_THINK,	  /* think time over */
 };
 
 struct thread {
 	enum pc pc;
-	int core, socket;		/* global core index, socket */
-	uint64_t copy_epoch;		/* holds a valid shared copy iff == line.epoch */
-	uint64_t seen_version;		/* the word as last observed */
-	bool seen_locked;		/* the lock word (locked or queued) as last observed */
+	int core, socket;      /* global core index, socket */
+	uint64_t copy_epoch;   /* holds a valid shared copy iff == line.epoch */
+	uint64_t seen_version; /* the word as last observed */
+	bool seen_locked;      /* the lock word (locked or queued) as last observed */
 	uint32_t seen_serving;
 	uint32_t ticket;
-	bool ok;			/* last CAS succeeded */
-	bool pred;			/* EFF_ENQUEUE: there was a predecessor */
+	bool ok;   /* last CAS succeeded */
+	bool pred; /* EFF_ENQUEUE: there was a predecessor */
 	bool watching;
-	ps_t arrive;			/* a watcher whose read is still on its way: when it lands */
-	bool turn;			/* the MCS predecessor has handed over the turn */
+	ps_t arrive; /* a watcher whose read is still on its way: when it lands */
+	bool turn;   /* the MCS predecessor has handed over the turn */
 	unsigned int attempts;
-	enum req req;			/* outstanding request to the home */
+	enum req req; /* outstanding request to the home */
 	enum effect eff;
 	enum cas_cond cond;
-	int mcs_next;			/* successor in the MCS queue */
+	int mcs_next; /* successor in the MCS queue */
 	uint64_t ops;
 };
 
-typedef uint64_t event_t;	/* time << WHO_BITS | thread */
+typedef uint64_t event_t; /* time << WHO_BITS | thread */
 
 struct sim {
 	const struct sim_machine *m;
@@ -90,18 +98,18 @@ struct sim {
 	uint64_t rng;
 
 	/* the line */
-	int owner;			/* exclusive holder or NONE */
-	uint64_t epoch;			/* bumps on every invalidation of shared copies */
-	uint64_t version;		/* bumps on every change of the value */
-	bool locked;			/* lock byte */
-	int mcs_tail, mcs_head;		/* MCS queue (threads), NONE if empty */
+	int owner;		/* exclusive holder or NONE */
+	uint64_t epoch;		/* bumps on every invalidation of shared copies */
+	uint64_t version;	/* bumps on every change of the value */
+	bool locked;		/* lock byte */
+	int mcs_tail, mcs_head; /* MCS queue (threads), NONE if empty */
 	uint32_t next_ticket, serving;
 
 	/* the home: FIFO of requesters, one outstanding request per thread at most */
-	int *fifo;			/* a ring of fifo_mask + 1 >= threads entries */
+	int *fifo; /* a ring of fifo_mask + 1 >= threads entries */
 	unsigned int fifo_head, fifo_len, fifo_mask;
 	ps_t home_free, sticky_until;
-	ps_t home_at;			/* when the home serves next, if home_scheduled */
+	ps_t home_at; /* when the home serves next, if home_scheduled */
 	bool home_scheduled;
 
 	/* threads spinning on a valid copy, woken by the next invalidation */
@@ -110,7 +118,7 @@ struct sim {
 
 	/* ps versions of the machine's times */
 	ps_t p_smt, p_socket, p_cross, p_occ, p_sticky, p_far, p_local, p_relax, p_cs, p_think;
-	uint64_t f_jitter, f_lat_jitter;	/* the jitters in 1/65536ths */
+	uint64_t f_jitter, f_lat_jitter; /* the jitters in 1/65536ths */
 
 	event_t *heap;
 	unsigned int heap_len;
@@ -175,7 +183,7 @@ static void heap_push(struct sim *s, ps_t t, int who)
 	event_t e = t << WHO_BITS | (event_t)who;
 	unsigned int i = s->heap_len++;
 
-	s->heap[i + 1] = UINT64_MAX;	/* the sentinel heap_pop reads */
+	s->heap[i + 1] = UINT64_MAX; /* the sentinel heap_pop reads */
 
 	while (i) {
 		unsigned int p = (i - 1) / 2;
@@ -271,11 +279,8 @@ static void apply(struct sim *s, int t, enum effect eff)
 
 	s->version++;
 	switch (eff) {
-	case EFF_COUNT:
-		break;
-	case EFF_LOCK_FAST:
-		s->locked = true;
-		break;
+	case EFF_COUNT: break;
+	case EFF_LOCK_FAST: s->locked = true; break;
 	case EFF_LOCK:
 		/* the head takes the lock and leaves the queue */
 		s->locked = true;
@@ -283,9 +288,7 @@ static void apply(struct sim *s, int t, enum effect eff)
 		if (s->mcs_tail == t)
 			s->mcs_tail = NONE;
 		break;
-	case EFF_UNLOCK:
-		s->locked = false;
-		break;
+	case EFF_UNLOCK: s->locked = false; break;
 	case EFF_ENQUEUE:
 		th->mcs_next = NONE;
 		th->pred = s->mcs_tail != NONE;
@@ -295,12 +298,8 @@ static void apply(struct sim *s, int t, enum effect eff)
 			s->mcs_head = t;
 		s->mcs_tail = t;
 		break;
-	case EFF_TICKET_TAKE:
-		th->ticket = s->next_ticket++;
-		break;
-	case EFF_TICKET_NEXT:
-		s->serving++;
-		break;
+	case EFF_TICKET_TAKE: th->ticket = s->next_ticket++; break;
+	case EFF_TICKET_NEXT: s->serving++; break;
 	}
 	observe(s, t);
 }
@@ -387,7 +386,7 @@ static void home_serve(struct sim *s)
 	switch (th->req) {
 	case REQ_READ:
 		if (s->owner != NONE && s->owner != t) {
-			s->th[s->owner].copy_epoch = s->epoch;	/* downgraded, keeps a copy */
+			s->th[s->owner].copy_epoch = s->epoch; /* downgraded, keeps a copy */
 			s->owner = NONE;
 		}
 		th->copy_epoch = s->epoch;
@@ -437,10 +436,10 @@ static void home_serve(struct sim *s)
 		s->home_free = s->now + s->p_far;
 		invalidate(s, NONE);
 		apply(s, t, th->eff);
-		lat = s->p_far;	/* posted (STADD): the thread waits only for the home to take it */
+		lat = s->p_far; /* posted (STADD): the thread waits only for the home to take it */
 		break;
 	}
-	heap_push(s, s->now + lat, t);	/* th->pc already says where to resume */
+	heap_push(s, s->now + lat, t); /* th->pc already says where to resume */
 	s->home_scheduled = false;
 	home_schedule(s);
 }
@@ -544,16 +543,10 @@ static void begin(struct sim *s, int t)
 	struct thread *th = &s->th[t];
 
 	switch (s->policy) {
-	case SIM_ATOMIC_FAA:
-		do_fetch_add(s, t, EFF_COUNT, PC_FAA_DONE);
-		break;
+	case SIM_ATOMIC_FAA: do_fetch_add(s, t, EFF_COUNT, PC_FAA_DONE); break;
 	case SIM_LOCKREF_SPINLOCK_ONLY:
-	case SIM_QSPINLOCK:
-		slow_path(s, t);
-		break;
-	case SIM_TICKET:
-		do_fetch_add(s, t, EFF_TICKET_TAKE, PC_T_TAKEN);
-		break;
+	case SIM_QSPINLOCK: slow_path(s, t); break;
+	case SIM_TICKET: do_fetch_add(s, t, EFF_TICKET_TAKE, PC_T_TAKEN); break;
 	default:
 		th->attempts = 0;
 		do_read(s, t, PC_READ_DONE);
@@ -603,9 +596,7 @@ static void step(struct sim *s, int t)
 
 	switch (th->pc) {
 	case PC_START:
-	case PC_THINK:
-		begin(s, t);
-		break;
+	case PC_THINK: begin(s, t); break;
 	case PC_READ_DONE:
 		if (s->facts->kind == SUBJECT_LOCKREF && th->seen_locked)
 			fall_back(s, t);
@@ -620,12 +611,8 @@ static void step(struct sim *s, int t)
 			after_failed_cas(s, t);
 		}
 		break;
-	case PC_RELAXED:
-		lockless_try(s, t);
-		break;
-	case PC_FAA_DONE:
-		op_done(s, t);
-		break;
+	case PC_RELAXED: lockless_try(s, t); break;
+	case PC_FAA_DONE: op_done(s, t); break;
 	case PC_Q_FAST_DONE:
 		if (th->ok)
 			do_write(s, t, EFF_COUNT, PC_CS_COUNT_DONE);
@@ -636,11 +623,9 @@ static void step(struct sim *s, int t)
 		if (!th->pred || th->turn)
 			do_read(s, t, PC_Q_HEAD_READ);
 		else
-			th->pc = PC_Q_HEAD;	/* the predecessor hands the turn over */
+			th->pc = PC_Q_HEAD; /* the predecessor hands the turn over */
 		break;
-	case PC_Q_HEAD:
-		do_read(s, t, PC_Q_HEAD_READ);
-		break;
+	case PC_Q_HEAD: do_read(s, t, PC_Q_HEAD_READ); break;
 	case PC_Q_HEAD_READ:
 		if (!s->locked && has_copy(s, t)) {
 			do_write(s, t, EFF_LOCK, PC_Q_LOCKED);
@@ -660,22 +645,16 @@ static void step(struct sim *s, int t)
 				heap_push(s, s->now + transfer(s, xfer(s, t, th->mcs_next)),
 					  th->mcs_next);
 			else
-				next->turn = true;	/* its enqueue has not come back yet */
+				next->turn = true; /* its enqueue has not come back yet */
 		}
 		do_write(s, t, EFF_COUNT, PC_CS_COUNT_DONE);
 		break;
-	case PC_CS_COUNT_DONE:
-		at(s, jittered(s, s->p_cs), t, PC_CS_DONE);
-		break;
+	case PC_CS_COUNT_DONE: at(s, jittered(s, s->p_cs), t, PC_CS_DONE); break;
 	case PC_CS_DONE:
 		do_write(s, t, s->policy == SIM_TICKET ? EFF_TICKET_NEXT : EFF_UNLOCK, PC_UNLOCKED);
 		break;
-	case PC_UNLOCKED:
-		op_done(s, t);
-		break;
-	case PC_T_TAKEN:
-		do_read(s, t, PC_T_READ);
-		break;
+	case PC_UNLOCKED: op_done(s, t); break;
+	case PC_T_TAKEN: do_read(s, t, PC_T_READ); break;
 	case PC_T_READ:
 		if (has_copy(s, t) && s->serving == th->ticket) {
 			do_write(s, t, EFF_COUNT, PC_CS_COUNT_DONE);
@@ -714,7 +693,7 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 	    unsigned int retry_limit, uint64_t ops, uint64_t seed, struct sim_result *res,
 	    char *err, size_t errlen)
 {
-	struct sim s = { 0 };
+	struct sim s = {0};
 	unsigned int cores = (unsigned int)(m->sockets * m->cores);
 	int rc = 0;
 
@@ -751,7 +730,7 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 		;
 	s.fifo = calloc(s.fifo_mask--, sizeof(*s.fifo));
 	s.watchers = calloc(threads, sizeof(*s.watchers));
-	s.heap = calloc(threads + 2, sizeof(*s.heap));	/* and a sentinel */
+	s.heap = calloc(threads + 2, sizeof(*s.heap)); /* and a sentinel */
 	res->thread_ops = calloc(threads, sizeof(*res->thread_ops));
 	res->threads = threads;
 	if (!s.th || !s.fifo || !s.watchers || !s.heap || !res->thread_ops) {

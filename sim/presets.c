@@ -10,8 +10,10 @@
 
 #include "sim.h"
 
+/* clang-format off */
 #define P(field, lo, hi, text) \
 	{ #field, offsetof(struct sim_machine, field), lo, hi, text }
+/* clang-format on */
 
 const struct sim_param sim_params[] = {
 	P(sockets, 1, 64, "sockets"),
@@ -38,24 +40,31 @@ const struct sim_preset sim_presets[] = {
 	{
 		.name = "x86-server",
 		.description = "2 sockets x 28 cores x SMT2, Skylake/Cascade Lake server class",
-		.m = {
-			.sockets = 2, .cores = 28, .smt = 2,	/* a 2-socket Xeon SP */
-			.lat_smt = 7,		/* ref: SMT siblings 4-10 ns */
-			.lat_socket = 48,	/* ref: same socket 44-51 ns (Intel) */
-			.lat_cross = 150,	/* ref: cross socket 108-197 ns */
-			.dir_occupancy = 4,	/* assumed: a few cycles of CHA/directory time */
-			.stickiness = 20,	/* assumed; fitted so a failed cmpxchg's retry mostly
-						 * wins (ref: "an immediate retry tends to succeed") */
-			.cas_fail_takes_line = 1, /* ref: a failing cmpxchg gains the line */
-			.far_atomics = 0,	/* x86 executes lock-prefixed ops in L1 */
-			.far_occupancy = 0,
-			.local_ns = 5,		/* a lock cmpxchg hitting L1, about 18 cycles */
-			.relax_ns = 40,		/* PAUSE about 140 cycles since Skylake */
-			.cs_ns = 5,		/* the bench's critical sections: one add */
-			.think_ns = 10,		/* the bench loop between operations */
-			.jitter = 0.3,
-			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
-		},
+		.m =
+			{
+				.sockets = 2,
+				.cores = 28,
+				.smt = 2,	  /* a 2-socket Xeon SP */
+				.lat_smt = 7,	  /* ref: SMT siblings 4-10 ns */
+				.lat_socket = 48, /* ref: same socket 44-51 ns (Intel) */
+				.lat_cross = 150, /* ref: cross socket 108-197 ns */
+				.dir_occupancy =
+					4, /* assumed: a few cycles of CHA/directory time */
+				.stickiness =
+					20, /* assumed; fitted so a failed cmpxchg's retry mostly
+					     * wins (ref: "an immediate retry tends to succeed") */
+				.cas_fail_takes_line =
+					1,	  /* ref: a failing cmpxchg gains the line */
+				.far_atomics = 0, /* x86 executes lock-prefixed ops in L1 */
+				.far_occupancy = 0,
+				.local_ns = 5,	/* a lock cmpxchg hitting L1, about 18 cycles */
+				.relax_ns = 40, /* PAUSE about 140 cycles since Skylake */
+				.cs_ns = 5,	/* the bench's critical sections: one add */
+				.think_ns = 10, /* the bench loop between operations */
+				.jitter = 0.3,
+				.lat_jitter =
+					0.2, /* assumed: distance on the ring/mesh, queueing */
+			},
 		.sources = "latencies from the core-to-core figures in docs/sources.md (Intel "
 			   "same socket 44-51, cross socket 108-197, SMT 4-10 ns); "
 			   "cas_fail_takes_line from the 2023 lockref thread; PAUSE cost from "
@@ -65,23 +74,30 @@ const struct sim_preset sim_presets[] = {
 	{
 		.name = "thunderx2",
 		.description = "Cavium ThunderX2: 2 sockets x 28 cores x SMT4 (224 CPUs)",
-		.m = {
-			.sockets = 2, .cores = 28, .smt = 4,	/* ref: 2 x 28 x SMT4 = 224 */
-			.lat_smt = 10,		/* assumed as ref's SMT 4-10 ns */
-			.lat_socket = 60,	/* assumed: ring core-to-core, a little above Intel */
-			.lat_cross = 190,	/* assumed: CCPI2 link, top of ref's 108-197 */
-			.dir_occupancy = 5,	/* fitted: 224-thread queued lock 2.5-3x unbounded */
-			.stickiness = 5,	/* assumed small: exclusives let others in */
-			.cas_fail_takes_line = 0, /* fitted: ~25 attempts at 28 threads (ref) */
-			.far_atomics = 0,
-			.far_occupancy = 0,
-			.local_ns = 5,
-			.relax_ns = 2,		/* YIELD is a hint, about a cycle */
-			.cs_ns = 5,
-			.think_ns = 10,
-			.jitter = 0.3,
-			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
-		},
+		.m =
+			{
+				.sockets = 2,
+				.cores = 28,
+				.smt = 4,      /* ref: 2 x 28 x SMT4 = 224 */
+				.lat_smt = 10, /* assumed as ref's SMT 4-10 ns */
+				.lat_socket =
+					60, /* assumed: ring core-to-core, a little above Intel */
+				.lat_cross = 190, /* assumed: CCPI2 link, top of ref's 108-197 */
+				.dir_occupancy =
+					5, /* fitted: 224-thread queued lock 2.5-3x unbounded */
+				.stickiness = 5, /* assumed small: exclusives let others in */
+				.cas_fail_takes_line =
+					0, /* fitted: ~25 attempts at 28 threads (ref) */
+				.far_atomics = 0,
+				.far_occupancy = 0,
+				.local_ns = 5,
+				.relax_ns = 2, /* YIELD is a hint, about a cycle */
+				.cs_ns = 5,
+				.think_ns = 10,
+				.jitter = 0.3,
+				.lat_jitter =
+					0.2, /* assumed: distance on the ring/mesh, queueing */
+			},
 		.sources = "topology from docs/sources.md (2 x 28 x SMT4); latencies assumed by "
 			   "analogy with its Intel figures (no published ThunderX2 "
 			   "core-to-core table at hand); cas_fail_takes_line=0 and dir_occupancy "
@@ -90,25 +106,33 @@ const struct sim_preset sim_presets[] = {
 	{
 		.name = "graviton2-lse",
 		.description = "AWS Graviton2: 1 socket x 64 Neoverse N1 cores, LSE far atomics",
-		.m = {
-			.sockets = 1, .cores = 64, .smt = 1,
-			.lat_smt = 0,		/* no SMT */
-			.lat_socket = 40,	/* assumed: mesh core-to-core, N1 class */
-			.lat_cross = 40,	/* one socket */
-			.dir_occupancy = 20,	/* fitted: ticket lock +21 ns per waiter (ref) */
-			.stickiness = 20,	/* fitted with the next: cmpxchg 26 -> 40 ns (ref) */
-			.cas_fail_takes_line = 1, /* fitted: CAS executed near, in L1, once the
+		.m =
+			{
+				.sockets = 1,
+				.cores = 64,
+				.smt = 1,
+				.lat_smt = 0,	  /* no SMT */
+				.lat_socket = 40, /* assumed: mesh core-to-core, N1 class */
+				.lat_cross = 40,  /* one socket */
+				.dir_occupancy =
+					20, /* fitted: ticket lock +21 ns per waiter (ref) */
+				.stickiness =
+					20, /* fitted with the next: cmpxchg 26 -> 40 ns (ref) */
+				.cas_fail_takes_line =
+					1,	  /* fitted: CAS executed near, in L1, once the
 						   * line is there; with 0 the loop costs 75 ->
 						   * 355 ns from 2 to 16 threads */
-			.far_atomics = 1,	/* ref: LSE STADD/LDADD at the home node */
-			.far_occupancy = 8.5,	/* ref: contended fetch-add 8.5 ns/op at 2 threads */
-			.local_ns = 2,
-			.relax_ns = 1,		/* YIELD */
-			.cs_ns = 5,
-			.think_ns = 5,
-			.jitter = 0.3,
-			.lat_jitter = 0.2,	/* assumed: distance on the ring/mesh, queueing */
-		},
+				.far_atomics = 1, /* ref: LSE STADD/LDADD at the home node */
+				.far_occupancy =
+					8.5, /* ref: contended fetch-add 8.5 ns/op at 2 threads */
+				.local_ns = 2,
+				.relax_ns = 1, /* YIELD */
+				.cs_ns = 5,
+				.think_ns = 5,
+				.jitter = 0.3,
+				.lat_jitter =
+					0.2, /* assumed: distance on the ring/mesh, queueing */
+			},
 		.sources = "far atomics and their 8.5 ns from the Graviton 2 fetch-add figures in "
 			   "docs/sources.md (8.5 -> 9.4 ns flat, 2 to 16 threads); dir_occupancy "
 			   "fitted to the ticket lock's 133/170/249/428 ns at 2/4/8/16 threads; "

@@ -19,27 +19,27 @@
 /* The simulated machine. Times in nanoseconds. */
 struct sim_machine {
 	const char *preset;
-	double sockets, cores, smt;	/* topology: sockets x cores per socket x SMT */
-	double lat_smt;			/* line transfer between SMT siblings */
-	double lat_socket;		/* between cores of one socket, or core <-> home on it */
-	double lat_cross;		/* across sockets */
-	double dir_occupancy;		/* home busy per coherence request (serialises them) */
-	double stickiness;		/* a fresh owner keeps the line this long before a snoop */
-	double cas_fail_takes_line;	/* 1: a failed CAS still takes the line exclusive (x86) */
-	double far_atomics;		/* 1: fetch-add executes at the home (Arm LSE), no migration */
-	double far_occupancy;		/* home busy per far atomic */
-	double local_ns;		/* an access that hits the own L1, or one ALU step */
-	double relax_ns;		/* cpu_relax (PAUSE / YIELD) */
-	double cs_ns;			/* work inside a lock, beyond the count update */
-	double think_ns;		/* work between two operations */
-	double jitter;			/* +- fraction of random variation of think and cs */
-	double lat_jitter;		/* +- fraction of random variation of every transfer */
+	double sockets, cores, smt; /* topology: sockets x cores per socket x SMT */
+	double lat_smt;		    /* line transfer between SMT siblings */
+	double lat_socket;	    /* between cores of one socket, or core <-> home on it */
+	double lat_cross;	    /* across sockets */
+	double dir_occupancy;	    /* home busy per coherence request (serialises them) */
+	double stickiness;	    /* a fresh owner keeps the line this long before a snoop */
+	double cas_fail_takes_line; /* 1: a failed CAS still takes the line exclusive (x86) */
+	double far_atomics;	    /* 1: fetch-add executes at the home (Arm LSE), no migration */
+	double far_occupancy;	    /* home busy per far atomic */
+	double local_ns;	    /* an access that hits the own L1, or one ALU step */
+	double relax_ns;	    /* cpu_relax (PAUSE / YIELD) */
+	double cs_ns;		    /* work inside a lock, beyond the count update */
+	double think_ns;	    /* work between two operations */
+	double jitter;		    /* +- fraction of random variation of think and cs */
+	double lat_jitter;	    /* +- fraction of random variation of every transfer */
 };
 
 /* One overridable parameter: its name on the command line and in JSON. */
 struct sim_param {
 	const char *name;
-	size_t offset;			/* of the double in struct sim_machine */
+	size_t offset; /* of the double in struct sim_machine */
 	double min, max;
 	const char *help;
 };
@@ -52,7 +52,7 @@ struct sim_preset {
 	const char *name;
 	const char *description;
 	struct sim_machine m;
-	const char *sources;		/* one paragraph: provenance of every value */
+	const char *sources; /* one paragraph: provenance of every value */
 };
 
 extern const struct sim_preset sim_presets[];
@@ -83,7 +83,7 @@ struct sim_policy_info {
 };
 
 extern const struct sim_policy_info sim_policies[SIM_NR_POLICIES];
-int sim_find_policy(const char *name);	/* index, or -1 */
+int sim_find_policy(const char *name); /* index, or -1 */
 /* From the facts: runs with --retry-limit (can fall back after it) ... */
 bool sim_policy_has_limit(enum sim_policy p);
 /* ... counts its attempts per lockless success ... */
@@ -91,18 +91,18 @@ bool sim_policy_has_attempts(enum sim_policy p);
 /* ... has a fallback rate (a lockref: also when it finds the lock taken). */
 bool sim_policy_has_fallback(enum sim_policy p);
 
-#define SIM_ATTEMPT_BINS 1024	/* exact counts below this; above, only the maximum */
+#define SIM_ATTEMPT_BINS 1024 /* exact counts below this; above, only the maximum */
 
 struct sim_result {
-	uint64_t ops;			/* measured operations (after the warm-up) */
-	double elapsed_ns;		/* simulated time they took */
-	uint64_t *thread_ops;		/* per thread, measured */
+	uint64_t ops;	      /* measured operations (after the warm-up) */
+	double elapsed_ns;    /* simulated time they took */
+	uint64_t *thread_ops; /* per thread, measured */
 	unsigned int threads;
 	/* attempts per lockless success */
 	uint64_t successes, attempts_sum, attempts_max;
 	uint64_t attempts_hist[SIM_ATTEMPT_BINS];
 	uint64_t fallbacks;
-	uint64_t events;		/* events processed, for the curious */
+	uint64_t events; /* events processed, for the curious */
 };
 
 /*

@@ -31,9 +31,9 @@
 #include "env.h"
 
 #ifndef HL_LR_HOOK_SUCCESS
-#define HL_LR_HOOK_SUCCESS(tries)	((void)0)	/* a lockless CAS succeeded */
-#define HL_LR_HOOK_FAILED(tries, limit)	((void)0)	/* a CAS failed; another may follow */
-#define HL_LR_HOOK_FALLBACK(tries)	((void)0)	/* gave up, or found the lock taken */
+#define HL_LR_HOOK_SUCCESS(tries)	((void)0) /* a lockless CAS succeeded */
+#define HL_LR_HOOK_FAILED(tries, limit) ((void)0) /* a CAS failed; another may follow */
+#define HL_LR_HOOK_FALLBACK(tries)	((void)0) /* gave up, or found the lock taken */
 #endif
 
 /*
@@ -56,8 +56,8 @@ static inline int word_count(uint64_t w)
 
 static inline uint64_t word_with_count(uint64_t w, int count)
 {
-	return (w & ~((uint64_t)UINT_MAX << COUNT_SHIFT)) |
-	       (uint64_t)(unsigned int)count << COUNT_SHIFT;
+	return (w & ~((uint64_t)UINT_MAX << COUNT_SHIFT)) | (uint64_t)(unsigned int)count
+								    << COUNT_SHIFT;
 }
 
 /*
@@ -120,26 +120,25 @@ unsigned int hl_lockref_retry_limit(void)
  * worked. Gives up after the retry limit, falling through to the locked
  * path that follows it in the caller.
  */
-#define LOCKLESS(l, order, CODE, SUCCESS)                                                        \
-	do {                                                                                     \
-		unsigned int limit_ = atomic_load_explicit(&retry_limit, memory_order_relaxed);  \
-		unsigned int tries_ = 0;                                                         \
-		uint64_t old_ = atomic_load_explicit(&(l)->lock_count, memory_order_relaxed);    \
-		while (word_lock(old_) == 0) {                                                   \
-			int old_count = word_count(old_), new_count;                             \
-			CODE                                                                     \
-			tries_++;                                                                \
-			if (atomic_compare_exchange_strong_explicit(                             \
-				    &(l)->lock_count, &old_, word_with_count(old_, new_count),   \
-				    order, memory_order_relaxed)) {                              \
-				HL_LR_HOOK_SUCCESS(tries_);                                      \
-				SUCCESS                                                          \
-			}                                                                        \
-			HL_LR_HOOK_FAILED(tries_, limit_);                                       \
-			if (limit_ && tries_ >= limit_)                                          \
-				break;                                                           \
-		}                                                                                \
-		HL_LR_HOOK_FALLBACK(tries_);                                                     \
+#define LOCKLESS(l, order, CODE, SUCCESS)                                                          \
+	do {                                                                                       \
+		unsigned int limit_ = atomic_load_explicit(&retry_limit, memory_order_relaxed);    \
+		unsigned int tries_ = 0;                                                           \
+		uint64_t old_ = atomic_load_explicit(&(l)->lock_count, memory_order_relaxed);      \
+		while (word_lock(old_) == 0) {                                                     \
+			int old_count = word_count(old_), new_count;                               \
+			CODE tries_++;                                                             \
+			if (atomic_compare_exchange_strong_explicit(                               \
+				    &(l)->lock_count, &old_, word_with_count(old_, new_count),     \
+				    order, memory_order_relaxed)) {                                \
+				HL_LR_HOOK_SUCCESS(tries_);                                        \
+				SUCCESS                                                            \
+			}                                                                          \
+			HL_LR_HOOK_FAILED(tries_, limit_);                                         \
+			if (limit_ && tries_ >= limit_)                                            \
+				break;                                                             \
+		}                                                                                  \
+		HL_LR_HOOK_FALLBACK(tries_);                                                       \
 	} while (0)
 
 /* Under the lock: the count as the lockless path last left it (acquire). */
@@ -170,9 +169,7 @@ void hl_lockref_init(struct hl_lockref *l)
 
 void hl_lockref_get(struct hl_lockref *l)
 {
-	LOCKLESS(l, memory_order_relaxed,
-		 new_count = count_add(old_count, 1);,
-		 return;);
+	LOCKLESS(l, memory_order_relaxed, new_count = count_add(old_count, 1);, return;);
 
 	hl_qspin_lock(&l->lock);
 	locked_set_count(l, count_add(locked_count(l), 1));
@@ -183,11 +180,8 @@ bool hl_lockref_get_not_zero(struct hl_lockref *l)
 {
 	int count;
 
-	LOCKLESS(l, memory_order_relaxed,
-		 new_count = count_add(old_count, 1);
-		 if (old_count <= 0)
-			 return false;,
-		 return true;);
+	LOCKLESS(l, memory_order_relaxed, new_count = count_add(old_count, 1);
+		 if (old_count <= 0) return false;, return true;);
 
 	hl_qspin_lock(&l->lock);
 	count = locked_count(l);
@@ -201,11 +195,8 @@ bool hl_lockref_get_not_dead(struct hl_lockref *l)
 {
 	int count;
 
-	LOCKLESS(l, memory_order_relaxed,
-		 new_count = count_add(old_count, 1);
-		 if (old_count < 0)
-			 return false;,
-		 return true;);
+	LOCKLESS(l, memory_order_relaxed, new_count = count_add(old_count, 1);
+		 if (old_count < 0) return false;, return true;);
 
 	hl_qspin_lock(&l->lock);
 	count = locked_count(l);
@@ -217,11 +208,8 @@ bool hl_lockref_get_not_dead(struct hl_lockref *l)
 
 int hl_lockref_put_return(struct hl_lockref *l)
 {
-	LOCKLESS(l, memory_order_release,
-		 new_count = count_add(old_count, -1);
-		 if (old_count <= 0)
-			 return -1;,
-		 return new_count;);
+	LOCKLESS(l, memory_order_release, new_count = count_add(old_count, -1);
+		 if (old_count <= 0) return -1;, return new_count;);
 
 	return -1;
 }
@@ -230,16 +218,13 @@ bool hl_lockref_put_or_lock(struct hl_lockref *l)
 {
 	int count;
 
-	LOCKLESS(l, memory_order_release,
-		 new_count = count_add(old_count, -1);
-		 if (old_count <= 1)
-			 break;,
-		 return true;);
+	LOCKLESS(l, memory_order_release, new_count = count_add(old_count, -1);
+		 if (old_count <= 1) break;, return true;);
 
 	hl_qspin_lock(&l->lock);
 	count = locked_count(l);
 	if (count <= 1)
-		return false;	/* the lock stays held: the caller decides */
+		return false; /* the lock stays held: the caller decides */
 	locked_set_count(l, count_add(count, -1));
 	hl_qspin_unlock(&l->lock);
 	return true;
@@ -257,8 +242,8 @@ void hl_lockref_set_count(struct hl_lockref *l, int n)
 
 int hl_lockref_count(const struct hl_lockref *l)
 {
-	return word_count(atomic_load_explicit(&((struct hl_lockref *)l)->lock_count,
-					       memory_order_relaxed));
+	return word_count(
+		atomic_load_explicit(&((struct hl_lockref *)l)->lock_count, memory_order_relaxed));
 }
 
 bool hl_lockref_is_dead(const struct hl_lockref *l)

@@ -64,16 +64,16 @@
 
 #include "arch/arch.h"
 
-#define TAIL_IDX_SHIFT	16
-#define TAIL_IDX_MASK	(0x3u << TAIL_IDX_SHIFT)
-#define TAIL_SLOT_SHIFT	18
-#define MAX_NODES	4			/* nesting levels per thread */
-#define MAX_SLOTS	((1u << 14) - 1)	/* tail field holds slot + 1 */
-#define CHUNK_SLOTS	256
-#define NR_CHUNKS	((MAX_SLOTS + CHUNK_SLOTS - 1) / CHUNK_SLOTS)
+#define TAIL_IDX_SHIFT	  16
+#define TAIL_IDX_MASK	  (0x3u << TAIL_IDX_SHIFT)
+#define TAIL_SLOT_SHIFT	  18
+#define MAX_NODES	  4		   /* nesting levels per thread */
+#define MAX_SLOTS	  ((1u << 14) - 1) /* tail field holds slot + 1 */
+#define CHUNK_SLOTS	  256
+#define NR_CHUNKS	  ((MAX_SLOTS + CHUNK_SLOTS - 1) / CHUNK_SLOTS)
 #define PENDING_GEN_SHIFT 9
-#define PENDING_GEN_MASK (0x7fu << PENDING_GEN_SHIFT)	/* the pending waiter's generation */
-#define PENDING_BITS	(HL_QSPIN_PENDING | PENDING_GEN_MASK)
+#define PENDING_GEN_MASK  (0x7fu << PENDING_GEN_SHIFT) /* the pending waiter's generation */
+#define PENDING_BITS	  (HL_QSPIN_PENDING | PENDING_GEN_MASK)
 
 /*
  * Spin budgets, in iterations of load + cpu_relax. A queued waiter that has
@@ -82,10 +82,10 @@
  * with the bench's contend scenario (see docs/qspinlock.md).
  */
 #ifndef SPIN_QUEUED
-#define SPIN_QUEUED	(1u << 12)
+#define SPIN_QUEUED (1u << 12)
 #endif
 #ifndef SPIN_WORD
-#define SPIN_WORD	(1u << 9)
+#define SPIN_WORD (1u << 9)
 #endif
 
 /* A queue node's state: also its futex word. */
@@ -94,7 +94,7 @@ enum { NODE_WAITING, NODE_GRANTED, NODE_SLEEPING };
 struct qnode {
 	_Atomic(struct qnode *) next;
 	atomic_uint state;
-	atomic_uint gen;	/* fork generation it was last queued in */
+	atomic_uint gen; /* fork generation it was last queued in */
 };
 
 struct qslot {
@@ -104,7 +104,7 @@ struct qslot {
 static _Atomic(struct qslot *) chunks[NR_CHUNKS];
 
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned int slots_used;		/* slots ever handed out (high-water mark) */
+static unsigned int slots_used; /* slots ever handed out (high-water mark) */
 static unsigned int free_slots[MAX_SLOTS];
 static unsigned int nr_free;
 
@@ -262,9 +262,9 @@ static void lock_on_word(hl_qspinlock_t *l, unsigned int clear)
 	for (;;) {
 		unsigned int val = wait_unlocked(l);
 
-		if (atomic_compare_exchange_weak_explicit(&l->val, &val,
-							  (val & ~clear) | HL_QSPIN_LOCKED,
-							  memory_order_acquire, memory_order_relaxed))
+		if (atomic_compare_exchange_weak_explicit(
+			    &l->val, &val, (val & ~clear) | HL_QSPIN_LOCKED, memory_order_acquire,
+			    memory_order_relaxed))
 			return;
 	}
 }
@@ -282,7 +282,7 @@ static void wait_turn(struct qnode *node)
 	state = NODE_WAITING;
 	if (!atomic_compare_exchange_strong_explicit(&node->state, &state, NODE_SLEEPING,
 						     memory_order_acquire, memory_order_acquire))
-		return;		/* granted meanwhile */
+		return; /* granted meanwhile */
 	while (atomic_load_explicit(&node->state, memory_order_acquire) != NODE_GRANTED)
 		futex_wait(&node->state, NODE_SLEEPING);
 }
@@ -297,7 +297,7 @@ static struct qnode *wait_next(struct qnode *node)
 		if (++spins < SPIN_WORD) {
 			hl_arch_relax();
 		} else {
-			sched_yield();	/* it was preempted between the two steps */
+			sched_yield(); /* it was preempted between the two steps */
 			spins = 0;
 		}
 	}
@@ -344,7 +344,8 @@ static HL_COLD unsigned int forget_the_parent(hl_qspinlock_t *l)
 		if (!stale)
 			return val;
 		if (atomic_compare_exchange_weak_explicit(&l->val, &val, val & ~stale,
-							  memory_order_relaxed, memory_order_relaxed))
+							  memory_order_relaxed,
+							  memory_order_relaxed))
 			return val & ~stale;
 	}
 }
@@ -390,7 +391,7 @@ static void lock_queued(hl_qspinlock_t *l)
 
 		val = wait_unlocked(l);
 		if ((val & HL_QSPIN_TAIL_MASK) == tail)
-			new = (val & ~HL_QSPIN_TAIL_MASK) | HL_QSPIN_LOCKED;	/* last in line */
+			new = (val & ~HL_QSPIN_TAIL_MASK) | HL_QSPIN_LOCKED; /* last in line */
 		else
 			new = val | HL_QSPIN_LOCKED;
 		if (atomic_compare_exchange_weak_explicit(&l->val, &val, new, memory_order_acquire,
@@ -408,19 +409,17 @@ void hl__qspin_lock_slow(hl_qspinlock_t *l, unsigned int val)
 		val = forget_the_parent(l);
 	for (;;) {
 		if (!(val & HL_QSPIN_LOCKED_MASK)) {
-			if (atomic_compare_exchange_weak_explicit(&l->val, &val,
-								  val | HL_QSPIN_LOCKED,
-								  memory_order_acquire,
-								  memory_order_relaxed))
+			if (atomic_compare_exchange_weak_explicit(
+				    &l->val, &val, val | HL_QSPIN_LOCKED, memory_order_acquire,
+				    memory_order_relaxed))
 				return;
 			continue;
 		}
 		if (val != HL_QSPIN_LOCKED)
-			break;		/* pending or queued already: join the queue */
-		if (atomic_compare_exchange_weak_explicit(&l->val, &val,
-							  HL_QSPIN_LOCKED | pending_stamp(),
-							  memory_order_relaxed,
-							  memory_order_relaxed)) {
+			break; /* pending or queued already: join the queue */
+		if (atomic_compare_exchange_weak_explicit(
+			    &l->val, &val, HL_QSPIN_LOCKED | pending_stamp(), memory_order_relaxed,
+			    memory_order_relaxed)) {
 			lock_on_word(l, PENDING_BITS);
 			return;
 		}

@@ -11,15 +11,16 @@
 
 #include "env.h"
 
-static _Atomic(hl_refcount_handler_t) handler;	/* NULL: the default handler */
-static atomic_uint reported;			/* default handler: bit per kind */
+static _Atomic(hl_refcount_handler_t) handler; /* NULL: the default handler */
+static atomic_uint reported;		       /* default handler: bit per kind */
 
 enum report_mode { MODE_UNREAD, MODE_WARN, MODE_ABORT };
 static atomic_int report_mode;
 
 static const char *const kind_text[] = {
 	[HL_REFCOUNT_ADD_NOT_ZERO_OVF] = "increment-not-zero overflowed; saturated, object leaks",
-	[HL_REFCOUNT_ADD_OVF] = "increment overflowed or hit a negative count; saturated, object leaks",
+	[HL_REFCOUNT_ADD_OVF] =
+		"increment overflowed or hit a negative count; saturated, object leaks",
 	[HL_REFCOUNT_ADD_UAF] = "increment of a zero count; use after free",
 	[HL_REFCOUNT_SUB_UAF] = "decrement below zero; use after free",
 	[HL_REFCOUNT_DEC_LEAK] = "decrement reached zero without a test; object leaks",
@@ -108,9 +109,9 @@ bool hl_refcount_dec_not_one(hl_refcount_t *r)
 			hl__refcount_report(r, HL_REFCOUNT_SUB_UAF);
 			return true;
 		}
-	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &val,
-							hl__refcount_wrap_sub(val, 1),
-							memory_order_release, memory_order_relaxed));
+	} while (!atomic_compare_exchange_weak_explicit(
+		&r->refs, &val, hl__refcount_wrap_sub(val, 1), memory_order_release,
+		memory_order_relaxed));
 	return true;
 }
 

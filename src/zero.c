@@ -95,8 +95,9 @@ static void publish(const struct hl_zero_impl *v)
 	atomic_store_explicit(&forced, v, memory_order_relaxed);
 	set_redirect(&hl__zero_redirect, inline_plan ? NULL : v ? v->fn : auto_plan.fn);
 	if (atomic_load_explicit(&installed, memory_order_relaxed))
-		set_redirect(&hl__try_zero_redirect,
-			     inline_plan ? NULL : v ? v->try_fn : auto_plan.try_fn);
+		set_redirect(&hl__try_zero_redirect, inline_plan ? NULL
+						     : v	 ? v->try_fn
+								 : auto_plan.try_fn);
 }
 
 /* First use: the automatic plan, then HOTLINE_ZERO if it names a variant this CPU runs. */
@@ -166,7 +167,8 @@ static uintptr_t probe_user_top(void)
 /* The end of the user address space, once found; 0 before. */
 uintptr_t hl__try_zero_top;
 
-/* hl_try_zero's entry check (arch.h): hl__try_zero_top once this thread is known not to block the fault signals. */
+/* hl_try_zero's entry check (arch.h): hl__try_zero_top once this thread is known not to block the
+ * fault signals. */
 _Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
 
 static uintptr_t user_top(void)
@@ -249,7 +251,7 @@ static void bind_now(void)
 	(void)sigismember(&set, SIGSEGV);
 	pthread_sigmask(SIG_BLOCK, NULL, &set);
 	sigaction(SIGSEGV, NULL, &sa);
-	raise(0);	/* signal 0: only checks that it could be sent */
+	raise(0); /* signal 0: only checks that it could be sent */
 	errno = errno;
 }
 
@@ -309,8 +311,8 @@ int hl_zero_plan(char *buf, size_t size)
 	if (!auto_plan.mid)
 		return snprintf(buf, size, "%s <= %zu < %s", auto_plan.name, auto_plan.rep_max,
 				auto_plan.large);
-	return snprintf(buf, size, "%s <= %zu < %s <= %zu < %s", auto_plan.name,
-			auto_plan.vec_max, auto_plan.mid, auto_plan.rep_max, auto_plan.large);
+	return snprintf(buf, size, "%s <= %zu < %s <= %zu < %s", auto_plan.name, auto_plan.vec_max,
+			auto_plan.mid, auto_plan.rep_max, auto_plan.large);
 }
 
 const char *hl_zero_variant_name(unsigned i)
@@ -386,7 +388,7 @@ static void pass_on(int sig, siginfo_t *info, void *uc)
 	if (prev->sa_handler == SIG_IGN && info->si_code <= 0)
 		return;
 	if (prev->sa_handler == SIG_DFL || prev->sa_handler == SIG_IGN) {
-		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		struct sigaction dfl = {.sa_handler = SIG_DFL};
 
 		sigemptyset(&dfl.sa_mask);
 		sigaction(sig, &dfl, NULL);
@@ -420,7 +422,7 @@ static void on_fault(int sig, siginfo_t *info, void *uc)
 
 static void install(void)
 {
-	static const int signals[2] = { SIGSEGV, SIGBUS };
+	static const int signals[2] = {SIGSEGV, SIGBUS};
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));

@@ -35,7 +35,7 @@
 
 /* The kernel's arm64 HWCAP bits (uapi asm/hwcap.h); older headers lack the second. */
 #define ARM64_HWCAP_ATOMICS (1UL << 8)
-#define ARM64_HWCAP2_MOPS (1UL << 43)
+#define ARM64_HWCAP2_MOPS   (1UL << 43)
 
 /* The boolean fields and the names hl_cpu_flags() uses for them. */
 struct flag_field {
@@ -43,10 +43,12 @@ struct flag_field {
 	size_t offset;
 };
 
+/* clang-format off */
 #define FIELD(f) { #f, offsetof(struct hl_cpu, f) }
+/* clang-format on */
 static const struct flag_field bool_fields[] = {
-	FIELD(erms), FIELD(fsrm), FIELD(fsrs), FIELD(fzrm), FIELD(rep_good),
-	FIELD(avx2), FIELD(avx512f), FIELD(avx512vl), FIELD(lse), FIELD(mops),
+	FIELD(erms), FIELD(fsrm),    FIELD(fsrs),     FIELD(fzrm), FIELD(rep_good),
+	FIELD(avx2), FIELD(avx512f), FIELD(avx512vl), FIELD(lse),  FIELD(mops),
 };
 #define NFIELDS (sizeof(bool_fields) / sizeof(bool_fields[0]))
 
@@ -158,7 +160,7 @@ static void arch_names_the_machine_we_run_on(void **state)
 		assert_string_equal(u.machine, "x86_64");
 	} else if (is_aarch64_build()) {
 		assert_string_equal(c->arch, "aarch64");
-		assert_string_equal(u.machine, "aarch64");	/* qemu-user answers for the guest */
+		assert_string_equal(u.machine, "aarch64"); /* qemu-user answers for the guest */
 	}
 }
 
@@ -197,13 +199,15 @@ static void fields_of_the_other_architecture_are_false(void **state)
 		assert_false(c->mops);
 		assert_int_equal(c->dczva_block, 0);
 	} else {
-		const bool x86[] = { c->erms, c->fsrm, c->fsrs, c->fzrm, c->rep_good,
-				     c->avx2, c->avx512f, c->avx512vl };
+		const bool x86[] = {c->erms,	 c->fsrm, c->fsrs,    c->fzrm,
+				    c->rep_good, c->avx2, c->avx512f, c->avx512vl};
 
 		for (size_t i = 0; i < sizeof(x86) / sizeof(x86[0]); i++)
 			if (x86[i])
-				fail_msg("an x86 field (%zu of erms, fsrm, fsrs, fzrm, rep_good, avx2, "
-					 "avx512f, avx512vl) is true on %s", i, c->arch);
+				fail_msg("an x86 field (%zu of erms, fsrm, fsrs, fzrm, rep_good, "
+					 "avx2, "
+					 "avx512f, avx512vl) is true on %s",
+					 i, c->arch);
 	}
 }
 
@@ -248,7 +252,7 @@ static void dczva_block_is_0_or_a_power_of_two_between_4_and_2048(void **state)
 /* On arm64 hl_zero runs an arm64 variant, and its plan names only arm64 variants. */
 static bool is_arm64_variant(const char *name, size_t len)
 {
-	static const char *const names[] = { "stp", "dc_zva", "mops" };
+	static const char *const names[] = {"stp", "dc_zva", "mops"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
@@ -266,7 +270,7 @@ static void zero_variant_is_one_of_this_architecture(void **state)
 	hl_zero_plan(plan, sizeof(plan));
 	print_message("hl_zero_variant '%s', plan '%s'\n", v, plan);
 	if (!is_aarch64_build())
-		return;		/* test_zero.c checks the x86-64 names */
+		return; /* test_zero.c checks the x86-64 names */
 	if (!is_arm64_variant(v, strlen(v)))
 		fail_msg("hl_zero_variant() is '%s' on aarch64; expected stp, dc_zva or mops", v);
 	/* "NAME" or "NAME <= SIZE < NAME ...": every word but "<=", "<" and sizes is a variant. */
@@ -275,8 +279,9 @@ static void zero_variant_is_one_of_this_architecture(void **state)
 
 		if (!(len == 2 && strncmp(p, "<=", 2) == 0) && !(len == 1 && *p == '<') &&
 		    strspn(p, "0123456789") != len && !is_arm64_variant(p, len))
-			fail_msg("hl_zero_plan '%s' names '%.*s'; expected stp, dc_zva or mops only",
-				 plan, (int)len, p);
+			fail_msg(
+				"hl_zero_plan '%s' names '%.*s'; expected stp, dc_zva or mops only",
+				plan, (int)len, p);
 		p += len;
 		p += strspn(p, " ");
 	}
@@ -285,8 +290,8 @@ static void zero_variant_is_one_of_this_architecture(void **state)
 /* x86-64: erms, fsrm, avx2, avx512f, avx512vl: exactly what the kernel lists. */
 static void x86_flags_match_proc_cpuinfo(const struct hl_cpu *c, const char *flags)
 {
-	static const char *const names[] = { "erms", "fsrm", "avx2", "avx512f", "avx512vl" };
-	const bool values[] = { c->erms, c->fsrm, c->avx2, c->avx512f, c->avx512vl };
+	static const char *const names[] = {"erms", "fsrm", "avx2", "avx512f", "avx512vl"};
+	const bool values[] = {c->erms, c->fsrm, c->avx2, c->avx512f, c->avx512vl};
 	int mismatches = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -305,11 +310,10 @@ static void x86_flags_match_proc_cpuinfo(const struct hl_cpu *c, const char *fla
  * fsrs, fzrm and rep_good: older kernels do not list the first two, and
  * REP_GOOD is the kernel's own judgement; so only "listed implies true".
  */
-static void x86_flags_listed_in_proc_cpuinfo_are_reported(const struct hl_cpu *c,
-							   const char *flags)
+static void x86_flags_listed_in_proc_cpuinfo_are_reported(const struct hl_cpu *c, const char *flags)
 {
-	static const char *const names[] = { "fsrs", "fzrm", "rep_good" };
-	const bool values[] = { c->fsrs, c->fzrm, c->rep_good };
+	static const char *const names[] = {"fsrs", "fzrm", "rep_good"};
+	const bool values[] = {c->fsrs, c->fzrm, c->rep_good};
 	int missing = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -363,7 +367,7 @@ static void flags_string_lists_exactly_the_true_fields(void **state)
 {
 	const struct hl_cpu *c = hl_cpu();
 	char buf[512], copy[512];
-	bool listed[NFIELDS] = { false };
+	bool listed[NFIELDS] = {false};
 	int len, words = 0, expected_words = 0;
 
 	(void)state;
@@ -452,7 +456,8 @@ static void flags_truncate_like_snprintf_at_every_size(void **state)
 				 len);
 		if (memcmp(buf, full, want) != 0 || buf[want] != '\0')
 			fail_msg("size %zu: wrote '%.*s', expected the %zu-byte prefix '%.*s' "
-				 "and a NUL", size, (int)want, buf, want, (int)want, full);
+				 "and a NUL",
+				 size, (int)want, buf, want, (int)want, full);
 		for (size_t i = size; i < sizeof(buf); i++)
 			if (buf[i] != 'X')
 				fail_msg("size %zu: wrote buf[%zu], past the buffer", size, i);

@@ -69,7 +69,8 @@ static void first_calls_from_many_threads_get_one_description(void **state)
 				 (const void *)callers[i].ptr, (const void *)callers[0].ptr);
 		if (memcmp(&callers[i].copy, &callers[0].copy, sizeof(callers[0].copy)) != 0)
 			fail_msg("thread %d saw a different description than thread 0 (a "
-				 "half-filled struct?)", i);
+				 "half-filled struct?)",
+				 i);
 		assert_string_equal(callers[i].flags, callers[0].flags);
 		assert_int_equal(callers[i].flags_len, callers[0].flags_len);
 	}

@@ -44,9 +44,9 @@ _Static_assert(sizeof(struct hl_lockref) == 8, "struct hl_lockref is one 64-bit 
 _Static_assert(sizeof(hl_qspinlock_t) == 4, "hl_qspinlock_t is 4 bytes");
 _Static_assert(sizeof(hl_refcount_t) == 4, "hl_refcount_t is 4 bytes");
 
-#define DEAD HL_LOCKREF_DEAD
+#define DEAD	  HL_LOCKREF_DEAD
 #define SOME_TAIL ((0x0042u << 18) | (1u << 16))
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define N_OF(a)	  (sizeof(a) / sizeof((a)[0]))
 
 #define assert_lock_word(l, want) assert_qspin_word(&(l)->lock, (want))
 
@@ -62,17 +62,11 @@ static const char *const op_names[] = {
 static int do_op(enum op op, struct hl_lockref *l)
 {
 	switch (op) {
-	case OP_GET:
-		hl_lockref_get(l);
-		return 0;
-	case OP_GET_NOT_ZERO:
-		return hl_lockref_get_not_zero(l);
-	case OP_GET_NOT_DEAD:
-		return hl_lockref_get_not_dead(l);
-	case OP_PUT_OR_LOCK:
-		return hl_lockref_put_or_lock(l);
-	case OP_PUT_RETURN:
-		return hl_lockref_put_return(l);
+	case OP_GET: hl_lockref_get(l); return 0;
+	case OP_GET_NOT_ZERO: return hl_lockref_get_not_zero(l);
+	case OP_GET_NOT_DEAD: return hl_lockref_get_not_dead(l);
+	case OP_PUT_OR_LOCK: return hl_lockref_put_or_lock(l);
+	case OP_PUT_RETURN: return hl_lockref_put_return(l);
 	}
 	return 0;
 }
@@ -94,8 +88,8 @@ static void check_op(struct hl_lockref *l, enum op op, int before, int result, i
 		fail_msg("%s on count %d returned %s, expected %s", op_names[op], before,
 			 got ? "true" : "false", result ? "true" : "false");
 	if (hl_lockref_count(l) != after)
-		fail_msg("%s on count %d: count is %d afterwards, expected %d", op_names[op], before,
-			 hl_lockref_count(l), after);
+		fail_msg("%s on count %d: count is %d afterwards, expected %d", op_names[op],
+			 before, hl_lockref_count(l), after);
 }
 
 /* check_op from each of counts[n], leaving count + delta and the lock free. */
@@ -135,7 +129,7 @@ static void init_gives_count_1_and_a_free_lock(void **state)
 	struct hl_lockref l;
 
 	(void)state;
-	memset(&l, 0xa5, sizeof(l));	/* whatever was there before */
+	memset(&l, 0xa5, sizeof(l)); /* whatever was there before */
 	hl_lockref_init(&l);
 	assert_lockref_count(&l, 1);
 	assert_lock_word(&l, 0);
@@ -148,7 +142,7 @@ static void init_gives_count_1_and_a_free_lock(void **state)
 static void init_macro_equals_init_for_1_and_sets_any_count(void **state)
 {
 	static struct hl_lockref file_scope = HL_LOCKREF_INIT(1);
-	static const int counts[] = { 0, 1, 2, 5, 1000, INT_MAX, -1, DEAD, INT_MIN };
+	static const int counts[] = {0, 1, 2, 5, 1000, INT_MAX, -1, DEAD, INT_MIN};
 	struct hl_lockref by_init;
 
 	(void)state;
@@ -173,7 +167,7 @@ static void init_macro_equals_init_for_1_and_sets_any_count(void **state)
 
 static void get_increments_any_count_even_dead(void **state)
 {
-	static const int counts[] = { 0, 1, 2, 41, INT_MAX - 1, -1, DEAD };
+	static const int counts[] = {0, 1, 2, 41, INT_MAX - 1, -1, DEAD};
 
 	(void)state;
 	check_op_from_each(OP_GET, counts, N_OF(counts), 0, +1);
@@ -201,7 +195,7 @@ static void get_at_int_max_wraps_to_int_min_which_reads_dead(void **state)
 
 static void get_not_zero_on_zero_or_dead_fails_unchanged(void **state)
 {
-	static const int counts[] = { 0, -1, DEAD, INT_MIN };
+	static const int counts[] = {0, -1, DEAD, INT_MIN};
 
 	(void)state;
 	check_op_from_each(OP_GET_NOT_ZERO, counts, N_OF(counts), false, 0);
@@ -209,7 +203,7 @@ static void get_not_zero_on_zero_or_dead_fails_unchanged(void **state)
 
 static void get_not_zero_on_positive_count_increments(void **state)
 {
-	static const int counts[] = { 1, 2, 99 };
+	static const int counts[] = {1, 2, 99};
 
 	(void)state;
 	check_op_from_each(OP_GET_NOT_ZERO, counts, N_OF(counts), true, +1);
@@ -232,7 +226,7 @@ static void get_not_dead_from_zero_succeeds(void **state)
 
 static void get_not_dead_on_dead_fails_unchanged(void **state)
 {
-	static const int counts[] = { DEAD, -1, INT_MIN };
+	static const int counts[] = {DEAD, -1, INT_MIN};
 
 	(void)state;
 	check_op_from_each(OP_GET_NOT_DEAD, counts, N_OF(counts), false, 0);
@@ -242,7 +236,7 @@ static void get_not_dead_on_dead_fails_unchanged(void **state)
 
 static void put_return_returns_the_new_count(void **state)
 {
-	static const int counts[] = { 1, 2, 5, INT_MAX };
+	static const int counts[] = {1, 2, 5, INT_MAX};
 	struct hl_lockref l;
 
 	(void)state;
@@ -254,7 +248,7 @@ static void put_return_returns_the_new_count(void **state)
 
 static void put_return_on_zero_or_dead_returns_minus_1_unchanged(void **state)
 {
-	static const int counts[] = { 0, -1, DEAD };
+	static const int counts[] = {0, -1, DEAD};
 
 	(void)state;
 	check_op_from_each(OP_PUT_RETURN, counts, N_OF(counts), -1, 0);
@@ -271,15 +265,15 @@ static void put_return_with_the_lock_held_returns_minus_1_unchanged(void **state
 	if (got != -1)
 		fail_msg("put_return with l->lock held returned %d, expected -1", got);
 	assert_lockref_count(&l, 5);
-	assert_lock_word(&l, HL_QSPIN_LOCKED);	/* and it did not touch the lock */
+	assert_lock_word(&l, HL_QSPIN_LOCKED); /* and it did not touch the lock */
 	hl_qspin_unlock(&l.lock);
 	assert_int_equal(hl_lockref_put_return(&l), 4);
 }
 
 static void put_return_with_only_waiter_bits_set_returns_minus_1(void **state)
 {
-	static const unsigned int words[] = { HL_QSPIN_PENDING, SOME_TAIL,
-					      HL_QSPIN_PENDING | SOME_TAIL };
+	static const unsigned int words[] = {HL_QSPIN_PENDING, SOME_TAIL,
+					     HL_QSPIN_PENDING | SOME_TAIL};
 	struct hl_lockref l = HL_LOCKREF_INIT(5);
 
 	(void)state;
@@ -291,7 +285,8 @@ static void put_return_with_only_waiter_bits_set_returns_minus_1(void **state)
 		got = hl_lockref_put_return(&l);
 		if (got != -1)
 			fail_msg("put_return with lock word 0x%08x (not held, but waited for) "
-				 "returned %d, expected -1", words[i], got);
+				 "returned %d, expected -1",
+				 words[i], got);
 		assert_lockref_count(&l, 5);
 		assert_lock_word(&l, words[i]);
 	}
@@ -326,7 +321,7 @@ static void ops_with_only_waiter_bits_set_take_the_locked_path(void **state)
 
 static void put_or_lock_above_1_decrements_and_leaves_the_lock_free(void **state)
 {
-	static const int counts[] = { 2, 3, 100, INT_MAX };
+	static const int counts[] = {2, 3, 100, INT_MAX};
 	struct hl_lockref l;
 
 	(void)state;
@@ -335,13 +330,14 @@ static void put_or_lock_above_1_decrements_and_leaves_the_lock_free(void **state
 		assert_lock_word(&l, 0);
 		if (!trylock_from_another_thread(&l.lock))
 			fail_msg("after put_or_lock returned true on count %d, the lock is held; "
-				 "expected free", counts[i]);
+				 "expected free",
+				 counts[i]);
 	}
 }
 
 static void put_or_lock_at_1_0_or_dead_returns_false_with_the_lock_held(void **state)
 {
-	static const int counts[] = { 1, 0, -1, DEAD };
+	static const int counts[] = {1, 0, -1, DEAD};
 	struct hl_lockref l;
 
 	(void)state;
@@ -352,7 +348,8 @@ static void put_or_lock_at_1_0_or_dead_returns_false_with_the_lock_held(void **s
 				 counts[i]);
 		if (trylock_from_another_thread(&l.lock))
 			fail_msg("put_or_lock on count %d returned false, but another thread's "
-				 "trylock succeeded: the lock must be held", counts[i]);
+				 "trylock succeeded: the lock must be held",
+				 counts[i]);
 		hl_qspin_unlock(&l.lock);
 		assert_lock_word(&l, 0);
 		assert_lockref_count(&l, counts[i]);
@@ -363,7 +360,7 @@ static void put_or_lock_at_1_0_or_dead_returns_false_with_the_lock_held(void **s
 
 static void mark_dead_under_the_lock_gives_dead_count(void **state)
 {
-	static const int counts[] = { 0, 1, 7 };
+	static const int counts[] = {0, 1, 7};
 	struct hl_lockref l;
 
 	(void)state;
@@ -371,12 +368,12 @@ static void mark_dead_under_the_lock_gives_dead_count(void **state)
 		lockref_reset(&l, counts[i]);
 		hl_qspin_lock(&l.lock);
 		hl_lockref_mark_dead(&l);
-		assert_lock_word(&l, HL_QSPIN_LOCKED);	/* still held: the caller unlocks */
+		assert_lock_word(&l, HL_QSPIN_LOCKED); /* still held: the caller unlocks */
 		hl_qspin_unlock(&l.lock);
 		if (hl_lockref_count(&l) != HL_LOCKREF_DEAD)
 			fail_msg("after mark_dead from count %d, count is %d, expected "
-				 "HL_LOCKREF_DEAD (%d)", counts[i], hl_lockref_count(&l),
-				 HL_LOCKREF_DEAD);
+				 "HL_LOCKREF_DEAD (%d)",
+				 counts[i], hl_lockref_count(&l), HL_LOCKREF_DEAD);
 		assert_true(hl_lockref_is_dead(&l));
 		assert_lock_word(&l, 0);
 	}
@@ -390,7 +387,7 @@ static void mark_dead_under_the_lock_gives_dead_count(void **state)
 
 static void set_count_under_the_lock_keeps_the_lock_half(void **state)
 {
-	static const int counts[] = { 0, 1, 7, INT_MAX, DEAD };
+	static const int counts[] = {0, 1, 7, INT_MAX, DEAD};
 	struct hl_lockref l;
 
 	(void)state;
@@ -414,8 +411,8 @@ static void is_dead_means_negative(void **state)
 	static const struct {
 		int count;
 		bool dead;
-	} cases[] = { { 0, false }, { 1, false }, { INT_MAX, false },
-		      { -1, true }, { DEAD, true }, { INT_MIN, true } };
+	} cases[] = {{0, false}, {1, false},   {INT_MAX, false},
+		     {-1, true}, {DEAD, true}, {INT_MIN, true}};
 	struct hl_lockref l;
 
 	(void)state;
@@ -432,20 +429,20 @@ static void is_dead_means_negative(void **state)
 
 static struct {
 	struct hl_lockref l;
-	int count_while_held;		/* what the holder sets while we wait */
-	atomic_bool held;		/* the holder has the lock */
-	atomic_bool released;		/* the holder is about to unlock */
-	atomic_bool saw_waiter;		/* the holder saw us waiting on the lock word */
+	int count_while_held;	/* what the holder sets while we wait */
+	atomic_bool held;	/* the holder has the lock */
+	atomic_bool released;	/* the holder is about to unlock */
+	atomic_bool saw_waiter; /* the holder saw us waiting on the lock word */
 } hold;
 
 static void *holder_fn(void *arg)
 {
-	struct timespec settle = { 0, 20 * 1000 * 1000 };
+	struct timespec settle = {0, 20 * 1000 * 1000};
 	bool expect_waiter = *(bool *)arg;
 
 	hl_qspin_lock(&hold.l.lock);
 	atomic_store(&hold.held, true);
-	if (expect_waiter)	/* wait (up to 5 s) for the main thread to show up on the lock word */
+	if (expect_waiter) /* wait (up to 5 s) for the main thread to show up on the lock word */
 		atomic_store(&hold.saw_waiter, qspin_wait_for_waiter(&hold.l.lock));
 	else
 		nanosleep(&settle, NULL);
@@ -459,11 +456,11 @@ static void *holder_fn(void *arg)
 
 struct held_case {
 	enum op op;
-	int before, while_held;		/* count when we start, count the holder leaves */
-	int result;			/* bool result, or put_return's value */
-	int after;			/* count when we are done */
-	bool waits;			/* must wait for the holder (put_return never does) */
-	bool lock_held_after;		/* put_or_lock false: we hold the lock */
+	int before, while_held; /* count when we start, count the holder leaves */
+	int result;		/* bool result, or put_return's value */
+	int after;		/* count when we are done */
+	bool waits;		/* must wait for the holder (put_return never does) */
+	bool lock_held_after;	/* put_or_lock false: we hold the lock */
 };
 
 static void run_held_case(const struct held_case *c)
@@ -495,7 +492,8 @@ static void run_held_case(const struct held_case *c)
 
 	if (waits && !released_at_return)
 		fail_msg("%s returned while another thread still held l->lock; expected it to "
-			 "wait for the unlock", op_names[c->op]);
+			 "wait for the unlock",
+			 op_names[c->op]);
 	if (waits && !atomic_load(&hold.saw_waiter))
 		fail_msg("%s: the holder never saw it waiting on the lock word", op_names[c->op]);
 	if (!waits && released_at_return)
@@ -503,12 +501,13 @@ static void run_held_case(const struct held_case *c)
 			 op_names[c->op]);
 	if (c->op != OP_GET && got != c->result)
 		fail_msg("%s with the lock held by another thread (count %d, set to %d by the "
-			 "holder) returned %d, expected %d", op_names[c->op], c->before,
-			 c->while_held, got, c->result);
+			 "holder) returned %d, expected %d",
+			 op_names[c->op], c->before, c->while_held, got, c->result);
 	if (hl_lockref_count(&hold.l) != c->after)
 		fail_msg("%s with the lock held by another thread (count %d, set to %d by the "
-			 "holder): count is %d afterwards, expected %d", op_names[c->op], c->before,
-			 c->while_held, hl_lockref_count(&hold.l), c->after);
+			 "holder): count is %d afterwards, expected %d",
+			 op_names[c->op], c->before, c->while_held, hl_lockref_count(&hold.l),
+			 c->after);
 	assert_lock_word(&hold.l, 0);
 }
 
@@ -516,19 +515,19 @@ static void ops_wait_for_another_threads_lock_and_use_the_count_it_leaves(void *
 {
 	static const struct held_case cases[] = {
 		/* op                before  held  result after waits  lock_after */
-		{ OP_GET,             5,      5,    0,     6,   true,  false },
-		{ OP_GET,             5,      DEAD, 0,     DEAD + 1, true, false },
-		{ OP_GET_NOT_ZERO,    5,      0,    false, 0,   true,  false },
-		{ OP_GET_NOT_ZERO,    5,      DEAD, false, DEAD, true, false },
-		{ OP_GET_NOT_ZERO,    0,      3,    true,  4,   true,  false },
-		{ OP_GET_NOT_DEAD,    5,      DEAD, false, DEAD, true, false },
-		{ OP_GET_NOT_DEAD,    5,      0,    true,  1,   true,  false },
-		{ OP_GET_NOT_DEAD,    DEAD,   2,    true,  3,   true,  false },
-		{ OP_PUT_OR_LOCK,     5,      1,    false, 1,   true,  true },
-		{ OP_PUT_OR_LOCK,     1,      3,    true,  2,   true,  false },
-		{ OP_PUT_OR_LOCK,     5,      DEAD, false, DEAD, true, true },
+		{OP_GET, 5, 5, 0, 6, true, false},
+		{OP_GET, 5, DEAD, 0, DEAD + 1, true, false},
+		{OP_GET_NOT_ZERO, 5, 0, false, 0, true, false},
+		{OP_GET_NOT_ZERO, 5, DEAD, false, DEAD, true, false},
+		{OP_GET_NOT_ZERO, 0, 3, true, 4, true, false},
+		{OP_GET_NOT_DEAD, 5, DEAD, false, DEAD, true, false},
+		{OP_GET_NOT_DEAD, 5, 0, true, 1, true, false},
+		{OP_GET_NOT_DEAD, DEAD, 2, true, 3, true, false},
+		{OP_PUT_OR_LOCK, 5, 1, false, 1, true, true},
+		{OP_PUT_OR_LOCK, 1, 3, true, 2, true, false},
+		{OP_PUT_OR_LOCK, 5, DEAD, false, DEAD, true, true},
 		/* put_return never takes the lock: -1 at once, nothing changed by it. */
-		{ OP_PUT_RETURN,      5,      5,    -1,    5,   false, false },
+		{OP_PUT_RETURN, 5, 5, -1, 5, false, false},
 	};
 
 	(void)state;
@@ -540,7 +539,7 @@ static void ops_wait_for_another_threads_lock_and_use_the_count_it_leaves(void *
 
 static void retry_limit_set_and_get_round_trip(void **state)
 {
-	static const unsigned int limits[] = { 1, 7, 100, 0, 1000000, UINT_MAX };
+	static const unsigned int limits[] = {1, 7, 100, 0, 1000000, UINT_MAX};
 	unsigned int saved = hl_lockref_retry_limit();
 	struct hl_lockref l = HL_LOCKREF_INIT(1);
 
@@ -624,8 +623,7 @@ static void env_number_sets_the_limit_silently(void **state)
 	static const struct {
 		const char *env;
 		unsigned int limit;
-	} cases[] = { { "7", 7 }, { "0", 0 }, { "1", 1 }, { "100", 100 },
-		      { "4294967295", UINT_MAX } };
+	} cases[] = {{"7", 7}, {"0", 0}, {"1", 1}, {"100", 100}, {"4294967295", UINT_MAX}};
 	struct child_result res;
 
 	(void)state;
@@ -636,14 +634,15 @@ static void env_number_sets_the_limit_silently(void **state)
 				 cases[i].env, child_limit(&res), cases[i].limit);
 		if (res.err_lines)
 			fail_msg("HOTLINE_LOCKREF_RETRIES='%s': stderr has %d lines, expected "
-				 "none", cases[i].env, res.err_lines);
+				 "none",
+				 cases[i].env, res.err_lines);
 	}
 }
 
 static void env_not_a_number_prints_one_line_and_keeps_the_default(void **state)
 {
-	static const char *const envs[] = { "abc", "-1", "", "12x", "4294967296",
-					    "99999999999999999999" };
+	static const char *const envs[] = {"abc", "-1",		"",
+					   "12x", "4294967296", "99999999999999999999"};
 	struct child_result res;
 
 	(void)state;
@@ -651,11 +650,12 @@ static void env_not_a_number_prints_one_line_and_keeps_the_default(void **state)
 		run_child("print", envs[i], &res);
 		if (child_limit(&res) != HL_LOCKREF_RETRIES_DEFAULT)
 			fail_msg("HOTLINE_LOCKREF_RETRIES='%s': limit is %u, expected the default "
-				 "%u", envs[i], child_limit(&res), HL_LOCKREF_RETRIES_DEFAULT);
+				 "%u",
+				 envs[i], child_limit(&res), HL_LOCKREF_RETRIES_DEFAULT);
 		if (res.err_lines != 1 || !strstr(res.err, "HOTLINE_LOCKREF_RETRIES"))
 			fail_msg("HOTLINE_LOCKREF_RETRIES='%s': expected one stderr line naming "
-				 "HOTLINE_LOCKREF_RETRIES, got %d lines: '%s'", envs[i],
-				 res.err_lines, res.err);
+				 "HOTLINE_LOCKREF_RETRIES, got %d lines: '%s'",
+				 envs[i], res.err_lines, res.err);
 	}
 }
 
@@ -667,10 +667,11 @@ static void set_retry_limit_overrides_the_env(void **state)
 	(void)state;
 	run_child("set3", "7", &res);
 	assert_int_equal(child_limit(&res), 7);
-	if (!strstr(res.out, "after set ") || sscanf(strstr(res.out, "after set "),
-						     "after set %u", &v) != 1 || v != 3)
+	if (!strstr(res.out, "after set ") ||
+	    sscanf(strstr(res.out, "after set "), "after set %u", &v) != 1 || v != 3)
 		fail_msg("HOTLINE_LOCKREF_RETRIES=7 then set_retry_limit(3): child printed '%s', "
-			 "expected 'after set 3'", res.out);
+			 "expected 'after set 3'",
+			 res.out);
 }
 
 int main(int argc, char **argv)

@@ -42,7 +42,6 @@
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
 
-
 #define DEAD HL_LOCKREF_DEAD
 
 /*
@@ -60,8 +59,8 @@ static bool locked_add(struct hl_lockref *l, int seen, int d)
 #define RC_WORKERS 4
 #define RC_LOCKERS 2
 #define RC_THREADS (RC_WORKERS + RC_LOCKERS)
-#define RC_ITERS scaled(1000000)
-#define RC_EXTRA 500		/* references each thread keeps at the end */
+#define RC_ITERS   scaled(1000000)
+#define RC_EXTRA   500 /* references each thread keeps at the end */
 
 static struct {
 	struct hl_lockref l;
@@ -72,10 +71,10 @@ struct rc_worker {
 	unsigned int seed;
 	long gets, not_zero_failed;
 	long lockless_puts, put_or_lock_puts, last_puts, locked_puts, locked_gets;
-	long below_held;	/* a snapshot showed fewer references than we held */
+	long below_held; /* a snapshot showed fewer references than we held */
 	long changed_under_lock;
-	long bad_last;		/* put_or_lock false, but count was not 1 */
-	long bad_put_return;	/* put_return gave a negative count other than -1 */
+	long bad_last;	     /* put_or_lock false, but count was not 1 */
+	long bad_put_return; /* put_return gave a negative count other than -1 */
 };
 
 /* Drop one reference, trying the ways a user would. */
@@ -120,9 +119,7 @@ static bool rc_get(struct rc_worker *w, unsigned int how)
 	int c;
 
 	switch (how % 4) {
-	case 0:
-		hl_lockref_get(&rc.l);
-		break;
+	case 0: hl_lockref_get(&rc.l); break;
 	case 1:
 		if (!hl_lockref_get_not_zero(&rc.l)) {
 			w->not_zero_failed++;
@@ -131,7 +128,7 @@ static bool rc_get(struct rc_worker *w, unsigned int how)
 		break;
 	case 2:
 		if (!hl_lockref_get_not_dead(&rc.l))
-			w->below_held++;	/* never dead here */
+			w->below_held++; /* never dead here */
 		break;
 	case 3:
 		hl_qspin_lock(&rc.l.lock);
@@ -142,7 +139,7 @@ static bool rc_get(struct rc_worker *w, unsigned int how)
 		break;
 	}
 	w->gets++;
-	w->below_held += hl_lockref_count(&rc.l) < 1;	/* we hold one now */
+	w->below_held += hl_lockref_count(&rc.l) < 1; /* we hold one now */
 	return true;
 }
 
@@ -178,7 +175,7 @@ static void *rc_locker_fn(void *arg)
 		for (unsigned int k = 0; k < r % 64; k++)
 			__asm__ __volatile__("" ::: "memory");
 		if (r % 128 == 0)
-			sched_yield();		/* held across a reschedule */
+			sched_yield(); /* held across a reschedule */
 		c2 = hl_lockref_count(&rc.l);
 		w->changed_under_lock += c1 != c2;
 		w->changed_under_lock += !locked_add(&rc.l, c2, +1);
@@ -197,7 +194,7 @@ static void *rc_locker_fn(void *arg)
 static long race_once(unsigned int limit)
 {
 	struct rc_worker workers[RC_THREADS];
-	struct rc_worker sum = { 0 };
+	struct rc_worker sum = {0};
 	pthread_t tids[RC_THREADS];
 	unsigned int saved = hl_lockref_retry_limit();
 	double t0, t1;
@@ -233,19 +230,21 @@ static long race_once(unsigned int limit)
 	print_message("limit %u: %.3f s; %ld gets (%ld under l->lock), %ld get_not_zero "
 		      "failed; puts: %ld put_return, %ld put_or_lock, %ld last under the lock, "
 		      "%ld under l->lock\n",
-		      limit, t1 - t0,
-		      sum.gets, sum.locked_gets, sum.not_zero_failed, sum.lockless_puts,
-		      sum.put_or_lock_puts, sum.last_puts, sum.locked_puts);
+		      limit, t1 - t0, sum.gets, sum.locked_gets, sum.not_zero_failed,
+		      sum.lockless_puts, sum.put_or_lock_puts, sum.last_puts, sum.locked_puts);
 
 	if (sum.changed_under_lock)
 		fail_msg("limit %u: the count changed %ld times while a thread held l->lock, "
-			 "expected never", limit, sum.changed_under_lock);
+			 "expected never",
+			 limit, sum.changed_under_lock);
 	if (sum.below_held)
 		fail_msg("limit %u: %ld times the count read lower than the references held "
-			 "(or get_not_dead failed), expected never", limit, sum.below_held);
+			 "(or get_not_dead failed), expected never",
+			 limit, sum.below_held);
 	if (sum.bad_last)
 		fail_msg("limit %u: put_or_lock returned false %ld times while the count was not "
-			 "1 (the caller held a reference)", limit, sum.bad_last);
+			 "1 (the caller held a reference)",
+			 limit, sum.bad_last);
 	if (sum.bad_put_return)
 		fail_msg("limit %u: put_return returned a negative value other than -1 %ld times",
 			 limit, sum.bad_put_return);
@@ -253,11 +252,13 @@ static long race_once(unsigned int limit)
 		fail_msg("limit %u: final count %d, expected %d (%d threads each keeping %d)",
 			 limit, hl_lockref_count(&rc.l), RC_THREADS * RC_EXTRA, RC_THREADS,
 			 RC_EXTRA);
-	if (sum.gets - (sum.lockless_puts + sum.put_or_lock_puts + sum.last_puts +
-			sum.locked_puts) != RC_THREADS * RC_EXTRA)
+	if (sum.gets -
+		    (sum.lockless_puts + sum.put_or_lock_puts + sum.last_puts + sum.locked_puts) !=
+	    RC_THREADS * RC_EXTRA)
 		fail_msg("limit %u: the threads' own tally is off: %ld gets, %ld puts", limit,
-			 sum.gets, sum.lockless_puts + sum.put_or_lock_puts + sum.last_puts +
-					   sum.locked_puts);
+			 sum.gets,
+			 sum.lockless_puts + sum.put_or_lock_puts + sum.last_puts +
+				 sum.locked_puts);
 	assert_qspin_word(&rc.l.lock, 0);
 	return sum.last_puts;
 }
@@ -279,7 +280,8 @@ static void racing_ops_end_at_exact_count_with_limit(unsigned int limit)
 			      limit, race);
 	}
 	fail_msg("limit %u: in %d races put_or_lock never returned false: the count never "
-		 "came down to the last reference, so that path went untested", limit, RC_RACES);
+		 "came down to the last reference, so that path went untested",
+		 limit, RC_RACES);
 }
 
 static void racing_ops_end_at_exact_count_default_limit(void **state)
@@ -303,22 +305,22 @@ static void racing_ops_end_at_exact_count_unbounded(void **state)
 /* ---- The last reference: exactly one put_or_lock gets false ---- */
 
 #define LAST_THREADS 4
-#define LAST_ROUNDS scaled(20000)
+#define LAST_ROUNDS  scaled(20000)
 
 static struct {
 	struct hl_lockref l;
 	pthread_barrier_t start, end;
-	long payload[LAST_THREADS];	/* plain: each holder writes its own before its put */
-	int inside;			/* plain: under l->lock */
+	long payload[LAST_THREADS]; /* plain: each holder writes its own before its put */
+	int inside;		    /* plain: under l->lock */
 } last;
 
 struct last_worker {
 	int id;
 	long frees;
-	long bad_count;		/* got false, count was not 1 */
-	long stale;		/* got false, but missed a write made before another put */
+	long bad_count; /* got false, count was not 1 */
+	long stale;	/* got false, but missed a write made before another put */
 	long overlap;
-	long not_locked;	/* got false without the lock held */
+	long not_locked; /* got false without the lock held */
 };
 
 static void *last_worker_fn(void *arg)
@@ -335,7 +337,7 @@ static void *last_worker_fn(void *arg)
 			for (int i = 0; i < LAST_THREADS; i++)
 				w->stale += last.payload[i] != round;
 			w->frees++;
-			hl_lockref_mark_dead(&last.l);	/* "free" it */
+			hl_lockref_mark_dead(&last.l); /* "free" it */
 			last.inside--;
 			hl_qspin_unlock(&last.l.lock);
 		}
@@ -361,7 +363,7 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 	assert_int_equal(pthread_barrier_init(&last.end, NULL, LAST_THREADS + 1), 0);
 	start_threads(tids, LAST_THREADS, last_worker_fn, workers, sizeof(workers[0]));
 	for (long round = 1; round <= LAST_ROUNDS; round++) {
-		lockref_reset(&last.l, LAST_THREADS);	/* one reference per holder */
+		lockref_reset(&last.l, LAST_THREADS); /* one reference per holder */
 		pthread_barrier_wait(&last.start);
 		pthread_barrier_wait(&last.end);
 		if (hl_lockref_count(&last.l) != DEAD && !not_dead++)
@@ -380,8 +382,8 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 	}
 	if (frees != LAST_ROUNDS)
 		fail_msg("%ld rounds of %d holders dropping their references: put_or_lock returned "
-			 "false %ld times, expected once per round", LAST_ROUNDS, LAST_THREADS,
-			 frees);
+			 "false %ld times, expected once per round",
+			 LAST_ROUNDS, LAST_THREADS, frees);
 	if (not_locked)
 		fail_msg("put_or_lock returned false %ld times without the lock held", not_locked);
 	if (bad_count)
@@ -391,7 +393,8 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 		fail_msg("%ld times two last holders were inside the lock at once", overlap);
 	if (stale)
 		fail_msg("the last holder missed %ld writes the others made before their puts "
-			 "(release/acquire ordering)", stale);
+			 "(release/acquire ordering)",
+			 stale);
 	if (not_dead)
 		fail_msg("%ld rounds did not end dead (first: count %d, expected %d)", not_dead,
 			 first_bad, DEAD);
@@ -401,7 +404,7 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 /* ---- Death: once marked dead, nobody gets a reference again ---- */
 
 #define DD_THREADS 4
-#define DD_AFTER scaled(20000)	/* attempts each thread makes after seeing it dead */
+#define DD_AFTER   scaled(20000) /* attempts each thread makes after seeing it dead */
 
 static struct {
 	struct hl_lockref l;
@@ -411,9 +414,9 @@ static struct {
 
 struct dd_worker {
 	unsigned int seed;
-	long before, after;		/* successful gets before seeing it dead; after (bad) */
+	long before, after; /* successful gets before seeing it dead; after (bad) */
 	long failed_attempts;
-	long bad_put;			/* a put found the count at the last reference */
+	long bad_put; /* a put found the count at the last reference */
 	bool saw_dead;
 };
 
@@ -459,14 +462,14 @@ static void after_mark_dead_no_thread_gets_a_reference(void **state)
 {
 	struct dd_worker workers[DD_THREADS];
 	pthread_t tids[DD_THREADS];
-	struct timespec tick = { 0, 100 * 1000 };
+	struct timespec tick = {0, 100 * 1000};
 	long before = 0, after = 0, bad_put = 0;
 
 	(void)state;
 	memset(workers, 0, sizeof(workers));
 	for (int i = 0; i < DD_THREADS; i++)
 		workers[i].seed = 0x1234567u * (unsigned int)(i + 1);
-	lockref_reset(&dd.l, 1);		/* the main thread's reference */
+	lockref_reset(&dd.l, 1); /* the main thread's reference */
 	atomic_store(&dd.successes, 0);
 	assert_int_equal(pthread_barrier_init(&dd.start, NULL, DD_THREADS + 1), 0);
 	start_threads(tids, DD_THREADS, dd_worker_fn, workers, sizeof(workers[0]));
@@ -487,11 +490,11 @@ static void after_mark_dead_no_thread_gets_a_reference(void **state)
 		if (!workers[i].saw_dead)
 			fail_msg("thread %d never saw the lockref dead", i);
 	}
-	print_message("%ld references taken before death, %ld after (expected 0)\n", before,
-		      after);
+	print_message("%ld references taken before death, %ld after (expected 0)\n", before, after);
 	if (after)
 		fail_msg("%ld get_not_dead/get_not_zero calls succeeded after the same thread had "
-			 "seen the lockref dead, expected none", after);
+			 "seen the lockref dead, expected none",
+			 after);
 	if (bad_put)
 		fail_msg("%ld puts found a count other than dead at the last reference", bad_put);
 	if (before == 0)

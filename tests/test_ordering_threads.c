@@ -53,17 +53,17 @@
 /* ---- hl_qspinlock: a writer publishes slot numbers under the lock ---- */
 
 #define MP_READERS 2
-#define MP_SLOTS scaled(100000)
+#define MP_SLOTS   scaled(100000)
 
 static struct {
 	hl_qspinlock_t lock;
-	long published;			/* under lock: the last slot filled */
-	long *first, *second;		/* slot k: first[k] = 3k + 1, second[k] = ~k */
+	long published;	      /* under lock: the last slot filled */
+	long *first, *second; /* slot k: first[k] = 3k + 1, second[k] = ~k */
 } mp;
 
 struct mp_reader {
 	long reads, stale, backwards;
-	long first_stale;		/* the first slot seen stale, for the message */
+	long first_stale; /* the first slot seen stale, for the message */
 };
 
 static void *mp_writer_fn(void *arg)
@@ -123,9 +123,10 @@ static void qspinlock_unlock_publishes_what_was_written_before_it(void **state)
 	for (int i = 0; i < MP_READERS; i++) {
 		reads += readers[i].reads;
 		if (readers[i].stale)
-			fail_msg("reader %d saw %ld published slots with stale contents (first: slot "
-				 "%ld): the unlock did not release or the lock did not acquire", i,
-				 readers[i].stale, readers[i].first_stale);
+			fail_msg("reader %d saw %ld published slots with stale contents (first: "
+				 "slot "
+				 "%ld): the unlock did not release or the lock did not acquire",
+				 i, readers[i].stale, readers[i].first_stale);
 		if (readers[i].backwards)
 			fail_msg("reader %d saw the published slot number go backwards %ld times",
 				 i, readers[i].backwards);
@@ -139,7 +140,7 @@ static void qspinlock_unlock_publishes_what_was_written_before_it(void **state)
 /* ---- hl_lockref and hl_refcount: the last holder sees every holder's writes ---- */
 
 #define LH_HOLDERS 4
-#define LH_ROUNDS scaled(20000)
+#define LH_ROUNDS  scaled(20000)
 
 static struct {
 	struct hl_lockref l;
@@ -154,9 +155,9 @@ static struct {
 
 struct lh_holder {
 	int id;
-	long lasts;		/* rounds in which this holder was the last */
-	long stale;		/* payloads it then found not written this round */
-	long bad_state;		/* the last put's state was wrong (lock not held, count not 1) */
+	long lasts;	/* rounds in which this holder was the last */
+	long stale;	/* payloads it then found not written this round */
+	long bad_state; /* the last put's state was wrong (lock not held, count not 1) */
 };
 
 static void lh_check_payloads(struct lh_holder *h, long round)
@@ -178,13 +179,13 @@ static void *lh_holder_fn(void *arg)
 				h->bad_state += !hl_qspin_is_locked(&lh.l.lock) ||
 						hl_lockref_count(&lh.l) != 1;
 				lh_check_payloads(h, round);
-				hl_lockref_set_count(&lh.l, LH_HOLDERS);	/* the next round's */
+				hl_lockref_set_count(&lh.l, LH_HOLDERS); /* the next round's */
 				hl_qspin_unlock(&lh.l.lock);
 			}
 		} else if (hl_refcount_dec_and_test(&lh.r)) {
 			h->lasts++;
 			lh_check_payloads(h, round);
-			hl_refcount_set(&lh.r, LH_HOLDERS);	/* the next round's */
+			hl_refcount_set(&lh.r, LH_HOLDERS); /* the next round's */
 		}
 		/* The next round's writes wait for the last holder to have read. */
 		pthread_barrier_wait(&lh.end);
@@ -228,7 +229,8 @@ static void last_holder_sees_every_write(bool use_lockref)
 			 bad_state);
 	if (stale)
 		fail_msg("%s: the last holder missed %ld writes made before the other holders' "
-			 "puts (release) or read them before its own (acquire)", what, stale);
+			 "puts (release) or read them before its own (acquire)",
+			 what, stale);
 }
 
 static void lockref_last_put_or_lock_sees_every_holders_writes(void **state)

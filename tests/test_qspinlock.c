@@ -28,7 +28,7 @@
 _Static_assert(sizeof(hl_qspinlock_t) == 4, "hl_qspinlock_t is one 32-bit word");
 
 /* Waiter bits as a waiter would write them: pending, and a tail (slot 0x1234, node 2). */
-#define SOME_TAIL ((0x1234u << 18) | (2u << 16))
+#define SOME_TAIL   ((0x1234u << 18) | (2u << 16))
 #define WAITER_BITS (HL_QSPIN_PENDING | SOME_TAIL)
 
 static void qspinlock_is_4_bytes_and_its_bit_fields_are_the_kernels(void **state)
@@ -45,10 +45,10 @@ static void qspinlock_is_4_bytes_and_its_bit_fields_are_the_kernels(void **state
 
 static void zeroed_memory_and_init_macro_are_unlocked(void **state)
 {
-	static hl_qspinlock_t file_scope;	/* zeroed by the loader */
+	static hl_qspinlock_t file_scope; /* zeroed by the loader */
 	hl_qspinlock_t init = HL_QSPINLOCK_INIT;
 	hl_qspinlock_t *heap = calloc(4, sizeof(*heap));
-	hl_qspinlock_t *locks[] = { &file_scope, &init, &heap[0], &heap[3] };
+	hl_qspinlock_t *locks[] = {&file_scope, &init, &heap[0], &heap[3]};
 
 	(void)state;
 	assert_non_null(heap);
@@ -61,7 +61,7 @@ static void zeroed_memory_and_init_macro_are_unlocked(void **state)
 		assert_qspin_word(locks[i], HL_QSPIN_LOCKED);
 		hl_qspin_unlock(locks[i]);
 		assert_qspin_word(locks[i], 0);
-		hl_qspin_lock(locks[i]);	/* the fast path: must not wait */
+		hl_qspin_lock(locks[i]); /* the fast path: must not wait */
 		assert_qspin_word(locks[i], HL_QSPIN_LOCKED);
 		hl_qspin_unlock(locks[i]);
 		assert_qspin_word(locks[i], 0);
@@ -78,7 +78,8 @@ static void trylock_succeeds_on_a_free_lock_then_fails_while_held(void **state)
 	for (int i = 0; i < 3; i++)
 		if (hl_qspin_trylock(&l))
 			fail_msg("trylock succeeded on a lock this thread holds (attempt %d), "
-				 "expected false", i + 1);
+				 "expected false",
+				 i + 1);
 	assert_qspin_word(&l, HL_QSPIN_LOCKED);
 	hl_qspin_unlock(&l);
 	assert_true(hl_qspin_trylock(&l));
@@ -94,8 +95,13 @@ static void trylock_succeeds_on_a_free_lock_then_fails_while_held(void **state)
 static void is_locked_reflects_held_pending_and_queued(void **state)
 {
 	static const unsigned int words[] = {
-		HL_QSPIN_LOCKED, HL_QSPIN_PENDING, SOME_TAIL, HL_QSPIN_LOCKED | HL_QSPIN_PENDING,
-		HL_QSPIN_LOCKED | SOME_TAIL, WAITER_BITS, HL_QSPIN_LOCKED | WAITER_BITS,
+		HL_QSPIN_LOCKED,
+		HL_QSPIN_PENDING,
+		SOME_TAIL,
+		HL_QSPIN_LOCKED | HL_QSPIN_PENDING,
+		HL_QSPIN_LOCKED | SOME_TAIL,
+		WAITER_BITS,
+		HL_QSPIN_LOCKED | WAITER_BITS,
 	};
 	hl_qspinlock_t l = HL_QSPINLOCK_INIT;
 
@@ -122,8 +128,9 @@ static void is_locked_reflects_held_pending_and_queued(void **state)
 static void unlock_clears_only_the_locked_byte(void **state)
 {
 	static const unsigned int others[] = {
-		0, HL_QSPIN_PENDING, SOME_TAIL, WAITER_BITS, HL_QSPIN_TAIL_MASK,
-		HL_QSPIN_TAIL_MASK | HL_QSPIN_PENDING, 1u << 18, 1u << 16,
+		0,	     HL_QSPIN_PENDING,	 SOME_TAIL,
+		WAITER_BITS, HL_QSPIN_TAIL_MASK, HL_QSPIN_TAIL_MASK | HL_QSPIN_PENDING,
+		1u << 18,    1u << 16,
 	};
 	hl_qspinlock_t l = HL_QSPINLOCK_INIT;
 
@@ -135,8 +142,8 @@ static void unlock_clears_only_the_locked_byte(void **state)
 		hl_qspin_unlock(&l);
 		if (atomic_load(&l.val) != others[i])
 			fail_msg("unlock with waiter bits 0x%08x: word is 0x%08x after unlock, "
-				 "expected 0x%08x (only the locked byte cleared)", others[i],
-				 atomic_load(&l.val), others[i]);
+				 "expected 0x%08x (only the locked byte cleared)",
+				 others[i], atomic_load(&l.val), others[i]);
 		atomic_store(&l.val, 0);
 	}
 }
@@ -162,13 +169,14 @@ static void unlock_does_not_touch_the_bytes_around_the_lock(void **state)
 	for (int i = 0; i < 8; i++) {
 		if (s.before[i] != 0xa5 || s.after[i] != 0xa5)
 			fail_msg("byte %d around the lock changed: before 0x%02x, after 0x%02x; "
-				 "expected 0xa5", i, s.before[i], s.after[i]);
+				 "expected 0xa5",
+				 i, s.before[i], s.after[i]);
 	}
 }
 
 static void a_free_locked_byte_is_taken_even_with_waiter_bits_set(void **state)
 {
-	static const unsigned int others[] = { HL_QSPIN_PENDING, SOME_TAIL, WAITER_BITS };
+	static const unsigned int others[] = {HL_QSPIN_PENDING, SOME_TAIL, WAITER_BITS};
 	hl_qspinlock_t l = HL_QSPINLOCK_INIT;
 
 	(void)state;

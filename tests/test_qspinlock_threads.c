@@ -42,7 +42,6 @@
 #include <hotline/compiler.h>
 #include <hotline/qspinlock.h>
 
-
 #define TAIL_SLOT_SHIFT 18
 
 /*
@@ -67,7 +66,8 @@ static void join_threads_within(pthread_t *tids, int n, int seconds, const hl_qs
 	if (stuck)
 		fail_msg("%d of %d threads still inside hl_qspin_lock after %d s (lock word "
 			 "0x%08x); expected all done in well under a second: a waiter was never "
-			 "woken", stuck, n, seconds, atomic_load(&((hl_qspinlock_t *)l)->val));
+			 "woken",
+			 stuck, n, seconds, atomic_load(&((hl_qspinlock_t *)l)->val));
 }
 
 /*
@@ -77,9 +77,9 @@ static void join_threads_within(pthread_t *tids, int n, int seconds, const hl_qs
  */
 struct guarded {
 	hl_qspinlock_t lock;
-	long counter;		/* plain: only touched with lock held */
+	long counter; /* plain: only touched with lock held */
 	atomic_int inside;
-	atomic_long overlaps;	/* entries that found someone else inside */
+	atomic_long overlaps; /* entries that found someone else inside */
 };
 
 static inline void enter(struct guarded *g)
@@ -97,7 +97,7 @@ static inline void bump(struct guarded *g)
 {
 	long c = g->counter;
 
-	__asm__ __volatile__("" ::: "memory");	/* a separate load and store */
+	__asm__ __volatile__("" ::: "memory"); /* a separate load and store */
 	g->counter = c + 1;
 }
 
@@ -115,7 +115,8 @@ static void assert_guarded(struct guarded *g, long want, const char *what)
 
 	if (overlaps)
 		fail_msg("%s: %ld times a thread entered the critical section while another was "
-			 "inside, expected never", what, overlaps);
+			 "inside, expected never",
+			 what, overlaps);
 	if (g->counter != want)
 		fail_msg("%s: the plain counter is %ld, expected %ld (%ld increments lost)", what,
 			 g->counter, want, want - g->counter);
@@ -126,7 +127,7 @@ static void assert_guarded(struct guarded *g, long want, const char *what)
 
 /* ---- Mutual exclusion for 2..16 threads ---- */
 
-#define MX_TOTAL scaled(1600000)	/* lock/unlock pairs per thread count, shared out */
+#define MX_TOTAL scaled(1600000) /* lock/unlock pairs per thread count, shared out */
 
 static struct {
 	struct guarded g;
@@ -200,8 +201,9 @@ static void mutual_exclusion_16_threads_exact_count(void **state)
 /* ---- Oversubscription: holders that sleep, waiters that park ---- */
 
 #define OS_THREADS 32
-#define OS_ITERS scaled(3000)
-/* Parks grow with the iterations, so the bound is scaled too (here, 2 cores: about 4000 at 3000). */
+#define OS_ITERS   scaled(3000)
+/* Parks grow with the iterations, so the bound is scaled too (here, 2 cores: about 4000 at 3000).
+ */
 #define OS_MIN_PARKED scaled(200)
 
 static struct {
@@ -212,7 +214,7 @@ static struct {
 struct os_worker {
 	unsigned int seed;
 	long sleeps, yields;
-	long vcsw;		/* voluntary context switches of this thread */
+	long vcsw; /* voluntary context switches of this thread */
 };
 
 static void *os_worker_fn(void *arg)
@@ -265,7 +267,7 @@ static void oversubscribed_sleeping_holders_lose_no_wakeups(void **state)
 	assert_int_equal(pthread_barrier_init(&os.start, NULL, OS_THREADS), 0);
 	t0 = now();
 	start_threads(tids, OS_THREADS, os_worker_fn, workers, sizeof(workers[0]));
-	join_threads_within(tids, OS_THREADS, 30, &os.g.lock);	/* a lost wake-up hangs */
+	join_threads_within(tids, OS_THREADS, 30, &os.g.lock); /* a lost wake-up hangs */
 	pthread_barrier_destroy(&os.start);
 	for (int i = 0; i < OS_THREADS; i++) {
 		sleeps += workers[i].sleeps;
@@ -285,7 +287,8 @@ static void oversubscribed_sleeping_holders_lose_no_wakeups(void **state)
 	/* Without waiters that went to sleep, this test proves nothing about wake-ups. */
 	if (parked < OS_MIN_PARKED)
 		fail_msg("about %ld waits on a futex, expected at least %ld: the waiters did not "
-			 "park, so wake-ups were not tested", parked, OS_MIN_PARKED);
+			 "park, so wake-ups were not tested",
+			 parked, OS_MIN_PARKED);
 #endif
 }
 
@@ -297,8 +300,8 @@ static void oversubscribed_sleeping_holders_lose_no_wakeups(void **state)
  * is not given back would exceed after a few waves.
  */
 #define SL_THREADS scaled(20000)
-#define SL_WAVE 32
-#define SL_TAKES 3
+#define SL_WAVE	   32
+#define SL_TAKES   3
 /*
  * No more than OS_THREADS (earlier test) or SL_WAVE workers plus the main
  * thread are ever alive at once in this program, so slot numbers that are
@@ -309,7 +312,7 @@ static void oversubscribed_sleeping_holders_lose_no_wakeups(void **state)
 static struct {
 	struct guarded g;
 	atomic_int arrived;
-	atomic_uint max_tail;		/* largest tail field (slot + 1) seen */
+	atomic_uint max_tail; /* largest tail field (slot + 1) seen */
 } sl;
 
 struct sl_worker {
@@ -321,9 +324,9 @@ static void note_tail(unsigned int val)
 	unsigned int tail = val >> TAIL_SLOT_SHIFT;
 	unsigned int max = atomic_load_explicit(&sl.max_tail, memory_order_relaxed);
 
-	while (tail > max && !atomic_compare_exchange_weak_explicit(&sl.max_tail, &max, tail,
-								    memory_order_relaxed,
-								    memory_order_relaxed))
+	while (tail > max &&
+	       !atomic_compare_exchange_weak_explicit(&sl.max_tail, &max, tail,
+						      memory_order_relaxed, memory_order_relaxed))
 		;
 }
 
@@ -339,7 +342,7 @@ static void *sl_worker_fn(void *arg)
 		bump(&sl.g);
 		note_tail(atomic_load_explicit(&sl.g.lock.val, memory_order_relaxed));
 		if (k == 0)
-			sched_yield();	/* let the others pile up behind us again */
+			sched_yield(); /* let the others pile up behind us again */
 		leave(&sl.g);
 		hl_qspin_unlock(&sl.g.lock);
 	}
@@ -361,7 +364,7 @@ static void thousands_of_short_lived_threads_each_queue_and_reuse_nodes(void **s
 	struct sl_worker workers[SL_WAVE];
 	pthread_t tids[SL_WAVE];
 	long confirmed = 0, unconfirmed_waves = 0, waves = 0;
-	struct timespec tick = { 0, 200 * 1000 };
+	struct timespec tick = {0, 200 * 1000};
 	double t0 = now();
 
 	(void)state;
@@ -426,8 +429,8 @@ static void thousands_of_short_lived_threads_each_queue_and_reuse_nodes(void **s
 /* ---- trylock racing lock ---- */
 
 #define TR_LOCKERS 2
-#define TR_TRIERS 2
-#define TR_ITERS scaled(200000)
+#define TR_TRIERS  2
+#define TR_ITERS   scaled(200000)
 
 static struct {
 	struct guarded g;
@@ -495,8 +498,8 @@ static void trylock_racing_lock_keeps_mutual_exclusion(void **state)
 		successes += workers[i].successes;
 		failures += workers[i].failures;
 	}
-	print_message("trylock: %ld successes, %ld failures against %d lockers x %ld\n",
-		      successes, failures, TR_LOCKERS, TR_ITERS);
+	print_message("trylock: %ld successes, %ld failures against %d lockers x %ld\n", successes,
+		      failures, TR_LOCKERS, TR_ITERS);
 	assert_guarded(&tr.g, (long)TR_LOCKERS * TR_ITERS + successes, "trylock vs lock");
 }
 
@@ -504,15 +507,15 @@ static void trylock_racing_lock_keeps_mutual_exclusion(void **state)
 
 #define HOT_LOCKERS 3
 #define HOT_HAMMERS 2
-#define HOT_ITERS scaled(300000)
+#define HOT_ITERS   scaled(300000)
 
 static struct {
-	_Alignas(64) atomic_int before;	/* hammered without the lock */
+	_Alignas(64) atomic_int before; /* hammered without the lock */
 	hl_qspinlock_t lock;
-	unsigned short small;		/* the next bytes after the lock: under the lock */
+	unsigned short small; /* the next bytes after the lock: under the lock */
 	unsigned char tiny;
-	long counter;			/* under the lock */
-	atomic_long after;		/* hammered without the lock */
+	long counter;	   /* under the lock */
+	atomic_long after; /* hammered without the lock */
 	atomic_int inside;
 	atomic_long overlaps;
 	pthread_barrier_t start;
@@ -578,13 +581,13 @@ static void lock_inside_a_struct_with_hot_neighbours(void **state)
 
 /* ---- Several locks held at once by several threads ---- */
 
-#define ML_LOCKS 3
+#define ML_LOCKS   3
 #define ML_THREADS 4
-#define ML_ITERS scaled(100000)
+#define ML_ITERS   scaled(100000)
 
 static struct {
 	struct guarded g[ML_LOCKS];
-	long all_three;			/* under all three locks */
+	long all_three; /* under all three locks */
 	pthread_barrier_t start;
 } ml;
 
@@ -600,7 +603,7 @@ static void *ml_worker_fn(void *arg)
 
 	pthread_barrier_wait(&ml.start);
 	for (long i = 0; i < ML_ITERS; i++) {
-		unsigned int set = next_rand(&w->seed) % 7 + 1;	/* a non-empty subset */
+		unsigned int set = next_rand(&w->seed) % 7 + 1; /* a non-empty subset */
 
 		/* Always in index order, so that nobody deadlocks. */
 		for (int k = 0; k < ML_LOCKS; k++)
@@ -630,7 +633,7 @@ static void threads_holding_several_locks_at_once_keep_each_exclusive(void **sta
 {
 	struct ml_worker workers[ML_THREADS];
 	pthread_t tids[ML_THREADS];
-	long want[ML_LOCKS] = { 0 }, all = 0;
+	long want[ML_LOCKS] = {0}, all = 0;
 
 	(void)state;
 	memset(workers, 0, sizeof(workers));

@@ -78,18 +78,12 @@ static void record_report(hl_refcount_t *r, enum hl_refcount_saturation t)
 static const char *type_name(int t)
 {
 	switch (t) {
-	case NO_REPORT:
-		return "no report";
-	case HL_REFCOUNT_ADD_NOT_ZERO_OVF:
-		return "HL_REFCOUNT_ADD_NOT_ZERO_OVF";
-	case HL_REFCOUNT_ADD_OVF:
-		return "HL_REFCOUNT_ADD_OVF";
-	case HL_REFCOUNT_ADD_UAF:
-		return "HL_REFCOUNT_ADD_UAF";
-	case HL_REFCOUNT_SUB_UAF:
-		return "HL_REFCOUNT_SUB_UAF";
-	case HL_REFCOUNT_DEC_LEAK:
-		return "HL_REFCOUNT_DEC_LEAK";
+	case NO_REPORT: return "no report";
+	case HL_REFCOUNT_ADD_NOT_ZERO_OVF: return "HL_REFCOUNT_ADD_NOT_ZERO_OVF";
+	case HL_REFCOUNT_ADD_OVF: return "HL_REFCOUNT_ADD_OVF";
+	case HL_REFCOUNT_ADD_UAF: return "HL_REFCOUNT_ADD_UAF";
+	case HL_REFCOUNT_SUB_UAF: return "HL_REFCOUNT_SUB_UAF";
+	case HL_REFCOUNT_DEC_LEAK: return "HL_REFCOUNT_DEC_LEAK";
 	}
 	return "(not a saturation type)";
 }
@@ -185,31 +179,17 @@ enum ret { NOTHING = -1, RET_FALSE = 0, RET_TRUE = 1 };
 static enum ret apply(enum op op, hl_refcount_t *r, int i, pthread_mutex_t *m)
 {
 	switch (op) {
-	case INC:
-		hl_refcount_inc(r);
-		return NOTHING;
-	case ADD:
-		hl_refcount_add(i, r);
-		return NOTHING;
-	case INC_NOT_ZERO:
-		return hl_refcount_inc_not_zero(r);
-	case ADD_NOT_ZERO:
-		return hl_refcount_add_not_zero(i, r);
-	case DEC_AND_TEST:
-		return hl_refcount_dec_and_test(r);
-	case SUB_AND_TEST:
-		return hl_refcount_sub_and_test(i, r);
-	case DEC:
-		hl_refcount_dec(r);
-		return NOTHING;
-	case DEC_IF_ONE:
-		return hl_refcount_dec_if_one(r);
-	case DEC_NOT_ONE:
-		return hl_refcount_dec_not_one(r);
-	case DEC_AND_MUTEX_LOCK:
-		return hl_refcount_dec_and_mutex_lock(r, m);
-	case N_OPS:
-		break;
+	case INC: hl_refcount_inc(r); return NOTHING;
+	case ADD: hl_refcount_add(i, r); return NOTHING;
+	case INC_NOT_ZERO: return hl_refcount_inc_not_zero(r);
+	case ADD_NOT_ZERO: return hl_refcount_add_not_zero(i, r);
+	case DEC_AND_TEST: return hl_refcount_dec_and_test(r);
+	case SUB_AND_TEST: return hl_refcount_sub_and_test(i, r);
+	case DEC: hl_refcount_dec(r); return NOTHING;
+	case DEC_IF_ONE: return hl_refcount_dec_if_one(r);
+	case DEC_NOT_ONE: return hl_refcount_dec_not_one(r);
+	case DEC_AND_MUTEX_LOCK: return hl_refcount_dec_and_mutex_lock(r, m);
+	case N_OPS: break;
 	}
 	fail_msg("operation %d is not in the table of operations", (int)op);
 	return NOTHING;

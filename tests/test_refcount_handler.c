@@ -81,8 +81,8 @@ static void trigger(hl_refcount_t *r, enum hl_refcount_saturation t)
 
 enum child_exit {
 	CHILD_OK = 0,
-	CHILD_NOT_SATURATED = 3,	/* the default handler returned, but r was not saturated */
-	CHILD_WRONG_CALLS = 4,		/* a custom handler saw the wrong number of calls */
+	CHILD_NOT_SATURATED = 3, /* the default handler returned, but r was not saturated */
+	CHILD_WRONG_CALLS = 4,	 /* a custom handler saw the wrong number of calls */
 	CHILD_BAD_SCENARIO = 5,
 };
 
@@ -129,10 +129,10 @@ static int child_main(const char *scenario)
 /* ---- The parent side ---- */
 
 struct child_result {
-	int status;		/* from waitpid */
-	char err[8192];		/* what the child wrote to stderr */
+	int status;	/* from waitpid */
+	char err[8192]; /* what the child wrote to stderr */
 	int nlines;
-	const char *line[16];	/* pointers into err, each line NUL-terminated */
+	const char *line[16]; /* pointers into err, each line NUL-terminated */
 };
 
 /*
@@ -257,8 +257,8 @@ static void default_handler_prints_one_line_per_kind_once_per_process(void **sta
 	assert_exited_ok(&res);
 	if (res.nlines != 2 || count_report_lines(&res) != 2)
 		fail_msg("expected exactly 2 lines starting 'hotline: refcount' (ADD_UAF once, "
-			 "DEC_LEAK once), got %d lines, %d of them reports", res.nlines,
-			 count_report_lines(&res));
+			 "DEC_LEAK once), got %d lines, %d of them reports",
+			 res.nlines, count_report_lines(&res));
 	assert_lines_distinct(&res);
 }
 
@@ -271,7 +271,8 @@ static void default_handler_prints_each_of_the_five_kinds_once(void **state)
 	assert_exited_ok(&res);
 	if (res.nlines != 5 || count_report_lines(&res) != 5)
 		fail_msg("expected 5 report lines for 5 kinds triggered twice each, got %d lines, "
-			 "%d of them reports", res.nlines, count_report_lines(&res));
+			 "%d of them reports",
+			 res.nlines, count_report_lines(&res));
 	assert_lines_distinct(&res);
 }
 
@@ -283,8 +284,8 @@ static void abort_env_prints_then_dies_of_sigabrt(void **state)
 	run_child("one", "abort", &res);
 	if (!WIFSIGNALED(res.status) || WTERMSIG(res.status) != SIGABRT)
 		fail_msg("HOTLINE_REFCOUNT=abort: expected the child to die of SIGABRT (%d); "
-			 "it %s %d", SIGABRT,
-			 WIFSIGNALED(res.status) ? "died of signal" : "exited with",
+			 "it %s %d",
+			 SIGABRT, WIFSIGNALED(res.status) ? "died of signal" : "exited with",
 			 WIFSIGNALED(res.status) ? WTERMSIG(res.status) : WEXITSTATUS(res.status));
 	if (count_report_lines(&res) != 1)
 		fail_msg("expected the report line before abort(), got %d report lines",
@@ -307,7 +308,7 @@ static void abort_env_does_not_abort_with_a_custom_handler(void **state)
  */
 static void env_not_understood_prints_one_note_and_only_warns(void **state)
 {
-	static const char *const envs[] = { "bogus", "", "ABORT", "Warn", " abort", "abort\n" };
+	static const char *const envs[] = {"bogus", "", "ABORT", "Warn", " abort", "abort\n"};
 	struct child_result res;
 	int notes;
 
@@ -320,9 +321,10 @@ static void env_not_understood_prints_one_note_and_only_warns(void **state)
 			notes += starts_with(res.line[l], "hotline: HOTLINE_REFCOUNT=");
 		if (notes != 1 || res.nlines != 3 || count_report_lines(&res) != 2 ||
 		    !starts_with(res.line[0], "hotline: HOTLINE_REFCOUNT="))
-			fail_msg("HOTLINE_REFCOUNT='%s': expected the note first, then the 2 report "
-				 "lines; got %d lines, %d notes, %d reports", envs[i], res.nlines,
-				 notes, count_report_lines(&res));
+			fail_msg(
+				"HOTLINE_REFCOUNT='%s': expected the note first, then the 2 report "
+				"lines; got %d lines, %d notes, %d reports",
+				envs[i], res.nlines, notes, count_report_lines(&res));
 	}
 }
 
@@ -347,7 +349,8 @@ static void warn_env_prints_reports_without_a_note(void **state)
 	assert_exited_ok(&res);
 	if (res.nlines != 2 || count_report_lines(&res) != 2)
 		fail_msg("HOTLINE_REFCOUNT=warn: expected the 2 report lines only, got %d lines, "
-			 "%d of them reports", res.nlines, count_report_lines(&res));
+			 "%d of them reports",
+			 res.nlines, count_report_lines(&res));
 }
 
 int main(int argc, char **argv)

@@ -147,22 +147,22 @@ static void zero_reports_sub_uaf_returns_false_lock_not_held(void **state)
 	assert_qspin_word(&l, 0);
 	if (atomic_load(&reports[HL_REFCOUNT_SUB_UAF]) != 1 || reports_total() != 1)
 		fail_msg("dec_and_lock on 0: expected one HL_REFCOUNT_SUB_UAF report, got %d "
-			 "(%d reports in all)", atomic_load(&reports[HL_REFCOUNT_SUB_UAF]),
-			 reports_total());
+			 "(%d reports in all)",
+			 atomic_load(&reports[HL_REFCOUNT_SUB_UAF]), reports_total());
 	atomic_store(&reports[HL_REFCOUNT_SUB_UAF], 0);
 }
 
 /* ---- Threads: N holders drop N references ---- */
 
 #define N_THREADS 4
-#define N_ROUNDS scaled(20000)
+#define N_ROUNDS  scaled(20000)
 
 static struct {
 	hl_refcount_t ref;
 	hl_qspinlock_t lock;
 	pthread_barrier_t start, end;
-	long payload[N_THREADS];	/* plain: each holder's last write before its put */
-	int inside;			/* plain: under lock */
+	long payload[N_THREADS]; /* plain: each holder's last write before its put */
+	int inside;		 /* plain: under lock */
 } nd;
 
 struct nd_worker {
@@ -227,7 +227,8 @@ static void n_holders_dropping_n_references_exactly_one_gets_the_lock(void **sta
 	}
 	if (wins != N_ROUNDS)
 		fail_msg("%ld rounds of %d holders: dec_and_lock returned true %ld times, expected "
-			 "once per round", N_ROUNDS, N_THREADS, wins);
+			 "once per round",
+			 N_ROUNDS, N_THREADS, wins);
 	if (not_locked)
 		fail_msg("dec_and_lock returned true %ld times without the lock held", not_locked);
 	if (bad_count)
@@ -274,10 +275,10 @@ static void revived_while_waiting_for_the_lock_returns_false_unlocked(void **sta
 	/* It found count 1 and now waits on our lock: the pending bit (or a tail) says so. */
 	if (!qspin_wait_for_waiter(&blocked.lock))
 		fail_msg("after 5 s the putter was still not waiting for the lock (word 0x%08x); "
-			 "count %d", atomic_load(&blocked.lock.val),
-			 hl_refcount_read(&blocked.ref));
-	assert_count(&blocked.ref, 1);	/* dec_not_one saw 1 and did not write */
-	hl_refcount_inc(&blocked.ref);	/* a lookup revives it */
+			 "count %d",
+			 atomic_load(&blocked.lock.val), hl_refcount_read(&blocked.ref));
+	assert_count(&blocked.ref, 1); /* dec_not_one saw 1 and did not write */
+	hl_refcount_inc(&blocked.ref); /* a lookup revives it */
 	hl_qspin_unlock(&blocked.lock);
 	assert_int_equal(pthread_join(tid, NULL), 0);
 
@@ -286,20 +287,21 @@ static void revived_while_waiting_for_the_lock_returns_false_unlocked(void **sta
 	assert_count(&blocked.ref, 1);
 	if (atomic_load(&blocked.lock.val) != 0)
 		fail_msg("after dec_and_lock returned false the lock word is 0x%08x, expected 0: "
-			 "the putter kept the lock", atomic_load(&blocked.lock.val));
+			 "the putter kept the lock",
+			 atomic_load(&blocked.lock.val));
 	assert_int_equal(reports_total(), 0);
 }
 
 /* ---- get / put / recreate between threads ---- */
 
 #define RV_THREADS 3
-#define RV_ITERS scaled(200000)
+#define RV_ITERS   scaled(200000)
 
 static struct {
 	hl_refcount_t ref;
 	hl_qspinlock_t lock;
 	pthread_barrier_t start;
-	int inside;		/* plain: under lock */
+	int inside; /* plain: under lock */
 } rv;
 
 struct rv_worker {
@@ -310,7 +312,7 @@ static void rv_get(struct rv_worker *w)
 {
 	while (!hl_refcount_inc_not_zero(&rv.ref)) {
 		hl_qspin_lock(&rv.lock);
-		if (hl_refcount_read(&rv.ref) == 0) {	/* dead: recreate, under the lock */
+		if (hl_refcount_read(&rv.ref) == 0) { /* dead: recreate, under the lock */
 			hl_refcount_set(&rv.ref, 1);
 			w->creates++;
 			hl_qspin_unlock(&rv.lock);
@@ -343,7 +345,7 @@ static void get_put_recreate_race_frees_once_per_recreation(void **state)
 {
 	struct rv_worker workers[RV_THREADS];
 	pthread_t tids[RV_THREADS];
-	struct rv_worker sum = { 0 };
+	struct rv_worker sum = {0};
 
 	(void)state;
 	memset(workers, 0, sizeof(workers));
@@ -365,7 +367,8 @@ static void get_put_recreate_race_frees_once_per_recreation(void **state)
 		      (long)RV_THREADS * RV_ITERS, sum.wins, sum.creates);
 	if (sum.creates != sum.wins)
 		fail_msg("%ld recreations but %ld last puts: every drop to zero must be followed "
-			 "by exactly one recreation", sum.creates, sum.wins);
+			 "by exactly one recreation",
+			 sum.creates, sum.wins);
 	assert_int_equal(sum.bad_count, 0);
 	assert_int_equal(sum.overlap, 0);
 	assert_count(&rv.ref, 0);

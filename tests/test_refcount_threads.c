@@ -36,7 +36,7 @@
 
 #include <hotline/refcount.h>
 
-#define SAT HL_REFCOUNT_SATURATED
+#define SAT	 HL_REFCOUNT_SATURATED
 #define NTHREADS 4
 
 /* Any report at all is a failure in the tests that install this. */
@@ -51,7 +51,7 @@ static void unexpected_report(hl_refcount_t *r, enum hl_refcount_saturation t)
 
 /* ---- (a) Threads racing on a saturated counter ---- */
 
-#define ZONE_OPS 200000
+#define ZONE_OPS   200000
 #define ZONE_KINDS 5
 /* The largest step one operation takes before it resets the counter. */
 #define ZONE_MAX_STEP 2
@@ -65,7 +65,7 @@ static struct {
 	atomic_long values_checked;
 	atomic_long out_of_zone;
 	atomic_int first_bad_value;
-	atomic_int max_drift;		/* largest |value - SATURATED| seen */
+	atomic_int max_drift; /* largest |value - SATURATED| seen */
 } zone;
 
 struct zone_worker {
@@ -79,7 +79,7 @@ struct zone_worker {
 /* Record v; every value of a saturated counter must stay in its zone. */
 static void zone_check_value(int v)
 {
-	long long d = (long long)v - SAT;	/* no int overflow, whatever v is */
+	long long d = (long long)v - SAT; /* no int overflow, whatever v is */
 	int drift, max;
 
 	atomic_fetch_add_explicit(&zone.values_checked, 1, memory_order_relaxed);
@@ -88,11 +88,11 @@ static void zone_check_value(int v)
 			atomic_store_explicit(&zone.first_bad_value, v, memory_order_relaxed);
 		return;
 	}
-	drift = (int)(d < 0 ? -d : d);		/* < 2^30 inside the zone */
+	drift = (int)(d < 0 ? -d : d); /* < 2^30 inside the zone */
 	max = atomic_load_explicit(&zone.max_drift, memory_order_relaxed);
-	while (drift > max && !atomic_compare_exchange_weak_explicit(&zone.max_drift, &max, drift,
-								     memory_order_relaxed,
-								     memory_order_relaxed))
+	while (drift > max &&
+	       !atomic_compare_exchange_weak_explicit(&zone.max_drift, &max, drift,
+						      memory_order_relaxed, memory_order_relaxed))
 		;
 }
 
@@ -165,7 +165,7 @@ static void racing_ops_on_saturated_counter_stay_in_saturation_zone(void **state
 {
 	struct zone_worker workers[NTHREADS];
 	pthread_t tids[NTHREADS], observer;
-	long samples = 0, total_ops = 0, expected[ZONE_KINDS] = { 0 };
+	long samples = 0, total_ops = 0, expected[ZONE_KINDS] = {0};
 	long dec_and_test_true = 0, not_zero_false = 0;
 	/*
 	 * Every operation here sees a negative count and resets it to SAT after
@@ -199,18 +199,18 @@ static void racing_ops_on_saturated_counter_stay_in_saturation_zone(void **state
 			expected[k] += workers[i].expected_by_type[k];
 	}
 	print_message("%ld operations, %ld handler calls, %ld observer samples, "
-		      "largest distance from SATURATED %d (bound %d)\n", total_ops,
-		      atomic_load(&zone.handler_calls), samples, atomic_load(&zone.max_drift),
-		      drift_bound);
+		      "largest distance from SATURATED %d (bound %d)\n",
+		      total_ops, atomic_load(&zone.handler_calls), samples,
+		      atomic_load(&zone.max_drift), drift_bound);
 
 	if (atomic_load(&zone.out_of_zone))
 		fail_msg("%ld values outside the saturation zone (negative, not INT_MIN); "
-			 "first: %d", atomic_load(&zone.out_of_zone),
-			 atomic_load(&zone.first_bad_value));
+			 "first: %d",
+			 atomic_load(&zone.out_of_zone), atomic_load(&zone.first_bad_value));
 	if (atomic_load(&zone.max_drift) > drift_bound)
 		fail_msg("a value %d away from SATURATED was seen; at most %d threads x %d "
-			 "(one unreset step each) is possible", atomic_load(&zone.max_drift),
-			 NTHREADS, ZONE_MAX_STEP);
+			 "(one unreset step each) is possible",
+			 atomic_load(&zone.max_drift), NTHREADS, ZONE_MAX_STEP);
 	assert_int_equal(dec_and_test_true, 0);
 	assert_int_equal(not_zero_false, 0);
 	/* Every operation saw a negative count: each reported exactly once. */
@@ -232,8 +232,8 @@ static struct {
 } pairs;
 
 struct pair_worker {
-	long reached_zero;	/* a put returned true: the main thread's reference was lost */
-	long not_zero_failed;	/* add_not_zero returned false on a live object */
+	long reached_zero;    /* a put returned true: the main thread's reference was lost */
+	long not_zero_failed; /* add_not_zero returned false on a live object */
 };
 
 static void *pair_worker_fn(void *arg)
@@ -257,7 +257,7 @@ static void *pair_worker_fn(void *arg)
 
 		hl_refcount_add(2, &pairs.r);
 		if (!hl_refcount_dec_not_one(&pairs.r))
-			w->not_zero_failed++;	/* we hold 2 more: it cannot be 1 */
+			w->not_zero_failed++; /* we hold 2 more: it cannot be 1 */
 		w->reached_zero += hl_refcount_dec_and_test(&pairs.r);
 	}
 	return NULL;
@@ -271,7 +271,7 @@ static void balanced_gets_and_puts_never_reach_zero_and_leave_one(void **state)
 
 	(void)state;
 	memset(workers, 0, sizeof(workers));
-	hl_refcount_set(&pairs.r, 1);	/* the main thread's reference */
+	hl_refcount_set(&pairs.r, 1); /* the main thread's reference */
 	atomic_store(&unexpected_reports, 0);
 	hl_refcount_set_handler(unexpected_report);
 	assert_int_equal(pthread_barrier_init(&pairs.start, NULL, NTHREADS), 0);
@@ -285,7 +285,8 @@ static void balanced_gets_and_puts_never_reach_zero_and_leave_one(void **state)
 	}
 	if (reached_zero)
 		fail_msg("a worker's put returned true %ld times while the main thread still "
-			 "held a reference", reached_zero);
+			 "held a reference",
+			 reached_zero);
 	assert_int_equal(not_zero_failed, 0);
 	assert_int_equal(atomic_load(&unexpected_reports), 0);
 	assert_count(&pairs.r, 1);
@@ -301,19 +302,19 @@ static void balanced_gets_and_puts_never_reach_zero_and_leave_one(void **state)
 
 struct shared_obj {
 	hl_refcount_t ref;
-	long written[NTHREADS];	/* plain data: each holder writes its own slot */
+	long written[NTHREADS]; /* plain data: each holder writes its own slot */
 };
 
 static struct {
 	pthread_barrier_t start, end;
-	struct shared_obj *obj;	/* published before the start barrier */
+	struct shared_obj *obj; /* published before the start barrier */
 	long rounds;
 } last_ref;
 
 struct free_worker {
 	int id;
-	long frees;		/* rounds in which this thread dropped the last reference */
-	long stale_seen;	/* the freeing thread did not see another holder's write */
+	long frees;	 /* rounds in which this thread dropped the last reference */
+	long stale_seen; /* the freeing thread did not see another holder's write */
 };
 
 static void *free_worker_fn(void *arg)
@@ -358,7 +359,7 @@ static void last_reference_is_dropped_exactly_once_and_sees_all_writes(void **st
 		struct shared_obj *o = calloc(1, sizeof(*o));
 
 		assert_non_null(o);
-		hl_refcount_set(&o->ref, NTHREADS);	/* one reference per worker */
+		hl_refcount_set(&o->ref, NTHREADS); /* one reference per worker */
 		last_ref.obj = o;
 		pthread_barrier_wait(&last_ref.start);
 		/* o belongs to the workers now; whoever drops the last reference frees it. */
@@ -375,7 +376,8 @@ static void last_reference_is_dropped_exactly_once_and_sees_all_writes(void **st
 	}
 	if (frees != last_ref.rounds)
 		fail_msg("%ld rounds, but dec_and_test returned true %ld times (expected exactly "
-			 "once per round)", last_ref.rounds, frees);
+			 "once per round)",
+			 last_ref.rounds, frees);
 	assert_int_equal(stale, 0);
 	assert_int_equal(atomic_load(&unexpected_reports), 0);
 }
@@ -389,13 +391,13 @@ static struct {
 	pthread_mutex_t lock;
 	hl_refcount_t ref;
 	long rounds;
-	int lock_holders;	/* protected by lock */
+	int lock_holders; /* protected by lock */
 } ml;
 
 struct mutex_worker {
 	long wins;
-	long bad_count;		/* won, but the count was not 0 */
-	long overlap;		/* won while another thread was inside the lock */
+	long bad_count; /* won, but the count was not 0 */
+	long overlap;	/* won while another thread was inside the lock */
 };
 
 static void *mutex_worker_fn(void *arg)
@@ -451,7 +453,8 @@ static void dec_and_mutex_lock_gives_the_lock_to_exactly_one_last_holder(void **
 	}
 	if (wins != ml.rounds)
 		fail_msg("%ld rounds, dec_and_mutex_lock returned true %ld times (expected once "
-			 "per round)", ml.rounds, wins);
+			 "per round)",
+			 ml.rounds, wins);
 	assert_int_equal(bad_count, 0);
 	assert_int_equal(overlap, 0);
 	assert_int_equal(atomic_load(&unexpected_reports), 0);
@@ -466,22 +469,22 @@ static void dec_and_mutex_lock_gives_the_lock_to_exactly_one_last_holder(void **
  * create would.
  */
 #define REVIVE_THREADS 3
-#define REVIVE_ITERS 100000
+#define REVIVE_ITERS   100000
 
 static struct {
 	pthread_barrier_t start;
-	pthread_mutex_t lock;	/* errorcheck: relocking by the owner fails with EDEADLK */
+	pthread_mutex_t lock; /* errorcheck: relocking by the owner fails with EDEADLK */
 	hl_refcount_t ref;
-	int lock_holders;	/* protected by lock */
+	int lock_holders; /* protected by lock */
 } rv;
 
 struct revive_worker {
-	long wins;		/* dec_and_mutex_lock returned true */
-	long creates;		/* found the object dead and recreated it */
-	long held_after_false;	/* returned false but this thread still held the mutex */
-	long bad_count;		/* returned true but the count was not 0 */
-	long overlap;		/* two threads inside the mutex at once */
-	long lock_errors;	/* any other pthread error */
+	long wins;	       /* dec_and_mutex_lock returned true */
+	long creates;	       /* found the object dead and recreated it */
+	long held_after_false; /* returned false but this thread still held the mutex */
+	long bad_count;	       /* returned true but the count was not 0 */
+	long overlap;	       /* two threads inside the mutex at once */
+	long lock_errors;      /* any other pthread error */
 };
 
 static void revive_get(struct revive_worker *w)
@@ -537,7 +540,7 @@ static void revived_by_racing_get_dec_and_mutex_lock_returns_false_unlocked(void
 	struct revive_worker workers[REVIVE_THREADS];
 	pthread_t tids[REVIVE_THREADS];
 	pthread_mutexattr_t attr;
-	struct revive_worker sum = { 0 };
+	struct revive_worker sum = {0};
 
 	(void)state;
 	memset(workers, 0, sizeof(workers));
@@ -568,7 +571,8 @@ static void revived_by_racing_get_dec_and_mutex_lock_returns_false_unlocked(void
 		      (long)REVIVE_THREADS * REVIVE_ITERS, sum.wins, sum.creates);
 	if (sum.held_after_false)
 		fail_msg("dec_and_mutex_lock returned false %ld times with the mutex still held "
-			 "by the caller", sum.held_after_false);
+			 "by the caller",
+			 sum.held_after_false);
 	assert_int_equal(sum.lock_errors, 0);
 	assert_int_equal(sum.bad_count, 0);
 	assert_int_equal(sum.overlap, 0);
@@ -601,7 +605,7 @@ static void *blocked_putter_fn(void *arg)
 
 static void revived_while_locking_dec_and_mutex_lock_returns_false_unlocked(void **state)
 {
-	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	struct timespec pause = {0, 20 * 1000 * 1000};
 	pthread_t tid;
 	int err;
 
@@ -616,8 +620,8 @@ static void revived_while_locking_dec_and_mutex_lock_returns_false_unlocked(void
 	assert_int_equal(pthread_create(&tid, NULL, blocked_putter_fn, NULL), 0);
 	while (!atomic_load(&blocked.calling))
 		sched_yield();
-	nanosleep(&pause, NULL);	/* long enough to reach pthread_mutex_lock */
-	assert_count(&blocked.ref, 1);	/* dec_not_one saw 1 and did not write */
+	nanosleep(&pause, NULL);       /* long enough to reach pthread_mutex_lock */
+	assert_count(&blocked.ref, 1); /* dec_not_one saw 1 and did not write */
 	hl_refcount_inc(&blocked.ref);
 	assert_int_equal(pthread_mutex_unlock(&blocked.lock), 0);
 	assert_int_equal(pthread_join(tid, NULL), 0);
@@ -628,7 +632,8 @@ static void revived_while_locking_dec_and_mutex_lock_returns_false_unlocked(void
 	err = pthread_mutex_trylock(&blocked.lock);
 	if (err != 0)
 		fail_msg("after dec_and_mutex_lock returned false, trylock returned %d (%s): the "
-			 "putter kept the mutex", err, strerror(err));
+			 "putter kept the mutex",
+			 err, strerror(err));
 	assert_int_equal(pthread_mutex_unlock(&blocked.lock), 0);
 	assert_int_equal(atomic_load(&unexpected_reports), 0);
 	hl_refcount_set_handler(NULL);
@@ -653,7 +658,7 @@ static void *mutex_probe_fn(void *arg)
 
 static int mutex_trylock_from_another_thread(pthread_mutex_t *m)
 {
-	struct mutex_probe p = { .m = m, .err = -1 };
+	struct mutex_probe p = {.m = m, .err = -1};
 	pthread_t tid;
 
 	assert_int_equal(pthread_create(&tid, NULL, mutex_probe_fn, &p), 0);
@@ -673,8 +678,8 @@ static void dec_and_mutex_lock_last_reference_holds_mutex_against_others(void **
 	err = mutex_trylock_from_another_thread(&m);
 	if (err != 0)
 		fail_msg("after dec_and_mutex_lock returned false, another thread's trylock "
-			 "returned %d (%s); expected 0: the mutex must not be held", err,
-			 strerror(err));
+			 "returned %d (%s); expected 0: the mutex must not be held",
+			 err, strerror(err));
 
 	hl_refcount_set(&r, 1);
 	assert_true(hl_refcount_dec_and_mutex_lock(&r, &m));
@@ -682,17 +687,17 @@ static void dec_and_mutex_lock_last_reference_holds_mutex_against_others(void **
 	err = mutex_trylock_from_another_thread(&m);
 	if (err != EBUSY)
 		fail_msg("after dec_and_mutex_lock returned true, another thread's trylock "
-			 "returned %d (%s); expected EBUSY: the mutex must be held", err,
-			 strerror(err));
+			 "returned %d (%s); expected EBUSY: the mutex must be held",
+			 err, strerror(err));
 	assert_int_equal(pthread_mutex_unlock(&m), 0);
 	assert_int_equal(mutex_trylock_from_another_thread(&m), 0);
 }
 
 /* ---- (d) Swapping handlers while other threads detect bugs ---- */
 
-#define SWAP_DETECTORS 3
+#define SWAP_DETECTORS	3
 #define SWAP_DETECTIONS 20000
-#define SWAP_MIN_SWAPS 700	/* detectors keep going until this many swaps overlapped them */
+#define SWAP_MIN_SWAPS	700 /* detectors keep going until this many swaps overlapped them */
 
 static struct {
 	pthread_barrier_t start;
@@ -701,7 +706,7 @@ static struct {
 	atomic_long swaps;
 } swap;
 
-static _Thread_local long handled_here;	/* handler calls made in this thread */
+static _Thread_local long handled_here; /* handler calls made in this thread */
 
 static void swap_handler_a(hl_refcount_t *r, enum hl_refcount_saturation t)
 {
@@ -726,8 +731,8 @@ static long swaps_so_far(void)
 
 struct swap_detector {
 	long detections;
-	long handled;		/* handler calls that ran in this thread */
-	long not_saturated;	/* the count was not SATURATED after the operation */
+	long handled;	    /* handler calls that ran in this thread */
+	long not_saturated; /* the count was not SATURATED after the operation */
 };
 
 static void *swap_detector_fn(void *arg)
@@ -738,10 +743,9 @@ static void *swap_detector_fn(void *arg)
 	long first_swap;
 
 	pthread_barrier_wait(&swap.start);
-	while ((first_swap = swaps_so_far()) == 0)	/* start once the setter runs */
+	while ((first_swap = swaps_so_far()) == 0) /* start once the setter runs */
 		sched_yield();
-	for (long i = 0; i < SWAP_DETECTIONS || swaps_so_far() - first_swap < SWAP_MIN_SWAPS;
-	     i++) {
+	for (long i = 0; i < SWAP_DETECTIONS || swaps_so_far() - first_swap < SWAP_MIN_SWAPS; i++) {
 		if (i & 1) {
 			hl_refcount_set(&r, 0);
 			hl_refcount_inc(&r);
@@ -752,7 +756,7 @@ static void *swap_detector_fn(void *arg)
 		d->detections++;
 		d->not_saturated += hl_refcount_read(&r) != SAT;
 		if (i >= SWAP_DETECTIONS && i % 1024 == 0)
-			sched_yield();	/* waiting for the setter: let it run */
+			sched_yield(); /* waiting for the setter: let it run */
 	}
 	d->handled = handled_here;
 	atomic_fetch_sub_explicit(&swap.detectors_left, 1, memory_order_release);
@@ -761,7 +765,7 @@ static void *swap_detector_fn(void *arg)
 
 struct swap_setter {
 	long swaps;
-	long wrong_previous;	/* set_handler returned something we did not install */
+	long wrong_previous; /* set_handler returned something we did not install */
 };
 
 static void *swap_setter_fn(void *arg)
@@ -787,7 +791,7 @@ static void *swap_setter_fn(void *arg)
 static void swapping_handlers_during_detections_runs_a_handler_for_each(void **state)
 {
 	struct swap_detector detectors[SWAP_DETECTORS];
-	struct swap_setter setter = { 0 };
+	struct swap_setter setter = {0};
 	pthread_t tids[SWAP_DETECTORS], setter_tid;
 	long detections = 0, handled = 0, not_saturated = 0, calls;
 
@@ -812,7 +816,8 @@ static void swapping_handlers_during_detections_runs_a_handler_for_each(void **s
 		not_saturated += detectors[i].not_saturated;
 		if (detectors[i].handled != detectors[i].detections)
 			fail_msg("detector %d: %ld detections but %ld handler calls in its own "
-				 "thread", i, detectors[i].detections, detectors[i].handled);
+				 "thread",
+				 i, detectors[i].detections, detectors[i].handled);
 	}
 	calls = atomic_load(&swap.calls_a) + atomic_load(&swap.calls_b);
 	print_message("%ld detections, %ld handler swaps; handler a ran %ld times, b %ld\n",
@@ -825,8 +830,8 @@ static void swapping_handlers_during_detections_runs_a_handler_for_each(void **s
 	assert_true(setter.swaps >= SWAP_MIN_SWAPS);
 	if (!atomic_load(&swap.calls_a) || !atomic_load(&swap.calls_b))
 		fail_msg("one of the two handlers never ran (a %ld, b %ld): the swaps did not "
-			 "overlap the detections", atomic_load(&swap.calls_a),
-			 atomic_load(&swap.calls_b));
+			 "overlap the detections",
+			 atomic_load(&swap.calls_a), atomic_load(&swap.calls_b));
 }
 
 int main(void)

@@ -78,10 +78,10 @@
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-#define MAX_SUBJECTS	32
-#define MAX_D		130	/* distances 0..MAX_D from dst to the protected page */
-#define MAX_N		300	/* lengths 0..MAX_N */
-#define EDGE_CANARY	192	/* pattern bytes checked before dst, per call */
+#define MAX_SUBJECTS 32
+#define MAX_D	     130 /* distances 0..MAX_D from dst to the protected page */
+#define MAX_N	     300 /* lengths 0..MAX_N */
+#define EDGE_CANARY  192 /* pattern bytes checked before dst, per call */
 
 static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
@@ -112,15 +112,16 @@ static void fault_at(const char *v, const char *where, unsigned char *buf, size_
 	i = first_nonzero(dst, done);
 	if (i < done)
 		fail_msg("%s: hl_try_zero(%s - %zu, %zu) returned %zu but dst[%zu] is 0x%02x, "
-			 "expected 0", v, where, d, n, r, i, dst[i]);
+			 "expected 0",
+			 v, where, d, n, r, i, dst[i]);
 	i = first_unlike_pattern(buf + lo, len - d - lo, lo);
 	if (i < len - d - lo)
-		fail_msg("%s: hl_try_zero(%s - %zu, %zu) wrote before dst: dst[-%zu] is 0x%02x",
-			 v, where, d, n, len - d - lo - i, buf[lo + i]);
+		fail_msg("%s: hl_try_zero(%s - %zu, %zu) wrote before dst: dst[-%zu] is 0x%02x", v,
+			 where, d, n, len - d - lo - i, buf[lo + i]);
 	i = first_unlike_pattern(dst + done, d - (done < d ? done : d), len - d + done);
 	if (done < d && i < d - done)
-		fail_msg("%s: hl_try_zero(%s - %zu, %zu) wrote past dst+n: dst[%zu] is 0x%02x",
-			 v, where, d, n, done + i, dst[done + i]);
+		fail_msg("%s: hl_try_zero(%s - %zu, %zu) wrote past dst+n: dst[%zu] is 0x%02x", v,
+			 where, d, n, done + i, dst[done + i]);
 }
 
 /* The guard page at buf + len must still hold its pattern (it is read, unprotected if need be). */
@@ -180,7 +181,7 @@ static void edge_at_read_only_every_distance_to_130_every_length_to_300_exact(vo
 static void faults_deep_inside_every_size_class_exact(void **state)
 {
 	size_t sizes[64], n_sizes = 0, max = 0, len, page = page_size();
-	static const size_t fixed[] = { 64, 1000, 2049, 4096 + 100, 65536 + 7, (1 << 20) + 3 };
+	static const size_t fixed[] = {64, 1000, 2049, 4096 + 100, 65536 + 7, (1 << 20) + 3};
 	char plan[512], *p;
 	unsigned char *buf;
 
@@ -201,7 +202,7 @@ static void faults_deep_inside_every_size_class_exact(void **state)
 	}
 	for (size_t i = 0; i < n_sizes; i++)
 		max = sizes[i] > max ? sizes[i] : max;
-	sizes[n_sizes++] = max + max / 4 + 5;	/* well inside the last class */
+	sizes[n_sizes++] = max + max / 4 + 5; /* well inside the last class */
 	max = sizes[n_sizes - 1];
 	len = (max + 2 * page) / page * page;
 	buf = map_guarded(len, PROT_NONE);
@@ -210,7 +211,7 @@ static void faults_deep_inside_every_size_class_exact(void **state)
 		zero_use(subjects[s]);
 		for (size_t i = 0; i < n_sizes; i++) {
 			size_t n = sizes[i];
-			size_t ds[] = { 1, 63, 64, 65, 4095, 4097, n / 2 + 3, n - 64, n - 1, n };
+			size_t ds[] = {1, 63, 64, 65, 4095, 4097, n / 2 + 3, n - 64, n - 1, n};
 
 			/* only auto needs the plan's sizes; every variant gets the fixed ones */
 			if (i >= N_OF(fixed) && strcmp(subjects[s], "auto") != 0)
@@ -259,7 +260,8 @@ static void hole_in_the_middle_of_1_mib_stops_exactly_at_it(void **state)
 						 subjects[s], hole, a + i, buf[a + i]);
 				if (first_unlike_pattern(buf, a, 0) < a)
 					fail_msg("%s: hole at %zu: a byte before dst = buf + %zu "
-						 "changed", subjects[s], hole, a);
+						 "changed",
+						 subjects[s], hole, a);
 			}
 			assert_int_equal(mprotect(buf + hole, page, PROT_READ | PROT_WRITE), 0);
 		}
@@ -273,8 +275,7 @@ static void hole_in_the_middle_of_1_mib_stops_exactly_at_it(void **state)
  * after mapping): stores up to the end of page 2, which holds EOF, succeed;
  * page 3 raises SIGBUS. The file's bytes are cleared through the mapping.
  */
-static void check_one_beyond_eof(const char *v, int fd, unsigned char *map, size_t off,
-				 size_t n)
+static void check_one_beyond_eof(const char *v, int fd, unsigned char *map, size_t off, size_t n)
 {
 	size_t page = page_size(), eof = page + page / 2, stop = 2 * page;
 	size_t want = off + n > stop ? off + n - (off > stop ? off : stop) : 0, r, done, i;
@@ -287,8 +288,8 @@ static void check_one_beyond_eof(const char *v, int fd, unsigned char *map, size
 	r = hl_try_zero(map + off, n);
 	if (r != want)
 		fail_msg("%s: hl_try_zero(map + %zu, %zu) over a file of %zu bytes mapped for %zu "
-			 "returned %zu, expected %zu (page %zu.. raises SIGBUS)", v, off, n, eof,
-			 3 * page, r, want, stop);
+			 "returned %zu, expected %zu (page %zu.. raises SIGBUS)",
+			 v, off, n, eof, 3 * page, r, want, stop);
 	done = n - r;
 	i = first_nonzero(map + off, done);
 	if (i < done)
@@ -302,7 +303,8 @@ static void check_one_beyond_eof(const char *v, int fd, unsigned char *map, size
 
 		if (file[i] != want_byte)
 			fail_msg("%s: after hl_try_zero(map + %zu, %zu) the file's byte %zu is "
-				 "0x%02x, expected 0x%02x", v, off, n, i, file[i], want_byte);
+				 "0x%02x, expected 0x%02x",
+				 v, off, n, i, file[i], want_byte);
 	}
 	assert_int_equal(fstat(fd, &st), 0);
 	if ((size_t)st.st_size != eof)
@@ -314,13 +316,13 @@ static void check_one_beyond_eof(const char *v, int fd, unsigned char *map, size
 static void check_beyond_eof(int fd, unsigned char *map)
 {
 	size_t page = page_size(), eof = page + page / 2, stop = 2 * page;
-	size_t offs[] = { 0, 100, page - 1, page + 5, eof, stop - 1, stop, stop + 7 };
+	size_t offs[] = {0, 100, page - 1, page + 5, eof, stop - 1, stop, stop + 7};
 
 	for (int s = 0; s < n_subjects; s++) {
 		zero_use(subjects[s]);
 		for (size_t o = 0; o < N_OF(offs); o++) {
 			size_t off = offs[o];
-			size_t lens[] = { 3 * page - off, stop - off, stop - off + 1, 1, 0 };
+			size_t lens[] = {3 * page - off, stop - off, stop - off + 1, 1, 0};
 
 			for (size_t l = 0; l < N_OF(lens); l++)
 				if (lens[l] <= 3 * page - off)
@@ -370,7 +372,7 @@ static void fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack(void
 {
 	size_t size = (size_t)sysconf(_SC_SIGSTKSZ), len = page_size(), used;
 	unsigned char *alt, *buf;
-	stack_t ss = { 0 }, old;
+	stack_t ss = {0}, old;
 
 	(void)state;
 	fault_handlers_restore();
@@ -412,24 +414,24 @@ static void prepare_returns_0_every_time(void **state)
 /* Exit codes of the children; the handlers installed before hotline's use 40..49. */
 enum child_exit {
 	CHILD_OK = 0,
-	CHILD_SURVIVED = 20,		/* the stray access did not end the process */
-	CHILD_TRY_WRONG = 21,		/* hl_try_zero returned the wrong count */
-	CHILD_PREPARE_FAILED = 22,	/* hl_try_zero_prepare() != 0 */
+	CHILD_SURVIVED = 20,	   /* the stray access did not end the process */
+	CHILD_TRY_WRONG = 21,	   /* hl_try_zero returned the wrong count */
+	CHILD_PREPARE_FAILED = 22, /* hl_try_zero_prepare() != 0 */
 	CHILD_BAD_SCENARIO = 23,
-	CHILD_NOT_INSTALLED = 24,	/* no SA_SIGINFO | SA_ONSTACK handler after prepare */
-	CHILD_REINSTALLED = 25,		/* a second prepare or hl_try_zero replaced it */
-	CHILD_LATER_NOT_CALLED = 26,	/* the later handler never saw hl_try_zero's fault */
-	CHILD_NOT_NESTED = 27,		/* the timer never interrupted an hl_try_zero */
-	CHILD_NO_SECCOMP = 28,		/* the seccomp filter could not be installed */
-	CHILD_PREPARE_SUCCEEDED = 29,	/* prepare returned 0 though sigaction was refused */
-	CHILD_WRONG_ERRNO = 30,		/* ... or -1 without sigaction's errno (EPERM) */
-	CHILD_CLEARED_ANYWAY = 31,	/* hl_try_zero did not return n, or wrote */
-	CHILD_HL_ZERO_FAILED = 32,	/* hl_zero did not clear without the handler */
-	PRIOR_OK = 42,			/* the earlier handler got the stray fault */
+	CHILD_NOT_INSTALLED = 24,     /* no SA_SIGINFO | SA_ONSTACK handler after prepare */
+	CHILD_REINSTALLED = 25,	      /* a second prepare or hl_try_zero replaced it */
+	CHILD_LATER_NOT_CALLED = 26,  /* the later handler never saw hl_try_zero's fault */
+	CHILD_NOT_NESTED = 27,	      /* the timer never interrupted an hl_try_zero */
+	CHILD_NO_SECCOMP = 28,	      /* the seccomp filter could not be installed */
+	CHILD_PREPARE_SUCCEEDED = 29, /* prepare returned 0 though sigaction was refused */
+	CHILD_WRONG_ERRNO = 30,	      /* ... or -1 without sigaction's errno (EPERM) */
+	CHILD_CLEARED_ANYWAY = 31,    /* hl_try_zero did not return n, or wrote */
+	CHILD_HL_ZERO_FAILED = 32,    /* hl_zero did not clear without the handler */
+	PRIOR_OK = 42,		      /* the earlier handler got the stray fault */
 	PRIOR_WRONG_SIGNAL = 43,
 	PRIOR_WRONG_ADDR = 44,
 	PRIOR_WRONG_CODE = 45,
-	PRIOR_MASK_NOT_APPLIED = 46,	/* its sa_mask (SIGUSR1) was not blocked while it ran */
+	PRIOR_MASK_NOT_APPLIED = 46, /* its sa_mask (SIGUSR1) was not blocked while it ran */
 };
 
 static const char *exit_meaning(int code)
@@ -496,7 +498,7 @@ static void prior_plain(int sig)
 
 static void install_prior(int sig, bool siginfo)
 {
-	struct sigaction sa = { 0 };
+	struct sigaction sa = {0};
 
 	if (siginfo) {
 		sa.sa_sigaction = prior_siginfo;
@@ -521,18 +523,16 @@ static void later_handler(int sig, siginfo_t *si, void *uc)
 	else if (later_old.sa_handler != SIG_DFL && later_old.sa_handler != SIG_IGN)
 		later_old.sa_handler(sig);
 	else
-		signal(sig, SIG_DFL);	/* return: the fault repeats, now fatal */
+		signal(sig, SIG_DFL); /* return: the fault repeats, now fatal */
 }
 
 /* Plain accesses of application code, with no sanitizer check in front of them. */
-__attribute__((noinline, no_sanitize("address", "undefined")))
-static void stray_store(char *p)
+__attribute__((noinline, no_sanitize("address", "undefined"))) static void stray_store(char *p)
 {
 	*(volatile char *)p = 1;
 }
 
-__attribute__((noinline, no_sanitize("address", "undefined")))
-static char stray_load(const char *p)
+__attribute__((noinline, no_sanitize("address", "undefined"))) static char stray_load(const char *p)
 {
 	return *(const volatile char *)p;
 }
@@ -581,14 +581,14 @@ static void inner_clear(int sig)
 
 static int child_nested(void)
 {
-	struct sigaction sa = { .sa_handler = inner_clear };
-	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+	struct sigaction sa = {.sa_handler = inner_clear};
+	struct sigevent sev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1};
 	/*
 	 * Every 200 us: often enough to land inside the outer call many times,
 	 * rare enough that a loaded VM under ASan (a signal and a fault per
 	 * tick) cannot spend the whole period in handlers and starve the loop.
 	 */
-	struct itimerspec its = { { 0, 200000 }, { 0, 200000 } };
+	struct itimerspec its = {{0, 200000}, {0, 200000}};
 	size_t len = 4 << 20;
 	unsigned char *buf = map_guarded(len, PROT_NONE);
 	double end = now() + 0.2;
@@ -644,7 +644,7 @@ static int refuse_sigaction(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
@@ -670,8 +670,8 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		return -1;
 	}
 	if (!next)
-		next = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(RTLD_NEXT,
-											 "sigaction");
+		next = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(
+			RTLD_NEXT, "sigaction");
 	return next(sig, act, old);
 }
 
@@ -680,7 +680,7 @@ static int child_sigaction_refused(void)
 	unsigned char buf[100];
 
 	if (refuse_sigaction()) {
-		if (errno != EINVAL)	/* seccomp exists but refused us: a real failure */
+		if (errno != EINVAL) /* seccomp exists but refused us: a real failure */
 			return CHILD_NO_SECCOMP;
 		refuse_installs = 1;
 	}
@@ -773,7 +773,7 @@ static int child_main(const char *scenario)
 			stray_store(p);
 		}
 	} else if (!strcmp(scenario, "later-handler-chains-to-hotline")) {
-		struct sigaction sa = { .sa_sigaction = later_handler, .sa_flags = SA_SIGINFO };
+		struct sigaction sa = {.sa_sigaction = later_handler, .sa_flags = SA_SIGINFO};
 
 		if (hl_try_zero_prepare())
 			return CHILD_PREPARE_FAILED;
@@ -815,8 +815,8 @@ static int child_main(const char *scenario)
 static int run_child(const char *scenario, const char *variant, char *out, size_t out_size,
 		     char *err, size_t err_size)
 {
-	int status = run_self_child(scenario, "HOTLINE_ZERO", variant, out, out_size, err,
-				    err_size);
+	int status =
+		run_self_child(scenario, "HOTLINE_ZERO", variant, out, out_size, err, err_size);
 
 	print_message("child '%s' (HOTLINE_ZERO=%s): stderr '%s'\n", scenario,
 		      variant ? variant : "(unset)", err);
@@ -830,7 +830,8 @@ static void expect_killed_by(const char *scenario, const char *variant, int sig)
 
 	if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
 		fail_msg("child '%s' (HOTLINE_ZERO=%s) %s (%s), expected it to be killed by "
-			 "signal %d (%s); stderr: '%s'", scenario, variant ? variant : "(unset)",
+			 "signal %d (%s); stderr: '%s'",
+			 scenario, variant ? variant : "(unset)",
 			 describe_status(status, how, sizeof(how)),
 			 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", sig,
 			 strsignal(sig), err);
@@ -843,7 +844,8 @@ static void expect_exit(const char *scenario, const char *variant, int code)
 
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != code)
 		fail_msg("child '%s' (HOTLINE_ZERO=%s) %s (%s), expected exit %d (%s); stderr: "
-			 "'%s'", scenario, variant ? variant : "(unset)",
+			 "'%s'",
+			 scenario, variant ? variant : "(unset)",
 			 describe_status(status, how, sizeof(how)),
 			 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", code,
 			 exit_meaning(code), err);
@@ -891,7 +893,7 @@ static void handler_installed_before_gets_stray_faults_with_address_and_mask(voi
 {
 	static const char *const scenarios[] = {
 		"prior-siginfo-segv", "prior-siginfo-bus", "prior-siginfo-raise",
-		"prior-plain-segv", "prior-plain-bus", "prior-plain-raise",
+		"prior-plain-segv",   "prior-plain-bus",   "prior-plain-raise",
 	};
 
 	(void)state;
@@ -929,8 +931,8 @@ static void try_zero_in_a_signal_handler_interrupting_try_zero_is_exact(void **s
 		print_message("%s: %s", subjects[s], out);
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != CHILD_OK)
 			fail_msg("%s: child 'nested' %s (%s), expected exit 0; stdout '%s', "
-				 "stderr '%s'", subjects[s],
-				 describe_status(status, how, sizeof(how)),
+				 "stderr '%s'",
+				 subjects[s], describe_status(status, how, sizeof(how)),
 				 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", out,
 				 err);
 	}

@@ -49,8 +49,8 @@
 
 #include <hotline/zero.h>
 
-#define MAX_SUBJECTS	32
-#define N_THREADS	3
+#define MAX_SUBJECTS 32
+#define N_THREADS    3
 
 static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
@@ -59,11 +59,11 @@ static int n_subjects;
 
 struct worker {
 	int id;
-	unsigned char *buf;	/* len bytes, then a PROT_NONE page */
+	unsigned char *buf; /* len bytes, then a PROT_NONE page */
 	size_t len;
 	long iters;
 	pthread_barrier_t *start;
-	atomic_bool *stop;	/* if set, run until it is true instead of `iters` times */
+	atomic_bool *stop; /* if set, run until it is true instead of `iters` times */
 	bool own_alt_stack;
 	/* results */
 	long done, wrong, variant_wrong;
@@ -99,7 +99,7 @@ static void *worker_fn(void *arg)
 	size_t alt_size = (size_t)sysconf(_SC_SIGSTKSZ);
 
 	if (w->own_alt_stack) {
-		stack_t ss = { .ss_size = alt_size };
+		stack_t ss = {.ss_size = alt_size};
 
 		alt = malloc(alt_size);
 		if (!alt)
@@ -118,10 +118,10 @@ static void *worker_fn(void *arg)
 		one_clear(w, d, n);
 		w->done++;
 		if (i % 64 == 0 && !hl_zero_supported(hl_zero_variant()))
-			w->variant_wrong++;	/* read while another thread may switch it */
+			w->variant_wrong++; /* read while another thread may switch it */
 	}
 	if (alt) {
-		stack_t off = { .ss_flags = SS_DISABLE };
+		stack_t off = {.ss_flags = SS_DISABLE};
 
 		for (size_t i = 0; i < alt_size; i++)
 			w->alt_stack_used |= alt[i] != 0xa5;
@@ -135,8 +135,12 @@ static void setup_workers(struct worker *w, pthread_barrier_t *start, long iters
 			  bool alt)
 {
 	for (int i = 0; i < N_THREADS; i++) {
-		w[i] = (struct worker){ .id = i, .len = page_size(), .iters = iters, .start = start,
-					.stop = stop, .own_alt_stack = alt };
+		w[i] = (struct worker){.id = i,
+				       .len = page_size(),
+				       .iters = iters,
+				       .start = start,
+				       .stop = stop,
+				       .own_alt_stack = alt};
 		w[i].buf = map_guarded(w[i].len, PROT_NONE);
 	}
 }
@@ -147,13 +151,15 @@ static void check_workers(struct worker *w, const char *what)
 		if (w[i].wrong)
 			fail_msg("%s: thread %d got %ld of %ld results wrong; the first: "
 				 "hl_try_zero(edge - %zu, %zu) returned %zu, expected %zu (or the "
-				 "bytes around it were wrong)", what, i, w[i].wrong, w[i].done,
-				 w[i].bad_d, w[i].bad_n, w[i].bad_r, w[i].bad_want);
+				 "bytes around it were wrong)",
+				 what, i, w[i].wrong, w[i].done, w[i].bad_d, w[i].bad_n, w[i].bad_r,
+				 w[i].bad_want);
 		if (w[i].done == 0)
 			fail_msg("%s: thread %d did no calls", what, i);
 		if (w[i].variant_wrong)
 			fail_msg("%s: thread %d read hl_zero_variant() %ld times as a name "
-				 "hl_zero_supported() rejects", what, i, w[i].variant_wrong);
+				 "hl_zero_supported() rejects",
+				 what, i, w[i].variant_wrong);
 		unmap_guarded(w[i].buf, w[i].len);
 	}
 }
@@ -235,7 +241,8 @@ static void three_threads_each_on_its_own_alternate_stack_get_exact_results(void
 	for (int i = 0; i < N_THREADS; i++)
 		if (!w[i].alt_stack_used && !w[i].wrong && w[i].done)
 			fail_msg("thread %d: faults resolved but its alternate signal stack is "
-				 "untouched: the handler did not run on it", i);
+				 "untouched: the handler did not run on it",
+				 i);
 	check_workers(w, "alternate stacks");
 	pthread_barrier_destroy(&start);
 }
@@ -244,10 +251,10 @@ static void three_threads_each_on_its_own_alternate_stack_get_exact_results(void
 
 enum child_exit {
 	CHILD_OK = 0,
-	CHILD_SURVIVED = 20,	/* the stray fault or signal did not end the process */
-	CHILD_TRY_WRONG = 21,	/* a clearing thread got a wrong count */
+	CHILD_SURVIVED = 20,  /* the stray fault or signal did not end the process */
+	CHILD_TRY_WRONG = 21, /* a clearing thread got a wrong count */
 	CHILD_BAD_SCENARIO = 23,
-	CHILD_NO_PROGRESS = 24,	/* the clearing thread did not get going */
+	CHILD_NO_PROGRESS = 24, /* the clearing thread did not get going */
 	PRIOR_OK = 42,		/* the handler installed first got the stray fault */
 	PRIOR_WRONG = 43,	/* ... but with the wrong signal or address */
 };
@@ -319,8 +326,8 @@ static void start_clearers(struct clearer *c, int n, size_t len, bool faulting)
 		}
 }
 
-__attribute__((noinline, no_sanitize("address", "undefined")))
-static void stray_store(unsigned char *p)
+__attribute__((noinline, no_sanitize("address", "undefined"))) static void
+stray_store(unsigned char *p)
 {
 	*(volatile unsigned char *)p = 1;
 }
@@ -331,8 +338,8 @@ static void *volatile prior_addr;
 static void prior_siginfo(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	_exit(sig == prior_sig && si->si_code > 0 && si->si_addr == prior_addr ? PRIOR_OK :
-										   PRIOR_WRONG);
+	_exit(sig == prior_sig && si->si_code > 0 && si->si_addr == prior_addr ? PRIOR_OK
+									       : PRIOR_WRONG);
 }
 
 static pthread_barrier_t prepare_start;
@@ -351,7 +358,7 @@ static void *prepare_and_clear(void *arg)
 
 static int child_main(const char *scenario)
 {
-	struct clearer c[2] = { 0 };
+	struct clearer c[2] = {0};
 	size_t small = 2 * page_size(), big = 16 << 20;
 
 	alarm(20);
@@ -391,7 +398,7 @@ static int child_main(const char *scenario)
 			return CHILD_BAD_SCENARIO;
 		sleep(2);
 	} else if (!strcmp(scenario, "threads-racing-into-prepare-keep-the-earlier-handler")) {
-		struct sigaction sa = { .sa_sigaction = prior_siginfo, .sa_flags = SA_SIGINFO };
+		struct sigaction sa = {.sa_sigaction = prior_siginfo, .sa_flags = SA_SIGINFO};
 		unsigned char *ro = map_guarded(small, PROT_READ), *bufs[N_THREADS];
 		pthread_t tids[N_THREADS];
 
@@ -418,8 +425,8 @@ static void expect_child(const char *scenario, const char *variant, int sig, int
 {
 	char err[4096], how[128];
 	int status = run_self_child(scenario, "HOTLINE_ZERO", variant, NULL, 0, err, sizeof(err));
-	bool ok = sig ? WIFSIGNALED(status) && WTERMSIG(status) == sig :
-			WIFEXITED(status) && WEXITSTATUS(status) == code;
+	bool ok = sig ? WIFSIGNALED(status) && WTERMSIG(status) == sig
+		      : WIFEXITED(status) && WEXITSTATUS(status) == code;
 
 	print_message("child '%s' (HOTLINE_ZERO=%s): stderr '%s'\n", scenario,
 		      variant ? variant : "(unset)", err);
@@ -455,7 +462,7 @@ static void hl_zero_where_another_threads_try_zero_faults_dies_of_sigsegv(void *
  */
 static void user_sent_sigsegv_to_a_thread_inside_try_zero_kills(void **state)
 {
-	const char *variants[] = { NULL, "rep_stosb" };
+	const char *variants[] = {NULL, "rep_stosb"};
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {

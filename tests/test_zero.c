@@ -43,12 +43,12 @@
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-#define MAX_SMALL	1100	/* sizes 0..MAX_SMALL at every alignment */
-#define ALIGNS		64	/* dst offsets 0..63 from a 64-byte boundary */
-#define SMALL_CANARY	128	/* pattern bytes checked on each side, small sizes */
-#define LARGE_CANARY	4096	/* pattern bytes checked on each side, large sizes */
-#define MAX_VARIANTS	32
-#define MAX_CLASSES	8
+#define MAX_SMALL    1100 /* sizes 0..MAX_SMALL at every alignment */
+#define ALIGNS	     64	  /* dst offsets 0..63 from a 64-byte boundary */
+#define SMALL_CANARY 128  /* pattern bytes checked on each side, small sizes */
+#define LARGE_CANARY 4096 /* pattern bytes checked on each side, large sizes */
+#define MAX_VARIANTS 32
+#define MAX_CLASSES  8
 
 /* ---- Variants and the plan ---- */
 
@@ -96,7 +96,8 @@ static void read_plan(struct plan *p)
 
 		if (p->n == MAX_CLASSES || !is_variant_name(tok) || !hl_zero_supported(tok))
 			fail_msg("plan '%s': '%s' is not a variant this CPU runs (or too many "
-				 "classes)", p->text, tok);
+				 "classes)",
+				 p->text, tok);
 		snprintf(p->name[p->n], sizeof(p->name[0]), "%s", tok);
 		tok = strtok_r(NULL, " ", &save);
 		if (!tok)
@@ -126,7 +127,7 @@ static void read_plan(struct plan *p)
 /* ---- Clearing and checking ---- */
 
 enum how { HL_ZERO, HL_TRY_ZERO };
-static const char *const how_names[] = { "hl_zero", "hl_try_zero" };
+static const char *const how_names[] = {"hl_zero", "hl_try_zero"};
 
 /* One pattern source, as long as the largest buffer: buffers are copies of it. */
 static unsigned char *pattern;
@@ -165,8 +166,8 @@ static void check_cleared(const char *v, enum how how, const unsigned char *buf,
 	size_t i;
 
 	if (r != 0)
-		fail_msg("%s: hl_try_zero(dst, %zu) on writable memory returned %zu, expected 0",
-			 v, n, r);
+		fail_msg("%s: hl_try_zero(dst, %zu) on writable memory returned %zu, expected 0", v,
+			 n, r);
 	i = first_nonzero(buf + off, n);
 	if (i < n)
 		fail_msg("%s: %s(dst, %zu) with dst %% 64 == %zu: dst[%zu] is 0x%02x, expected 0",
@@ -174,13 +175,15 @@ static void check_cleared(const char *v, enum how how, const unsigned char *buf,
 	i = first_difference(buf + lo, pattern + lo, off - lo);
 	if (i < off - lo)
 		fail_msg("%s: %s(dst, %zu) with dst %% 64 == %zu wrote before dst: dst[-%zu] is "
-			 "0x%02x, expected 0x%02x (untouched)", v, how_names[how], n, off % 64,
-			 off - lo - i, buf[lo + i], pattern[lo + i]);
+			 "0x%02x, expected 0x%02x (untouched)",
+			 v, how_names[how], n, off % 64, off - lo - i, buf[lo + i],
+			 pattern[lo + i]);
 	i = first_difference(buf + off + n, pattern + off + n, hi - off - n);
 	if (i < hi - off - n)
 		fail_msg("%s: %s(dst, %zu) with dst %% 64 == %zu wrote past the end: dst[%zu] is "
-			 "0x%02x, expected 0x%02x (untouched)", v, how_names[how], n, off % 64,
-			 n + i, buf[off + n + i], pattern[off + n + i]);
+			 "0x%02x, expected 0x%02x (untouched)",
+			 v, how_names[how], n, off % 64, n + i, buf[off + n + i],
+			 pattern[off + n + i]);
 }
 
 static size_t clear(enum how how, void *dst, size_t n)
@@ -214,8 +217,8 @@ static void check_small_sizes(enum how how)
 				size_t lo = off - SMALL_CANARY, hi = off + n + SMALL_CANARY;
 
 				memcpy(buf + lo, pattern + lo, hi - lo);
-				check_cleared(subjects[s], how, buf, lo, hi, off,
-					      n, clear(how, buf + off, n));
+				check_cleared(subjects[s], how, buf, lo, hi, off, n,
+					      clear(how, buf + off, n));
 			}
 		}
 	}
@@ -229,7 +232,7 @@ static void check_large_sizes(enum how how)
 	static const size_t fixed[] = {
 		2047, 2048, 2049, 4095, 4096, 4097, 65536 + 7, (1 << 20) + 3, (33 << 20) + 5,
 	};
-	static const size_t aligns[] = { 0, 1, 63 };
+	static const size_t aligns[] = {0, 1, 63};
 	size_t sizes[N_OF(fixed) + 3 * MAX_CLASSES], n_sizes = 0, max = 0, len;
 	struct plan plan;
 	unsigned char *buf;
@@ -302,9 +305,10 @@ static void null_with_length_0_is_fine_in_every_variant(void **state)
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			fail_msg("%s: in %s the child %s; expected hl_zero(NULL, 0) to do "
 				 "nothing and hl_try_zero(NULL, 0) to return 0 (exit 3: it "
-				 "returned another value); stderr '%s'", subjects[s],
-				 strstr(out, "hl_zero(NULL, 0) returned") ? "hl_try_zero(NULL, 0)" :
-									      "hl_zero(NULL, 0)",
+				 "returned another value); stderr '%s'",
+				 subjects[s],
+				 strstr(out, "hl_zero(NULL, 0) returned") ? "hl_try_zero(NULL, 0)"
+									  : "hl_zero(NULL, 0)",
 				 describe_status(status, how, sizeof(how)), err);
 	}
 }
@@ -320,7 +324,8 @@ static void variant_names_end_with_null_and_are_unique(void **state)
 	while ((name = hl_zero_variant_name(n))) {
 		if (n == MAX_VARIANTS)
 			fail_msg("hl_zero_variant_name lists more than %d names; expected a NULL "
-				 "after the last", MAX_VARIANTS);
+				 "after the last",
+				 MAX_VARIANTS);
 		if (!*name || strcmp(name, "auto") == 0)
 			fail_msg("hl_zero_variant_name(%u) is '%s', expected a variant's name", n,
 				 name);
@@ -332,8 +337,7 @@ static void variant_names_end_with_null_and_are_unique(void **state)
 	}
 	if (n == 0)
 		fail_msg("hl_zero_variant_name(0) is NULL, expected at least one variant");
-	if (hl_zero_variant_name(n + 1) || hl_zero_variant_name(1000) ||
-	    hl_zero_variant_name(~0u))
+	if (hl_zero_variant_name(n + 1) || hl_zero_variant_name(1000) || hl_zero_variant_name(~0u))
 		fail_msg("hl_zero_variant_name past the NULL at %u returned a name, expected NULL",
 			 n);
 	if (strcmp(hl_cpu()->arch, "x86_64") == 0) {
@@ -350,8 +354,8 @@ static void variant_names_end_with_null_and_are_unique(void **state)
 
 static void supported_is_false_for_null_auto_unknown_and_missing_cpu_features(void **state)
 {
-	static const char *const unknown[] = { "auto", "", "bogus", "rep_stos", "rep_stosbx",
-					       "AVX2 ", "rep_stosb " };
+	static const char *const unknown[] = {"auto",	    "",	     "bogus",	  "rep_stos",
+					      "rep_stosbx", "AVX2 ", "rep_stosb "};
 	const struct hl_cpu *cpu = hl_cpu();
 
 	(void)state;
@@ -386,16 +390,17 @@ static void use_of_each_supported_variant_makes_it_the_variant_and_the_plan(void
 		hl_zero_plan(plan, sizeof(plan));
 		if (strcmp(plan, subjects[s]) != 0)
 			fail_msg("after hl_zero_use(\"%s\"), hl_zero_plan is '%s', expected just "
-				 "the name", subjects[s], plan);
+				 "the name",
+				 subjects[s], plan);
 	}
 	zero_use("auto");
 }
 
 static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **state)
 {
-	static const char *const bad[] = { "", "bogus", "rep_stos", "rep_stosbx", "auto ",
-					   "avx2,rep_stosb" };
-	const char *modes[] = { subjects[0], "auto" }, *name;
+	static const char *const bad[] = {"",		"bogus", "rep_stos",
+					  "rep_stosbx", "auto ", "avx2,rep_stosb"};
+	const char *modes[] = {subjects[0], "auto"}, *name;
 	char before[512], after[512];
 	const char *variant_before;
 	int unsupported = 0;
@@ -422,8 +427,9 @@ static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **
 			hl_zero_plan(after, sizeof(after));
 			if (strcmp(before, after) || strcmp(variant_before, hl_zero_variant()))
 				fail_msg("hl_zero_use(%s) failed but changed the variant from '%s' "
-					 "(plan '%s') to '%s' (plan '%s')", name ? name : "NULL",
-					 variant_before, before, hl_zero_variant(), after);
+					 "(plan '%s') to '%s' (plan '%s')",
+					 name ? name : "NULL", variant_before, before,
+					 hl_zero_variant(), after);
 		}
 	}
 	if (!unsupported)
@@ -458,7 +464,7 @@ static void use_auto_returns_0_and_plans_only_supported_variants(void **state)
 /* hl_zero_plan(buf, size) for every size up to the full length + 2, and NULL, 0. */
 static void plan_is_cut_to_size_and_returns_the_full_length(void **state)
 {
-	const char *modes[] = { "auto", subjects[0] };
+	const char *modes[] = {"auto", subjects[0]};
 	char full[512], buf[520];
 
 	(void)state;
@@ -479,12 +485,12 @@ static void plan_is_cut_to_size_and_returns_the_full_length(void **state)
 			got = hl_zero_plan(buf, size);
 			if (got != len)
 				fail_msg("%s: hl_zero_plan(buf, %zu) returned %d, expected %d "
-					 "(the full length, like snprintf)", modes[m], size, got,
-					 len);
+					 "(the full length, like snprintf)",
+					 modes[m], size, got, len);
 			if (size > 0 && (strlen(buf) != fits || strncmp(buf, full, fits)))
 				fail_msg("%s: hl_zero_plan(buf, %zu) wrote '%s', expected the "
-					 "first %zu characters of '%s'", modes[m], size, buf, fits,
-					 full);
+					 "first %zu characters of '%s'",
+					 modes[m], size, buf, fits, full);
 			for (size_t i = size; i < sizeof(buf); i++)
 				if (buf[i] != '#')
 					fail_msg("%s: hl_zero_plan(buf, %zu) wrote buf[%zu]",
@@ -534,7 +540,7 @@ struct child_result {
 	int status;
 	char out[2048], err[4096];
 	int err_lines;
-	char variant[2][128], plan[2][512];	/* as printed: first, after "use-auto" */
+	char variant[2][128], plan[2][512]; /* as printed: first, after "use-auto" */
 };
 
 static void run_child(const char *scenario, const char *env, struct child_result *res)
@@ -554,8 +560,10 @@ static void run_child(const char *scenario, const char *env, struct child_result
 			 "writable memory; 4: hl_zero_use(\"auto\") failed; 127: exec failed)",
 			 env ? env : "(unset)", describe_status(res->status, how, sizeof(how)));
 	p = res->out;
-	for (int i = 0; i < 2 && p && sscanf(p, "variant %127[^\n]\nplan %511[^\n]",
-					     res->variant[i], res->plan[i]) == 2; i++) {
+	for (int i = 0;
+	     i < 2 && p &&
+	     sscanf(p, "variant %127[^\n]\nplan %511[^\n]", res->variant[i], res->plan[i]) == 2;
+	     i++) {
 		p = strstr(p, "\nplan ");
 		p = p ? strchr(p + 1, '\n') : NULL;
 		p = p ? p + 1 : NULL;
@@ -572,7 +580,7 @@ static void auto_plan(char *plan, size_t size)
 
 static void env_unset_or_auto_gives_the_auto_plan_silently(void **state)
 {
-	const char *envs[] = { NULL, "auto" };
+	const char *envs[] = {NULL, "auto"};
 	struct child_result res;
 	char plan[512];
 
@@ -582,10 +590,12 @@ static void env_unset_or_auto_gives_the_auto_plan_silently(void **state)
 		run_child("print", envs[i], &res);
 		if (strcmp(res.plan[0], plan) != 0)
 			fail_msg("HOTLINE_ZERO=%s: the child's plan is '%s', expected the auto "
-				 "plan '%s'", envs[i] ? envs[i] : "(unset)", res.plan[0], plan);
+				 "plan '%s'",
+				 envs[i] ? envs[i] : "(unset)", res.plan[0], plan);
 		if (res.err_lines)
 			fail_msg("HOTLINE_ZERO=%s: the child wrote %d lines to stderr, expected "
-				 "none", envs[i] ? envs[i] : "(unset)", res.err_lines);
+				 "none",
+				 envs[i] ? envs[i] : "(unset)", res.err_lines);
 	}
 }
 
@@ -598,18 +608,18 @@ static void env_naming_a_supported_variant_forces_it_silently(void **state)
 		run_child("print", subjects[s], &res);
 		if (strcmp(res.variant[0], subjects[s]) || strcmp(res.plan[0], subjects[s]))
 			fail_msg("HOTLINE_ZERO=%s: the child's variant is '%s' and plan '%s', "
-				 "expected both '%s'", subjects[s], res.variant[0], res.plan[0],
-				 subjects[s]);
+				 "expected both '%s'",
+				 subjects[s], res.variant[0], res.plan[0], subjects[s]);
 		if (res.err_lines)
 			fail_msg("HOTLINE_ZERO=%s: the child wrote %d lines to stderr, expected "
-				 "none", subjects[s], res.err_lines);
+				 "none",
+				 subjects[s], res.err_lines);
 	}
 }
 
 static void env_unknown_or_unsupported_prints_one_line_and_keeps_auto(void **state)
 {
-	const char *envs[MAX_VARIANTS + 8] = { "bogus", "rep_stos", "avx2,rep_stosb",
-					       "rep_stosb_x" };
+	const char *envs[MAX_VARIANTS + 8] = {"bogus", "rep_stos", "avx2,rep_stosb", "rep_stosb_x"};
 	size_t n = 4;
 	struct child_result res;
 	const char *name;
@@ -627,12 +637,13 @@ static void env_unknown_or_unsupported_prints_one_line_and_keeps_auto(void **sta
 		run_child("print", envs[i], &res);
 		if (strcmp(res.plan[0], plan) != 0)
 			fail_msg("HOTLINE_ZERO=%s: the child's plan is '%s', expected the auto "
-				 "plan '%s'", envs[i], res.plan[0], plan);
+				 "plan '%s'",
+				 envs[i], res.plan[0], plan);
 		if (res.err_lines != 1 || !strstr(res.err, envs[i]) ||
 		    !strstr(res.err, "HOTLINE_ZERO"))
 			fail_msg("HOTLINE_ZERO=%s: expected one stderr line naming HOTLINE_ZERO "
-				 "and '%s', got %d lines: '%s'", envs[i], envs[i], res.err_lines,
-				 res.err);
+				 "and '%s', got %d lines: '%s'",
+				 envs[i], envs[i], res.err_lines, res.err);
 	}
 }
 
@@ -649,7 +660,8 @@ static void env_variant_then_use_auto_returns_to_the_auto_plan(void **state)
 			 res.plan[0], subjects[0]);
 	if (strcmp(res.plan[1], plan) != 0)
 		fail_msg("HOTLINE_ZERO=%s then hl_zero_use(\"auto\"): plan '%s', expected the "
-			 "auto plan '%s'", subjects[0], res.plan[1], plan);
+			 "auto plan '%s'",
+			 subjects[0], res.plan[1], plan);
 }
 
 static int setup(void **state)

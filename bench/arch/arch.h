@@ -56,12 +56,8 @@ static inline void bench_relax_isb(void)
 static inline __attribute__((always_inline)) void bench_relax_insn(enum bench_relax_insn insn)
 {
 	switch (insn) {
-	case BENCH_RELAX_DEFAULT:
-		bench_relax();
-		break;
-	case BENCH_RELAX_ISB:
-		bench_relax_isb();
-		break;
+	case BENCH_RELAX_DEFAULT: bench_relax(); break;
+	case BENCH_RELAX_ISB: bench_relax_isb(); break;
 	case BENCH_RELAX_NOTHING:
 		/* Still a compiler barrier, as the others are: only the instruction goes. */
 		__asm__ volatile("" : : : "memory");

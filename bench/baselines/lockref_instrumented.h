@@ -43,8 +43,8 @@
 _Thread_local struct lockref_probe lockref_probe;
 #endif
 
-#define HL_LR_HOOK_SUCCESS(tries)  lockref_probe_success(tries)
+#define HL_LR_HOOK_SUCCESS(tries)	lockref_probe_success(tries)
 #define HL_LR_HOOK_FAILED(tries, limit) lockref_probe_failed(tries, limit)
-#define HL_LR_HOOK_FALLBACK(tries) lockref_probe_fallback(tries)
+#define HL_LR_HOOK_FALLBACK(tries)	lockref_probe_fallback(tries)
 
 #endif /* HOTLINE_BENCH_LOCKREF_INSTRUMENTED_H */

@@ -40,16 +40,16 @@
 
 /* What a failed compare-and-swap does before the next attempt. */
 enum lockref_relax {
-	LOCKREF_RELAX_NONE,		/* retry at once: the kernel since 2023, and hotline */
-	LOCKREF_RELAX_EVERY,		/* cpu_relax after every failure: the 2019 loop */
-	LOCKREF_RELAX_EVERY_OTHER,	/* after every second failure: Linus's unrolled loop */
+	LOCKREF_RELAX_NONE,	   /* retry at once: the kernel since 2023, and hotline */
+	LOCKREF_RELAX_EVERY,	   /* cpu_relax after every failure: the 2019 loop */
+	LOCKREF_RELAX_EVERY_OTHER, /* after every second failure: Linus's unrolled loop */
 };
 
 struct lockref_probe {
-	struct bench_attempts attempts;	/* lockless successes, by attempts taken */
+	struct bench_attempts attempts; /* lockless successes, by attempts taken */
 	uint64_t fallbacks;		/* operations that took the locked path */
 	enum lockref_relax relax;
-	enum bench_relax_insn insn;	/* what "cpu_relax" is (arch/arch.h) */
+	enum bench_relax_insn insn; /* what "cpu_relax" is (arch/arch.h) */
 };
 
 extern _Thread_local struct lockref_probe lockref_probe;

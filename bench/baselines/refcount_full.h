@@ -31,17 +31,18 @@ struct refcount_full {
 	atomic_uint refs;
 };
 
+/* clang-format off */
 #define REFCOUNT_FULL_INIT(n) { .refs = (n) }
+/* clang-format on */
 
 enum refcount_full_warning {
-	REFCOUNT_FULL_SATURATED,	/* reached UINT_MAX: the object leaks */
-	REFCOUNT_FULL_INC_ZERO,		/* increment of zero: use after free */
-	REFCOUNT_FULL_UNDERFLOW,	/* decrement below zero */
+	REFCOUNT_FULL_SATURATED, /* reached UINT_MAX: the object leaks */
+	REFCOUNT_FULL_INC_ZERO,	 /* increment of zero: use after free */
+	REFCOUNT_FULL_UNDERFLOW, /* decrement below zero */
 };
 
 /* The rare path, out of line: say what happened, once per kind. */
-static __attribute__((cold, noinline, unused)) void
-refcount_full_warn(enum refcount_full_warning w)
+static __attribute__((cold, noinline, unused)) void refcount_full_warn(enum refcount_full_warning w)
 {
 	static const char *const text[] = {
 		[REFCOUNT_FULL_SATURATED] = "saturated; leaking memory",

@@ -27,11 +27,13 @@
 #include "../arch/arch.h"
 
 struct ticket_lock {
-	atomic_uint next;	/* the ticket the next locker takes */
-	atomic_uint owner;	/* the ticket that holds the lock */
+	atomic_uint next;  /* the ticket the next locker takes */
+	atomic_uint owner; /* the ticket that holds the lock */
 };
 
+/* clang-format off */
 #define TICKET_LOCK_INIT { 0, 0 }
+/* clang-format on */
 
 /*
  * Spins with insn as its cpu_relax (arch/arch.h): a constant, so it folds away.

@@ -44,8 +44,8 @@
 #include "contend_loop.h"
 #include "scenarios.h"
 
-#define CT_NAME		"contend"
-#define CT_RETRY_LIMIT	HL_LOCKREF_RETRIES_DEFAULT
+#define CT_NAME	       "contend"
+#define CT_RETRY_LIMIT HL_LOCKREF_RETRIES_DEFAULT
 
 /*
  * The operations of the other subjects (contend_loop.h has those of
@@ -91,7 +91,6 @@ static inline void lib_put(struct ct_object *o, struct ct_thread *t)
 {
 	lockref_put(o, t, hl_lockref_put_or_lock);
 }
-
 
 /* lockref_spinlock_only: lockref with its lockless path switched off. */
 static inline void spinlock_only_get(struct ct_object *o, struct ct_thread *t)
@@ -143,7 +142,8 @@ static inline void qspin_put(struct ct_object *o, struct ct_thread *t)
 static bool qspin_check(struct ct_object *o, char *why, size_t n)
 {
 	return ct_check_count("the counter",
-			      atomic_load_explicit(&o->qspin.count, memory_order_relaxed), why, n) &&
+			      atomic_load_explicit(&o->qspin.count, memory_order_relaxed), why,
+			      n) &&
 	       ct_check_unlocked("the qspinlock", hl_qspin_is_locked(&o->qspin.lock), why, n);
 }
 
@@ -154,7 +154,7 @@ static bool qspin_check(struct ct_object *o, char *why, size_t n)
  * bounded time with more threads than CPUs; nothing after the stop counts).
  */
 static bench_always_inline void ticket_op(struct ct_object *o, struct ct_thread *t,
-					   enum bench_relax_insn insn, bool get)
+					  enum bench_relax_insn insn, bool get)
 {
 	ticket_lock_relax(&o->ticket.lock, insn, t->stop);
 	if (get)
@@ -514,14 +514,14 @@ static const struct bench_subject ct_selftests[] = {
 
 struct ct_ctx {
 	const char *scenario;
-	double timer_ns;		/* resolution of the latency figures */
+	double timer_ns; /* resolution of the latency figures */
 	const struct bench_config *cfg;
 	const struct contend_case *cases;
 	size_t n;
 	unsigned int threads;
 	double duration;
-	struct bench_series *series;	/* [n] */
-	struct ct_tally *tally;		/* [n] */
+	struct bench_series *series; /* [n] */
+	struct ct_tally *tally;	     /* [n] */
 };
 
 static int ct_measure(void *arg, size_t i, unsigned int rep)
@@ -557,7 +557,7 @@ struct ct_figures {
 	bool attempts, fallback, latency;
 	double att_mean, att_p50, att_p99, att_max;
 	double fallback_rate;
-	double lat_p50, lat_p99, lat_p999, lat_max;	/* ns */
+	double lat_p50, lat_p99, lat_p999, lat_max; /* ns */
 };
 
 static void ct_reduce(const struct ct_tally *k, struct ct_figures *f)
@@ -565,7 +565,7 @@ static void ct_reduce(const struct ct_tally *k, struct ct_figures *f)
 	uint64_t successes = bench_attempts_count(&k->attempts);
 	double ns_per_tick = k->cycles ? k->elapsed_ns / (double)k->cycles : NAN;
 
-	*f = (struct ct_figures){ 0 };
+	*f = (struct ct_figures){0};
 	/* No lockless success at all (every operation fell back): nothing to say. */
 	f->attempts = k->has_attempts && successes;
 	if (f->attempts) {
@@ -616,8 +616,8 @@ static double ct_timer_resolution_ns(void)
 	c1 = bench_cycles();
 	qsort(d, sizeof(d) / sizeof(d[0]), sizeof(d[0]), cmp_u64);
 	median = d[sizeof(d) / sizeof(d[0]) / 2];
-	return c1 > c0 ? (double)(median ? median : 1) * (double)(t1 - t0) / (double)(c1 - c0) :
-			 NAN;
+	return c1 > c0 ? (double)(median ? median : 1) * (double)(t1 - t0) / (double)(c1 - c0)
+		       : NAN;
 }
 
 static void ct_print_header(const struct ct_ctx *ctx)
@@ -674,15 +674,15 @@ static json_t *ct_result(const struct ct_ctx *ctx, size_t i, const struct ct_fig
 			    f->attempts ? json_pack("{s:f, s:I, s:I, s:I}", "mean", f->att_mean,
 						    "p50", (json_int_t)f->att_p50, "p99",
 						    (json_int_t)f->att_p99, "max",
-						    (json_int_t)f->att_max) :
-					  json_null());
+						    (json_int_t)f->att_max)
+					: json_null());
 	json_object_set_new(r, "fallback_rate",
 			    f->fallback ? json_real(f->fallback_rate) : json_null());
 	json_object_set_new(r, "latency_ns",
-			    f->latency ? json_pack("{s:f, s:f, s:f, s:f}", "p50", f->lat_p50, "p99",
-						   f->lat_p99, "p999", f->lat_p999, "max",
-						   f->lat_max) :
-					 json_null());
+			    f->latency
+				    ? json_pack("{s:f, s:f, s:f, s:f}", "p50", f->lat_p50, "p99",
+						f->lat_p99, "p999", f->lat_p999, "max", f->lat_max)
+				    : json_null());
 	json_object_set_new(r, "latency_samples",
 			    json_integer((json_int_t)ctx->tally[i].latency.n));
 	json_object_set_new(r, "latency_resolution_ns",
@@ -779,9 +779,9 @@ int contend_run_cases(const char *scenario, const struct bench_config *cfg,
 	struct ct_ctx ctx = {
 		.scenario = scenario,
 		.cfg = cfg,
-		.duration = cfg->duration    ? cfg->duration :
-			    cfg->quick	     ? CONTEND_QUICK_DURATION :
-					       CONTEND_DURATION,
+		.duration = cfg->duration ? cfg->duration
+			    : cfg->quick  ? CONTEND_QUICK_DURATION
+					  : CONTEND_DURATION,
 	};
 
 	nr_cases = ct_runnable_cases(scenario, cfg, cases, nr_cases, runnable);
@@ -801,10 +801,9 @@ int contend_run_cases(const char *scenario, const struct bench_config *cfg,
 
 /* ---- the scenario ------------------------------------------------------- */
 
-static int ct_run(const struct bench_scenario *sc, const struct bench_config *cfg,
-		  json_t *results)
+static int ct_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
 {
-	static const unsigned int default_threads[] = { 1, 2, 4, 8 };
+	static const unsigned int default_threads[] = {1, 2, 4, 8};
 	const struct bench_subject *subjects[CT_NR_SUBJECTS + CT_NR_SELFTESTS];
 	struct contend_case cases[CT_NR_SUBJECTS + CT_NR_SELFTESTS];
 	size_t n = bench_select_subjects(sc, cfg, subjects);

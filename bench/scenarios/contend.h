@@ -13,8 +13,8 @@
 
 #include "../harness.h"
 
-#define CONTEND_DURATION       0.5	/* seconds per measurement */
-#define CONTEND_QUICK_DURATION 0.05	/* with --quick */
+#define CONTEND_DURATION       0.5  /* seconds per measurement */
+#define CONTEND_QUICK_DURATION 0.05 /* with --quick */
 
 /* One line of a scenario's table: a subject at one retry limit. */
 struct contend_case {

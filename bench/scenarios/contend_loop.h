@@ -30,8 +30,8 @@
 #include "../hist.h"
 #include "contend.h"
 
-#define CT_BASE		1	/* the object's own reference: counts start and end here */
-#define CT_SAMPLE_EVERY 64	/* one op in this many is timed */
+#define CT_BASE		1  /* the object's own reference: counts start and end here */
+#define CT_SAMPLE_EVERY 64 /* one op in this many is timed */
 
 /* ---- the shared object and the per-thread figures ------------------------ */
 
@@ -52,14 +52,14 @@ struct ct_locked_counter_m {
 
 /* Every subject's object, each alone on its cache line; a subject uses one. */
 struct ct_object {
-	_Alignas(64) atomic_int atomic;		/* atomic_faa, cas_loop */
+	_Alignas(64) atomic_int atomic; /* atomic_faa, cas_loop */
 	_Alignas(64) hl_refcount_t refcount;
 	_Alignas(64) struct refcount_full full;
-	_Alignas(64) struct hl_lockref lockref;	/* lockref_*: count CT_BASE, unlocked */
-	_Alignas(64) struct ct_locked_counter_q qspin;	/* lock and counter share the line */
+	_Alignas(64) struct hl_lockref lockref;	       /* lockref_*: count CT_BASE, unlocked */
+	_Alignas(64) struct ct_locked_counter_q qspin; /* lock and counter share the line */
 	_Alignas(64) struct ct_locked_counter_t ticket;
 	_Alignas(64) struct ct_locked_counter_m mutex;
-	_Alignas(64) atomic_int unlocked;	/* selftest_nolock */
+	_Alignas(64) atomic_int unlocked; /* selftest_nolock */
 };
 
 /* Which attempt figures a subject's loop gathers (ct_probe_of: from its facts). */
@@ -73,9 +73,9 @@ enum ct_probe {
 struct ct_thread {
 	_Alignas(64) struct bench_attempts attempts;
 	struct bench_latency latency;
-	uint64_t fallbacks;	/* lockref operations that took the locked path */
-	uint64_t violations;	/* critical sections that found the counter out of range */
-	uint64_t last_refs;	/* puts that found the last reference (never expected) */
+	uint64_t fallbacks;  /* lockref operations that took the locked path */
+	uint64_t violations; /* critical sections that found the counter out of range */
+	uint64_t last_refs;  /* puts that found the last reference (never expected) */
 	/* The run's stop flag, for the ticket lock's waiters (ticket_op). */
 	const atomic_bool *stop;
 	unsigned int threads;
@@ -85,20 +85,20 @@ struct ct_thread {
 /* What a case's runs add up to (bench_params.sink): pooled over threads and repetitions. */
 struct ct_tally {
 	struct bench_attempts attempts;
-	struct bench_latency latency;	/* ticks */
+	struct bench_latency latency; /* ticks */
 	uint64_t lockref_ops, fallbacks;
 	bool has_attempts, has_fallbacks;
-	uint64_t cycles;		/* over the runs: converts ticks to ns */
+	uint64_t cycles; /* over the runs: converts ticks to ns */
 	double elapsed_ns;
 };
 
 struct ct_state {
 	struct ct_object obj;
 	const struct bench_subject *subject; /* the one measured: its facts */
-	struct ct_thread *thread;	/* [threads] */
+	struct ct_thread *thread;	     /* [threads] */
 	struct ct_tally *sink;
 	unsigned int threads;
-	_Alignas(64) atomic_uint finished;	/* threads done: the last one checks */
+	_Alignas(64) atomic_uint finished; /* threads done: the last one checks */
 };
 
 _Static_assert(CT_BASE == 1, "hl_lockref_init starts the lockref subjects at 1");
@@ -153,16 +153,18 @@ static inline bool ct_check_threads(const struct ct_state *st, char *why, size_t
 		last_refs += st->thread[i].last_refs;
 	}
 	if (violations) {
-		snprintf(why, n,
-			 "mutual exclusion broken: %llu critical sections found the counter outside "
-			 "%d..%u (two threads inside at once)",
-			 (unsigned long long)violations, CT_BASE, CT_BASE + st->threads);
+		snprintf(
+			why, n,
+			"mutual exclusion broken: %llu critical sections found the counter outside "
+			"%d..%u (two threads inside at once)",
+			(unsigned long long)violations, CT_BASE, CT_BASE + st->threads);
 		return false;
 	}
 	if (last_refs) {
-		snprintf(why, n,
-			 "a put found the last reference %llu times while the object's own was held",
-			 (unsigned long long)last_refs);
+		snprintf(
+			why, n,
+			"a put found the last reference %llu times while the object's own was held",
+			(unsigned long long)last_refs);
 		return false;
 	}
 	return true;
@@ -174,7 +176,8 @@ static inline void ct_finish(struct bench_worker *w, struct ct_state *st,
 {
 	if (atomic_fetch_add_explicit(&st->finished, 1, memory_order_acq_rel) + 1 != st->threads)
 		return;
-	if (!ct_check_threads(st, w->why, sizeof(w->why)) || !check(&st->obj, w->why, sizeof(w->why)))
+	if (!ct_check_threads(st, w->why, sizeof(w->why)) ||
+	    !check(&st->obj, w->why, sizeof(w->why)))
 		w->failed = true;
 }
 
@@ -195,8 +198,8 @@ static inline void faa_put(struct ct_object *o, struct ct_thread *t)
 
 static inline bool faa_check(struct ct_object *o, char *why, size_t n)
 {
-	return ct_check_count("the counter",
-			      atomic_load_explicit(&o->atomic, memory_order_relaxed), why, n);
+	return ct_check_count("the counter", atomic_load_explicit(&o->atomic, memory_order_relaxed),
+			      why, n);
 }
 
 /* cas_loop: the kernel's plain loop (load, then cmpxchg until it sticks), attempts counted. */
@@ -246,7 +249,7 @@ static inline bool refcount_check(struct ct_object *o, char *why, size_t n)
  * waiters left) and the event is reported at the end.
  */
 static __attribute__((cold, noinline, unused)) void lockref_drop_locked(struct hl_lockref *l,
-									 struct ct_thread *t)
+									struct ct_thread *t)
 {
 	hl_lockref_set_count(l, hl_lockref_count(l) - 1);
 	hl_qspin_unlock(&l->lock);
@@ -286,12 +289,9 @@ static inline enum ct_probe ct_probe_of(const struct subject_facts *f)
 static inline enum lockref_relax ct_relax_of(const struct subject_facts *f)
 {
 	switch (f->relax) {
-	case SUBJECT_RELAX_EVERY:
-		return LOCKREF_RELAX_EVERY;
-	case SUBJECT_RELAX_EVERY_OTHER:
-		return LOCKREF_RELAX_EVERY_OTHER;
-	default:
-		return LOCKREF_RELAX_NONE;
+	case SUBJECT_RELAX_EVERY: return LOCKREF_RELAX_EVERY;
+	case SUBJECT_RELAX_EVERY_OTHER: return LOCKREF_RELAX_EVERY_OTHER;
+	default: return LOCKREF_RELAX_NONE;
 	}
 }
 
@@ -299,12 +299,9 @@ static inline enum lockref_relax ct_relax_of(const struct subject_facts *f)
 static inline enum bench_relax_insn ct_insn_of(const struct subject_facts *f)
 {
 	switch (f->variant) {
-	case SUBJECT_VARIANT_ISB:
-		return BENCH_RELAX_ISB;
-	case SUBJECT_VARIANT_NO_INSN:
-		return BENCH_RELAX_NOTHING;
-	default:
-		return BENCH_RELAX_DEFAULT;
+	case SUBJECT_VARIANT_ISB: return BENCH_RELAX_ISB;
+	case SUBJECT_VARIANT_NO_INSN: return BENCH_RELAX_NOTHING;
+	default: return BENCH_RELAX_DEFAULT;
 	}
 }
 

@@ -24,7 +24,7 @@
 
 #define LS_NAME "lockref-sweep"
 
-static const unsigned int ls_limits[] = { 1, 2, 4, 15, 50, 100, 200, 500 };
+static const unsigned int ls_limits[] = {1, 2, 4, 15, 50, 100, 200, 500};
 
 #define LS_NR_LIMITS (sizeof(ls_limits) / sizeof(ls_limits[0]))
 
@@ -57,21 +57,20 @@ static const struct bench_subject ls_subjects[] = {
 
 #define LS_NR_SUBJECTS (sizeof(ls_subjects) / sizeof(ls_subjects[0]))
 
-static int ls_run(const struct bench_scenario *sc, const struct bench_config *cfg,
-		  json_t *results)
+static int ls_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
 {
-	static const unsigned int default_threads[] = { 2, 4, 8 };
+	static const unsigned int default_threads[] = {2, 4, 8};
 	const struct bench_subject *subjects[LS_NR_SUBJECTS];
 	struct contend_case cases[LS_NR_SUBJECTS * LS_NR_LIMITS];
 	size_t n = 0, nr_subjects = bench_select_subjects(sc, cfg, subjects);
 
 	for (size_t i = 0; i < nr_subjects; i++) {
 		if (!subjects[i]->facts.fallback) {
-			cases[n++] = (struct contend_case){ subjects[i], 0 };
+			cases[n++] = (struct contend_case){subjects[i], 0};
 			continue;
 		}
 		for (size_t l = 0; l < LS_NR_LIMITS; l++)
-			cases[n++] = (struct contend_case){ subjects[i], ls_limits[l] };
+			cases[n++] = (struct contend_case){subjects[i], ls_limits[l]};
 	}
 	return contend_run_cases(LS_NAME, cfg, cases, n, default_threads,
 				 sizeof(default_threads) / sizeof(default_threads[0]), results);

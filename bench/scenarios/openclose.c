@@ -37,18 +37,18 @@
 #define OC_NAME	     "openclose"
 #define OC_FILE_SIZE 4096
 #define OC_READ	     64
-#define OC_MEASURES                                                                         \
-	"host kernel: path walk (dentry lockref get/put), struct file refcount, open + read + " \
+#define OC_MEASURES                                                                                \
+	"host kernel: path walk (dentry lockref get/put), struct file refcount, open + read + "    \
 	"close system calls on this machine's kernel; not hotline code"
 
 /* The directory and file under test. Static: the signal handler removes them. */
 static struct {
-	char dir[PATH_MAX - 8];	/* room for "/file" in file */
+	char dir[PATH_MAX - 8]; /* room for "/file" in file */
 	char file[PATH_MAX];
 	volatile sig_atomic_t have_dir, have_file;
 } oc;
 
-static const int oc_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const int oc_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 #define OC_NR_SIGNALS (sizeof(oc_signals) / sizeof(oc_signals[0]))
 
@@ -58,7 +58,7 @@ static struct sigaction oc_old_action[OC_NR_SIGNALS];
 static void oc_remove(void)
 {
 	if (oc.have_dir)
-		chmod(oc.dir, 0700);	/* writable again, to unlink in it */
+		chmod(oc.dir, 0700); /* writable again, to unlink in it */
 	if (oc.have_file && unlink(oc.file) == 0)
 		oc.have_file = 0;
 	if (oc.have_dir && rmdir(oc.dir) == 0)
@@ -74,7 +74,7 @@ static void oc_on_signal(int sig)
 
 static void oc_catch_signals(bool on)
 {
-	struct sigaction sa = { .sa_handler = oc_on_signal };
+	struct sigaction sa = {.sa_handler = oc_on_signal};
 
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < OC_NR_SIGNALS; i++) {
@@ -206,14 +206,14 @@ struct oc_ctx {
 	size_t n;
 	unsigned int workers;
 	double duration;
-	struct bench_series *series;	/* [n] */
+	struct bench_series *series; /* [n] */
 };
 
 static int oc_measure(void *arg, size_t i, unsigned int rep)
 {
 	struct oc_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->subjects[i];
-	struct bench_params params = { .threads = ctx->workers };
+	struct bench_params params = {.threads = ctx->workers};
 	struct bench_run run;
 	int ret;
 
@@ -294,20 +294,19 @@ out:
 	return ret;
 }
 
-static int oc_run(const struct bench_scenario *sc, const struct bench_config *cfg,
-		  json_t *results)
+static int oc_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
 {
-	static const unsigned int default_workers[] = { 1, 2, 4, 8 };
+	static const unsigned int default_workers[] = {1, 2, 4, 8};
 	const struct bench_subject *subjects[OC_NR_SUBJECTS];
 	const unsigned int *workers = cfg->threads ? cfg->threads : default_workers;
-	size_t nr_workers = cfg->threads ? cfg->nr_threads :
-					   sizeof(default_workers) / sizeof(default_workers[0]);
+	size_t nr_workers = cfg->threads ? cfg->nr_threads
+					 : sizeof(default_workers) / sizeof(default_workers[0]);
 	struct oc_ctx ctx = {
 		.cfg = cfg,
 		.subjects = subjects,
-		.duration = cfg->duration ? cfg->duration :
-			    cfg->quick	  ? CONTEND_QUICK_DURATION :
-					    CONTEND_DURATION,
+		.duration = cfg->duration ? cfg->duration
+			    : cfg->quick  ? CONTEND_QUICK_DURATION
+					  : CONTEND_DURATION,
 	};
 	int ret = 1;
 
@@ -340,7 +339,8 @@ out:
 
 const struct bench_scenario bench_openclose = {
 	.name = OC_NAME,
-	.description = "N threads / N processes open+read+close one file (the host kernel; 1,2,4,8)",
+	.description =
+		"N threads / N processes open+read+close one file (the host kernel; 1,2,4,8)",
 	.uses = BENCH_USES_THREADS | BENCH_USES_DURATION,
 	.ignores_why = "it runs for a time, not to a count",
 	.subjects = oc_subjects,

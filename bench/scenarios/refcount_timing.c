@@ -27,8 +27,8 @@
 #include "../baselines/refcount_full.h"
 #include "scenarios.h"
 
-#define RT_NAME	       "refcount-timing"
-#define RT_BASELINE    "atomic"
+#define RT_NAME	    "refcount-timing"
+#define RT_BASELINE "atomic"
 /*
  * COUNT: the kernel's test counts to INT_MAX (2^32 - 3 operations, about
  * 25 s per subject and repetition here). 2^28 keeps its shape (up to COUNT,
@@ -123,10 +123,9 @@ static inline bool full_inline_dec_and_test(union rt_counter *c)
 
 /* ---- the measurement loop, once ----------------------------------------- */
 
-static bench_always_inline void rt_loop(struct bench_worker *w,
-					 void (*set_one)(union rt_counter *),
-					 void (*inc)(union rt_counter *),
-					 bool (*dec_and_test)(union rt_counter *))
+static bench_always_inline void rt_loop(struct bench_worker *w, void (*set_one)(union rt_counter *),
+					void (*inc)(union rt_counter *),
+					bool (*dec_and_test)(union rt_counter *))
 {
 	struct rt_state *st = w->state;
 	union rt_counter *c = &st->ctr;
@@ -222,12 +221,12 @@ struct rt_ctx {
 	size_t n;
 	unsigned int reps;
 	struct bench_params params;
-	struct bench_series *series;	/* [n] */
-	double *cycles_per_op;		/* [n][reps] */
-	double *seconds;		/* [n][reps] */
-	double *ratio;			/* [n][reps], to the baseline of the same repetition */
-	int *base;			/* [n]: index of the subject's rt_ratio_to, -1 if not run */
-	int cpu;			/* where the thread ran, -1 if not pinned */
+	struct bench_series *series; /* [n] */
+	double *cycles_per_op;	     /* [n][reps] */
+	double *seconds;	     /* [n][reps] */
+	double *ratio;		     /* [n][reps], to the baseline of the same repetition */
+	int *base;		     /* [n]: index of the subject's rt_ratio_to, -1 if not run */
+	int cpu;		     /* where the thread ran, -1 if not pinned */
 };
 
 static int rt_measure(void *arg, size_t i, unsigned int rep)
@@ -302,9 +301,9 @@ static void rt_results(const struct rt_ctx *ctx, json_t *results)
 
 		json_object_set_new(r, "count", json_integer((json_int_t)count));
 		json_object_set_new(r, "ops", json_integer((json_int_t)(2 * count - 1)));
-		json_object_set_new(r, "cycles_per_op",
-				    json_real(bench_median(&ctx->cycles_per_op[i * ctx->reps],
-							   ctx->reps)));
+		json_object_set_new(
+			r, "cycles_per_op",
+			json_real(bench_median(&ctx->cycles_per_op[i * ctx->reps], ctx->reps)));
 		json_object_set_new(r, "in_sync", json_true());
 		json_object_set_new(r, "ratio_to", json_string(rt_ratio_to(ctx->subjects[i])));
 		json_object_set_new(r, "ratio",
@@ -317,15 +316,14 @@ static void rt_results(const struct rt_ctx *ctx, json_t *results)
 	}
 }
 
-static int rt_run(const struct bench_scenario *sc, const struct bench_config *cfg,
-		  json_t *results)
+static int rt_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
 {
 	const struct bench_subject *subjects[sizeof(rt_subjects) / sizeof(rt_subjects[0])];
 	struct rt_ctx ctx = {
 		.cfg = cfg,
 		.subjects = subjects,
 		.reps = cfg->repeat,
-		.params = { .threads = 1 },
+		.params = {.threads = 1},
 		.cpu = -1,
 	};
 	int base[sizeof(rt_subjects) / sizeof(rt_subjects[0])];

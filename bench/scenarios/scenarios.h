@@ -10,11 +10,11 @@
 
 #include "../harness.h"
 
-extern const struct bench_scenario bench_refcount_timing;	/* refcount_timing.c */
-extern const struct bench_scenario bench_contend;		/* contend.c */
-extern const struct bench_scenario bench_lockref_sweep;		/* lockref_sweep.c */
+extern const struct bench_scenario bench_refcount_timing; /* refcount_timing.c */
+extern const struct bench_scenario bench_contend;	  /* contend.c */
+extern const struct bench_scenario bench_lockref_sweep;	  /* lockref_sweep.c */
 /* Not const: its variant subjects are the library's list, read before main(). */
-extern struct bench_scenario bench_zero;				/* zero.c */
-extern const struct bench_scenario bench_openclose;		/* openclose.c */
+extern struct bench_scenario bench_zero;	    /* zero.c */
+extern const struct bench_scenario bench_openclose; /* openclose.c */
 
 #endif /* HOTLINE_BENCH_SCENARIOS_H */

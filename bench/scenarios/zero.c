@@ -321,16 +321,16 @@ static const struct bench_subject zt_fixed[] = {
 static const struct {
 	const char *name, *description;
 } zt_variant_text[] = {
-	{ "rep_stosb", "hotline variant: rep stosb (ERMS/FSRM/FSRS)" },
-	{ "rep_stosq", "hotline variant: rep stosq, rep stosb tail (REP_GOOD)" },
-	{ "movq_unrolled", "hotline variant: unrolled 64-byte movq loop (the kernel's original)" },
-	{ "avx2", "hotline variant: 32-byte AVX2 stores" },
-	{ "avx512", "hotline variant: 64-byte AVX-512 stores" },
-	{ "evex256", "hotline variant: 32-byte stores from EVEX registers (AVX-512VL)" },
-	{ "nontemporal", "hotline variant: streaming (non-temporal) stores, bypassing the cache" },
-	{ "dc_zva", "hotline variant: DC ZVA, a whole block per instruction" },
-	{ "stp", "hotline variant: STP pairs of zero registers" },
-	{ "mops", "hotline variant: FEAT_MOPS SETP/SETM/SETE" },
+	{"rep_stosb", "hotline variant: rep stosb (ERMS/FSRM/FSRS)"},
+	{"rep_stosq", "hotline variant: rep stosq, rep stosb tail (REP_GOOD)"},
+	{"movq_unrolled", "hotline variant: unrolled 64-byte movq loop (the kernel's original)"},
+	{"avx2", "hotline variant: 32-byte AVX2 stores"},
+	{"avx512", "hotline variant: 64-byte AVX-512 stores"},
+	{"evex256", "hotline variant: 32-byte stores from EVEX registers (AVX-512VL)"},
+	{"nontemporal", "hotline variant: streaming (non-temporal) stores, bypassing the cache"},
+	{"dc_zva", "hotline variant: DC ZVA, a whole block per instruction"},
+	{"stp", "hotline variant: STP pairs of zero registers"},
+	{"mops", "hotline variant: FEAT_MOPS SETP/SETM/SETE"},
 };
 
 static struct bench_subject zt_subjects[ZT_MAX_VARIANTS + ARRAY_SIZE(zt_fixed)];

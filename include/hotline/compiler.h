@@ -12,7 +12,7 @@
 #define hl_likely(x)   __builtin_expect(!!(x), 1)
 #define hl_unlikely(x) __builtin_expect(!!(x), 0)
 /* Exported from libhotline.so; everything else in the library is hidden. */
-#define HL_API  __attribute__((visibility("default")))
+#define HL_API __attribute__((visibility("default")))
 /* A rare path: placed out of line, in .text.unlikely, away from fast paths. */
 #define HL_COLD __attribute__((cold, noinline))
 #else

@@ -22,29 +22,29 @@ extern "C" {
 #endif
 
 struct hl_cpu {
-	const char *arch;	/* "x86_64" or "aarch64" */
-	const char *model;	/* brand string (x86) or "implementer:part" name (arm64) */
+	const char *arch;  /* "x86_64" or "aarch64" */
+	const char *model; /* brand string (x86) or "implementer:part" name (arm64) */
 
 	/* x86-64: string instructions and vector width */
-	bool erms;		/* Enhanced REP MOVSB/STOSB */
-	bool fsrm;		/* Fast Short REP MOVSB */
-	bool fsrs;		/* Fast Short REP STOSB */
-	bool avx2;		/* AVX2, and the OS saves YMM state */
-	bool avx512f;		/* AVX-512 Foundation, and the OS saves ZMM state */
+	bool erms;    /* Enhanced REP MOVSB/STOSB */
+	bool fsrm;    /* Fast Short REP MOVSB */
+	bool fsrs;    /* Fast Short REP STOSB */
+	bool avx2;    /* AVX2, and the OS saves YMM state */
+	bool avx512f; /* AVX-512 Foundation, and the OS saves ZMM state */
 
 	/* arm64 */
-	bool lse;		/* LSE atomics (LDADD, CAS, SWP): HWCAP_ATOMICS */
-	bool mops;		/* FEAT_MOPS memory copy/set instructions (SETP/SETM/SETE) */
-	unsigned dczva_block;	/* bytes cleared by DC ZVA; 0 if prohibited or absent */
+	bool lse;	      /* LSE atomics (LDADD, CAS, SWP): HWCAP_ATOMICS */
+	bool mops;	      /* FEAT_MOPS memory copy/set instructions (SETP/SETM/SETE) */
+	unsigned dczva_block; /* bytes cleared by DC ZVA; 0 if prohibited or absent */
 
-	unsigned cacheline;	/* L1 data cache line size in bytes */
+	unsigned cacheline; /* L1 data cache line size in bytes */
 
 	/* Added beyond the design's minimum; names follow the kernel's flags. */
-	bool rep_good;		/* REP STOSQ/MOVSQ are fast (the kernel's X86_FEATURE_REP_GOOD) */
-	bool fzrm;		/* Fast Zero-length REP MOVSB */
-	bool avx512vl;		/* AVX-512 on 128/256-bit registers (EVEX xmm16-31, ymm16-31) */
-	const char *vendor;	/* "GenuineIntel", "AuthenticAMD", "arm", ... or "unknown" */
-	unsigned family, model_id, stepping;	/* x86 display family/model; arm64 MIDR fields */
+	bool rep_good;	    /* REP STOSQ/MOVSQ are fast (the kernel's X86_FEATURE_REP_GOOD) */
+	bool fzrm;	    /* Fast Zero-length REP MOVSB */
+	bool avx512vl;	    /* AVX-512 on 128/256-bit registers (EVEX xmm16-31, ymm16-31) */
+	const char *vendor; /* "GenuineIntel", "AuthenticAMD", "arm", ... or "unknown" */
+	unsigned family, model_id, stepping; /* x86 display family/model; arm64 MIDR fields */
 };
 
 /*

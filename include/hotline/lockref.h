@@ -67,8 +67,10 @@ struct hl_lockref {
 #endif
 
 /* Static initialiser: struct hl_lockref r = HL_LOCKREF_INIT(1); (unlocked) */
+/* clang-format off */
 #define HL_LOCKREF_INIT(n) \
 	{ { .lock_count = (uint_least64_t)(unsigned int)(n) << HL__LOCKREF_COUNT_SHIFT } }
+/* clang-format on */
 
 /* The count hl_lockref_mark_dead() stores. */
 #define HL_LOCKREF_DEAD (-128)

@@ -71,9 +71,11 @@ typedef struct {
 } hl_qspinlock_t;
 
 /* Static initialiser: hl_qspinlock_t l = HL_QSPINLOCK_INIT; (zero works too) */
+/* clang-format off */
 #define HL_QSPINLOCK_INIT { 0 }
+/* clang-format on */
 
-#define HL_QSPIN_LOCKED      0x1u
+#define HL_QSPIN_LOCKED	     0x1u
 #define HL_QSPIN_LOCKED_MASK 0xffu
 #define HL_QSPIN_PENDING     0x100u
 #define HL_QSPIN_TAIL_MASK   0xffff0000u
@@ -91,9 +93,8 @@ static inline void hl_qspin_lock(hl_qspinlock_t *l)
 {
 	unsigned int val = 0;
 
-	if (hl_likely(atomic_compare_exchange_strong_explicit(&l->val, &val, HL_QSPIN_LOCKED,
-							      memory_order_acquire,
-							      memory_order_relaxed)))
+	if (hl_likely(atomic_compare_exchange_strong_explicit(
+		    &l->val, &val, HL_QSPIN_LOCKED, memory_order_acquire, memory_order_relaxed)))
 		return;
 	hl__qspin_lock_slow(l, val);
 }

@@ -64,18 +64,20 @@ typedef struct {
 } hl_refcount_t;
 
 /* Static initialiser: hl_refcount_t r = HL_REFCOUNT_INIT(1); */
+/* clang-format off */
 #define HL_REFCOUNT_INIT(n) { .refs = (n) }
+/* clang-format on */
 
-#define HL_REFCOUNT_MAX       INT_MAX
+#define HL_REFCOUNT_MAX	      INT_MAX
 #define HL_REFCOUNT_SATURATED (INT_MIN / 2)
 
 /* The kinds of bug a refcount detects, as passed to the handler. */
 enum hl_refcount_saturation {
-	HL_REFCOUNT_ADD_NOT_ZERO_OVF,	/* add_not_zero/inc_not_zero overflowed */
-	HL_REFCOUNT_ADD_OVF,		/* add/inc overflowed, or saw a negative count */
-	HL_REFCOUNT_ADD_UAF,		/* add/inc on zero: use after free */
-	HL_REFCOUNT_SUB_UAF,		/* sub_and_test/dec_and_test went below zero */
-	HL_REFCOUNT_DEC_LEAK,		/* dec reached zero (the object can never be freed) */
+	HL_REFCOUNT_ADD_NOT_ZERO_OVF, /* add_not_zero/inc_not_zero overflowed */
+	HL_REFCOUNT_ADD_OVF,	      /* add/inc overflowed, or saw a negative count */
+	HL_REFCOUNT_ADD_UAF,	      /* add/inc on zero: use after free */
+	HL_REFCOUNT_SUB_UAF,	      /* sub_and_test/dec_and_test went below zero */
+	HL_REFCOUNT_DEC_LEAK,	      /* dec reached zero (the object can never be freed) */
 };
 
 typedef void (*hl_refcount_handler_t)(hl_refcount_t *r, enum hl_refcount_saturation t);
@@ -172,10 +174,9 @@ static inline bool hl_refcount_add_not_zero(int i, hl_refcount_t *r)
 	do {
 		if (old == 0)
 			return false;
-	} while (!atomic_compare_exchange_weak_explicit(&r->refs, &old,
-							hl__refcount_wrap_add(old, i),
-							memory_order_relaxed,
-							memory_order_relaxed));
+	} while (!atomic_compare_exchange_weak_explicit(
+		&r->refs, &old, hl__refcount_wrap_add(old, i), memory_order_relaxed,
+		memory_order_relaxed));
 
 	if (hl_unlikely(hl__refcount_add_bad(old, i)))
 		hl__refcount_saturate(r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);

@@ -19,14 +19,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			printf("FAIL %s:%d: ", __func__, __LINE__);                        \
-			printf(__VA_ARGS__);                                               \
-			printf("\n");                                                      \
-			failures++;                                                        \
-		}                                                                          \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			printf("FAIL %s:%d: ", __func__, __LINE__);                                \
+			printf(__VA_ARGS__);                                                       \
+			printf("\n");                                                              \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 static bool near(double a, double b)
@@ -36,7 +36,7 @@ static bool near(double a, double b)
 
 static void stats_are_median_min_max_and_relative_range(void)
 {
-	const double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 };
+	const double odd[] = {3, 1, 2}, even[] = {4, 1, 3, 2};
 	struct bench_stats st;
 
 	bench_stats(odd, 3, &st);
@@ -49,7 +49,7 @@ static void stats_are_median_min_max_and_relative_range(void)
 
 static void jain_is_one_when_equal_and_one_over_n_when_one_thread_does_all(void)
 {
-	const uint64_t equal[] = { 7, 7, 7, 7 }, one[] = { 10, 0, 0, 0 }, single[] = { 5 };
+	const uint64_t equal[] = {7, 7, 7, 7}, one[] = {10, 0, 0, 0}, single[] = {5};
 
 	CHECK(near(tool_jain(equal, 4), 1.0), "equal counts: expected 1.0, got %g",
 	      tool_jain(equal, 4));
@@ -61,8 +61,8 @@ static void jain_is_one_when_equal_and_one_over_n_when_one_thread_does_all(void)
 
 static void placement_wraps_and_auto_starts_with_distinct_cpus(void)
 {
-	const int list[] = { 1, 0 };
-	struct bench_pin pin = { .mode = BENCH_PIN_AUTO };
+	const int list[] = {1, 0};
+	struct bench_pin pin = {.mode = BENCH_PIN_AUTO};
 	int cpus[64];
 	unsigned int n = 64, period = 1;
 
@@ -81,12 +81,12 @@ static void placement_wraps_and_auto_starts_with_distinct_cpus(void)
 			      cpus[i]);
 	}
 
-	pin = (struct bench_pin){ .mode = BENCH_PIN_LIST, .cpus = list, .nr_cpus = 2 };
+	pin = (struct bench_pin){.mode = BENCH_PIN_LIST, .cpus = list, .nr_cpus = 2};
 	bench_place(&pin, 5, cpus);
 	CHECK(cpus[0] == 1 && cpus[1] == 0 && cpus[2] == 1 && cpus[4] == 1,
 	      "list 1,0: expected 1 0 1 0 1, got %d %d %d %d %d", cpus[0], cpus[1], cpus[2],
 	      cpus[3], cpus[4]);
-	pin = (struct bench_pin){ .mode = BENCH_PIN_NONE };
+	pin = (struct bench_pin){.mode = BENCH_PIN_NONE};
 	bench_place(&pin, 3, cpus);
 	CHECK(cpus[0] == -1 && cpus[2] == -1, "none: expected -1 (not pinned), got %d", cpus[0]);
 }
@@ -149,8 +149,8 @@ static const struct bench_subject exit_subject = {.name = "exit",
 
 static void threads_run_for_the_duration_and_all_count(void)
 {
-	const struct bench_params p = { .threads = 3 };
-	const struct bench_pin pin = { .mode = BENCH_PIN_AUTO };
+	const struct bench_params p = {.threads = 3};
+	const struct bench_pin pin = {.mode = BENCH_PIN_AUTO};
 	struct bench_run run;
 	json_t *placement;
 
@@ -180,8 +180,8 @@ static void threads_run_for_the_duration_and_all_count(void)
 
 static void a_failed_check_is_reported_with_its_reason(void)
 {
-	const struct bench_params p = { .threads = 2 };
-	const struct bench_pin pin = { .mode = BENCH_PIN_NONE };
+	const struct bench_params p = {.threads = 2};
+	const struct bench_pin pin = {.mode = BENCH_PIN_NONE};
 	struct bench_run run;
 
 	CHECK(bench_measure(&spin_subjects[0], &p, 2, &pin, 0, &run) == 0,
@@ -195,8 +195,8 @@ static void a_failed_check_is_reported_with_its_reason(void)
 
 static void processes_run_for_the_duration_and_all_count(void)
 {
-	const struct bench_params p = { .threads = 3 };
-	const struct bench_pin pin = { .mode = BENCH_PIN_AUTO };
+	const struct bench_params p = {.threads = 3};
+	const struct bench_pin pin = {.mode = BENCH_PIN_AUTO};
 	struct bench_run run;
 
 	CHECK(bench_measure_processes(&spin_subjects[0], &p, 3, &pin, 0.1, &run) == 0,
@@ -218,8 +218,8 @@ static void processes_run_for_the_duration_and_all_count(void)
 
 static void a_failed_or_dead_worker_process_fails_the_run(void)
 {
-	const struct bench_params p = { .threads = 2 };
-	const struct bench_pin pin = { .mode = BENCH_PIN_NONE };
+	const struct bench_params p = {.threads = 2};
+	const struct bench_pin pin = {.mode = BENCH_PIN_NONE};
 	struct bench_run run;
 
 	CHECK(bench_measure_processes(&spin_subjects[0], &p, 2, &pin, 0, &run) == 0,
@@ -249,7 +249,7 @@ static int record_order(void *ctx, size_t subject, unsigned int rep)
 
 static void repetitions_interleave_subjects(void)
 {
-	const struct bench_subject *s[] = { &spin_subjects[0], &spin_subjects[1] };
+	const struct bench_subject *s[] = {&spin_subjects[0], &spin_subjects[1]};
 
 	order[0] = '\0';
 	CHECK(bench_interleave("test", s, 2, 3, record_order, NULL) == 0, "expected 0");
@@ -259,10 +259,10 @@ static void repetitions_interleave_subjects(void)
 
 static void subjects_option_selects_by_name(void)
 {
-	const struct bench_scenario sc = { .name = "test", .subjects = spin_subjects,
-					   .nr_subjects = 2 };
-	const char *only[] = { "other" };
-	struct bench_config cfg = { .repeat = 1 };
+	const struct bench_scenario sc = {
+		.name = "test", .subjects = spin_subjects, .nr_subjects = 2};
+	const char *only[] = {"other"};
+	struct bench_config cfg = {.repeat = 1};
 	const struct bench_subject *out[2];
 
 	CHECK(bench_select_subjects(&sc, &cfg, out) == 2, "no --subjects: expected both");
@@ -274,11 +274,13 @@ static void subjects_option_selects_by_name(void)
 
 static void selftests_run_only_when_named(void)
 {
-	const struct bench_scenario sc = { .name = "test", .subjects = spin_subjects,
-					   .nr_subjects = 1, .selftests = &spin_subjects[1],
-					   .nr_selftests = 1 };
-	const char *named[] = { "other", "spin" };
-	struct bench_config cfg = { .repeat = 1 };
+	const struct bench_scenario sc = {.name = "test",
+					  .subjects = spin_subjects,
+					  .nr_subjects = 1,
+					  .selftests = &spin_subjects[1],
+					  .nr_selftests = 1};
+	const char *named[] = {"other", "spin"};
+	struct bench_config cfg = {.repeat = 1};
 	const struct bench_subject *out[2];
 
 	CHECK(bench_select_subjects(&sc, &cfg, out) == 1 && out[0] == &spin_subjects[0],
@@ -292,7 +294,7 @@ static void selftests_run_only_when_named(void)
 
 static void attempts_quantiles_are_exact_below_256_and_the_max_beyond(void)
 {
-	struct bench_attempts a = { 0 }, b = { 0 };
+	struct bench_attempts a = {0}, b = {0};
 
 	for (int i = 0; i < 90; i++)
 		bench_attempts_add(&a, 1);
@@ -307,20 +309,19 @@ static void attempts_quantiles_are_exact_below_256_and_the_max_beyond(void)
 	      bench_attempts_quantile(&a, 0.5));
 	CHECK(bench_attempts_quantile(&a, 0.99) == 2, "p99: expected 2, got %g",
 	      bench_attempts_quantile(&a, 0.99));
-	CHECK(bench_attempts_quantile(&a, 1.0) == 300, "p100 beyond 255: expected the max 300, got %g",
-	      bench_attempts_quantile(&a, 1.0));
+	CHECK(bench_attempts_quantile(&a, 1.0) == 300,
+	      "p100 beyond 255: expected the max 300, got %g", bench_attempts_quantile(&a, 1.0));
 	bench_attempts_add(&b, 7);
 	bench_attempts_merge(&b, &a);
 	CHECK(bench_attempts_count(&b) == 101 && b.sum == 415 && b.max == 300,
 	      "merge: expected 101 successes, sum 415, max 300");
-	CHECK(bench_attempts_quantile(&(struct bench_attempts){ 0 }, 0.5) == 0,
-	      "empty: expected 0");
+	CHECK(bench_attempts_quantile(&(struct bench_attempts){0}, 0.5) == 0, "empty: expected 0");
 }
 
 static void latency_quantiles_are_within_3_percent_and_never_above_the_max(void)
 {
-	struct bench_latency h = { 0 };
-	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+	struct bench_latency h = {0};
+	static const double qs[] = {0.5, 0.9, 0.99, 0.999};
 	unsigned int prev = 0;
 
 	/* Buckets grow with the value, and the exact range is exact. */
@@ -331,8 +332,8 @@ static void latency_quantiles_are_within_3_percent_and_never_above_the_max(void)
 		      (unsigned long long)v, b, prev);
 		prev = b;
 	}
-	CHECK(bench_latency_bucket(31) == 31 && bench_latency_bucket(UINT64_MAX) ==
-						 BENCH_LATENCY_BUCKETS - 1,
+	CHECK(bench_latency_bucket(31) == 31 &&
+		      bench_latency_bucket(UINT64_MAX) == BENCH_LATENCY_BUCKETS - 1,
 	      "expected 31 -> 31 and UINT64_MAX -> the last bucket");
 	/* Values 1..100000: the q-quantile is q * 100000. */
 	for (uint64_t v = 1; v <= 100000; v++)
@@ -351,14 +352,14 @@ static void latency_quantiles_are_within_3_percent_and_never_above_the_max(void)
 
 static void result_has_every_common_field(void)
 {
-	static const char *const keys[] = { "scenario", "subject", "threads", "size",
-					    "retry_limit", "ops_per_sec", "ns_per_op",
-					    "gb_per_sec", "headline", "runs", "spread",
-					    "per_thread", "fairness" };
-	uint64_t ops[2] = { 100, 300 };
-	int cpus[2] = { 0, -1 };
-	struct bench_run run = { .threads = 2, .cpus = cpus, .ops = ops, .total_ops = 400,
-				 .elapsed_ns = 1000 };
+	static const char *const keys[] = {"scenario",	  "subject",	 "threads",   "size",
+					   "retry_limit", "ops_per_sec", "ns_per_op", "gb_per_sec",
+					   "headline",	  "runs",	 "spread",    "per_thread",
+					   "fairness"};
+	uint64_t ops[2] = {100, 300};
+	int cpus[2] = {0, -1};
+	struct bench_run run = {
+		.threads = 2, .cpus = cpus, .ops = ops, .total_ops = 400, .elapsed_ns = 1000};
 	struct bench_series s;
 	json_t *r;
 
@@ -378,8 +379,8 @@ static void result_has_every_common_field(void)
 	      "fairness of 100/300: expected 0.8, got %g",
 	      json_real_value(json_object_get(r, "fairness")));
 	CHECK(json_integer_value(json_object_get(r, "size")) == 4096, "size: expected 4096");
-	CHECK(json_is_null(json_object_get(json_array_get(json_object_get(r, "per_thread"), 1),
-					   "cpu")),
+	CHECK(json_is_null(
+		      json_object_get(json_array_get(json_object_get(r, "per_thread"), 1), "cpu")),
 	      "per_thread[1].cpu: expected null for an unpinned thread");
 	json_decref(r);
 	bench_series_free(&s);

@@ -13,16 +13,16 @@
 
 #include "../arch.h"
 
-#define HWCAP_LSE_ATOMICS (1UL << 8)	/* AT_HWCAP: HWCAP_ATOMICS */
-#define HWCAP_CPUID_BIT   (1UL << 11)	/* AT_HWCAP: HWCAP_CPUID, MRS of ID registers emulated */
-#define HWCAP2_MOPS_BIT   (1UL << 43)	/* AT_HWCAP2: HWCAP2_MOPS */
+#define HWCAP_LSE_ATOMICS (1UL << 8)  /* AT_HWCAP: HWCAP_ATOMICS */
+#define HWCAP_CPUID_BIT	  (1UL << 11) /* AT_HWCAP: HWCAP_CPUID, MRS of ID registers emulated */
+#define HWCAP2_MOPS_BIT	  (1UL << 43) /* AT_HWCAP2: HWCAP2_MOPS */
 
 static char model[64];
 
 static const char *implementer_name(unsigned int imp)
 {
 	switch (imp) {
-	case 0x00: return "software";	/* reserved for software: qemu's "max" model */
+	case 0x00: return "software"; /* reserved for software: qemu's "max" model */
 	case 0x41: return "ARM";
 	case 0x42: return "Broadcom";
 	case 0x43: return "Cavium";
@@ -65,7 +65,7 @@ void hl_arch_cpu_probe(struct hl_cpu *cpu)
 	cpu->dczva_block = (dczid & 0x10) ? 0 : 4u << (dczid & 0xf);
 
 	__asm__ volatile("mrs %0, ctr_el0" : "=r"(ctr));
-	cpu->cacheline = 4u << ((ctr >> 16) & 0xf);	/* DminLine, log2 words */
+	cpu->cacheline = 4u << ((ctr >> 16) & 0xf); /* DminLine, log2 words */
 
 	midr = read_midr();
 	imp = (midr >> 24) & 0xff;

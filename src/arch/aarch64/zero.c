@@ -11,8 +11,8 @@
 #include "../arch.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
-#define VARIANT(name)                                   \
-	size_t hl__zero_##name(void *dst, size_t n);    \
+#define VARIANT(name)                                                                              \
+	size_t hl__zero_##name(void *dst, size_t n);                                               \
 	size_t hl__try_zero_##name(void *dst, size_t n)
 VARIANT(stp);
 VARIANT(dc_zva);
@@ -45,11 +45,13 @@ static bool has_mops(const struct hl_cpu *cpu)
 }
 
 const struct hl_zero_impl hl_arch_zero_impls[] = {
+/* clang-format off */
 #define IMPL(name, supported) { #name, hl__zero_##name, hl__try_zero_##name, supported }
+	/* clang-format on */
 	IMPL(stp, always),
 	IMPL(dc_zva, has_zva),
 	IMPL(mops, has_mops),
-	{ NULL, NULL, NULL, NULL },
+	{NULL, NULL, NULL, NULL},
 };
 
 /*

@@ -41,7 +41,7 @@ static size_t try_zero_bytes(void *dst, size_t n)
 		recovery = outer;
 		return n - i;
 	}
-	recovery = (struct recovery){ &here, (uintptr_t)dst, (uintptr_t)dst + n };
+	recovery = (struct recovery){&here, (uintptr_t)dst, (uintptr_t)dst + n};
 	for (; i < n; i++)
 		p[i] = 0;
 	recovery = outer;
@@ -55,8 +55,8 @@ static bool always(const struct hl_cpu *cpu)
 }
 
 const struct hl_zero_impl hl_arch_zero_impls[] = {
-	{ "memset", zero_memset, try_zero_bytes, always },
-	{ NULL, NULL, NULL, NULL },
+	{"memset", zero_memset, try_zero_bytes, always},
+	{NULL, NULL, NULL, NULL},
 };
 
 void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)

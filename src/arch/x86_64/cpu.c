@@ -57,7 +57,7 @@ void hl_arch_cpu_probe(struct hl_cpu *cpu)
 	cpu->arch = "x86_64";
 	max = __get_cpuid_max(0, NULL);
 	cpuid(0, 0, r);
-	memcpy(vendor, &r[1], 4);	/* EBX, EDX, ECX spell the vendor */
+	memcpy(vendor, &r[1], 4); /* EBX, EDX, ECX spell the vendor */
 	memcpy(vendor + 4, &r[3], 4);
 	memcpy(vendor + 8, &r[2], 4);
 	cpu->vendor = vendor;
@@ -74,8 +74,8 @@ void hl_arch_cpu_probe(struct hl_cpu *cpu)
 	cpu->family = fam;
 	cpu->model_id = model;
 	cpu->stepping = r[0] & 0xf;
-	cpu->cacheline = ((r[1] >> 8) & 0xff) * 8;	/* CLFLUSH line size */
-	if (r[2] & (1u << 27))				/* OSXSAVE */
+	cpu->cacheline = ((r[1] >> 8) & 0xff) * 8; /* CLFLUSH line size */
+	if (r[2] & (1u << 27))			   /* OSXSAVE */
 		xcr0 = xgetbv0();
 
 	if (max >= 7) {

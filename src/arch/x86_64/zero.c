@@ -12,8 +12,8 @@
 #include "../arch.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
-#define VARIANT(name)                                   \
-	size_t hl__zero_##name(void *dst, size_t n);    \
+#define VARIANT(name)                                                                              \
+	size_t hl__zero_##name(void *dst, size_t n);                                               \
 	size_t hl__try_zero_##name(void *dst, size_t n)
 VARIANT(rep_stosb);
 VARIANT(rep_stosq);
@@ -49,15 +49,12 @@ static bool has_avx512(const struct hl_cpu *cpu)
  * refuse them.
  */
 const struct hl_zero_impl hl_arch_zero_impls[] = {
+/* clang-format off */
 #define IMPL(name, supported) { #name, hl__zero_##name, hl__try_zero_##name, supported }
-	IMPL(rep_stosb, always),
-	IMPL(rep_stosq, always),
-	IMPL(movq_unrolled, always),
-	IMPL(avx2, has_avx2),
-	IMPL(avx512, has_avx512),
-	IMPL(evex256, has_avx512),
-	IMPL(nontemporal, always),
-	{ NULL, NULL, NULL, NULL },
+	/* clang-format on */
+	IMPL(rep_stosb, always),   IMPL(rep_stosq, always),  IMPL(movq_unrolled, always),
+	IMPL(avx2, has_avx2),	   IMPL(avx512, has_avx512), IMPL(evex256, has_avx512),
+	IMPL(nontemporal, always), {NULL, NULL, NULL, NULL},
 };
 
 /*
@@ -89,7 +86,7 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 	plan->large = "nontemporal";
 	plan->mid = "rep_stosb";
 	if (has_avx512(cpu)) {
-		plan->inline_entry = true;	/* hl_zero and hl_try_zero are this plan */
+		plan->inline_entry = true; /* hl_zero and hl_try_zero are this plan */
 		plan->name = "avx512";
 	} else if (cpu->avx2) {
 		plan->fn = hl__zero_auto_avx2;
@@ -102,7 +99,7 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 		plan->mid = plan->large = NULL;
 		return;
 	}
-	if (!cpu->erms) {	/* no fast rep stosb: vectors up to the stream */
+	if (!cpu->erms) { /* no fast rep stosb: vectors up to the stream */
 		plan->vec_max = plan->rep_max;
 		plan->mid = NULL;
 	}
