@@ -12,41 +12,58 @@
  * struct hl_zero_extable), so the table needs no relocation.
  */
 
+/* Assembler, not C: clang-format must leave it alone. */
+/* clang-format off */
+
 /* EXTABLE from, to, fixup: faults at addresses in [from, to) continue at fixup. */
-.macro EXTABLE from, to, fixup.pushsection.rodata.hl_zero_extable,
-	"a".balign 4.long \from -., \to -., \fixup -..popsection
-							    .endm
+.macro EXTABLE from, to, fixup
+	.pushsection .rodata.hl_zero_extable, "a"
+	.balign 4
+	.long \from - ., \to - ., \fixup - .
+	.popsection
+.endm
 
-							    /*
-							     * XT from, to, fixup: EXTABLE, in the
-							     * hl_try_zero copy of a variant only
-							     * (the file sets .Ltry_copy to 0 or 1
-							     * around each copy).
-							     */
-							    .macro XT from,
-	to, fixup.if.Ltry_copy EXTABLE \from, \to, \fixup.endif
-							   .endm
+/*
+ * XT from, to, fixup: EXTABLE, in the hl_try_zero copy of a variant only
+ * (the file sets .Ltry_copy to 0 or 1 around each copy).
+ */
+.macro XT from, to, fixup
+.if .Ltry_copy
+	EXTABLE \from, \to, \fixup
+.endif
+.endm
 
-							   /* FUNC name[, public]: start a function,
-							      hidden unless exported. */
-							   .macro FUNC name,
-	vis = hidden.globl \name.ifc \vis, hidden.hidden \name.endif.type \name,
-	% function.balign 64
-\name :.endm
+/* FUNC name[, public]: start a function, hidden unless exported. */
+.macro FUNC name, vis=hidden
+	.globl \name
+.ifc \vis, hidden
+	.hidden \name
+.endif
+	.type \name, %function
+	.balign 64
+\name:
+.endm
 
-		.macro ENDFUNC name.size \name,
-	.- \name.endm
+.macro ENDFUNC name
+	.size \name, . - \name
+.endm
 
-			/* ZERO_TABLE_LABEL name: a hidden label in the table's section. */
-			.macro ZERO_TABLE_LABEL name.pushsection.rodata.hl_zero_extable,
-	"a".balign 4.globl \name.hidden \name
-\name :.popsection
-		.endm
+/* ZERO_TABLE_LABEL name: a hidden label in the table's section. */
+.macro ZERO_TABLE_LABEL name
+	.pushsection .rodata.hl_zero_extable, "a"
+	.balign 4
+	.globl \name
+	.hidden \name
+\name:
+	.popsection
+.endm
 
-		.macro ZERO_EXTABLE_BEGIN ZERO_TABLE_LABEL hl__zero_extable_start
-		.endm
+.macro ZERO_EXTABLE_BEGIN
+	ZERO_TABLE_LABEL hl__zero_extable_start
+.endm
 
-		/* The end of the table, and a stack that is not executable. */
-		.macro ZERO_EXTABLE_FINISH ZERO_TABLE_LABEL hl__zero_extable_end.section.note.GNU -
-		stack,
-	"", % progbits.endm
+/* The end of the table, and a stack that is not executable. */
+.macro ZERO_EXTABLE_FINISH
+	ZERO_TABLE_LABEL hl__zero_extable_end
+	.section .note.GNU-stack, "", %progbits
+.endm
