@@ -32,7 +32,7 @@ the subject they are set beside (data/published.json).
 
 import statistics
 
-from . import fmt
+from . import fmt, stats
 from .load import is_number
 
 SCENARIO = "contend"
@@ -75,13 +75,25 @@ def _digits(v, holds):
 
 
 class Verdict:
-    """What every check shows: met is True, False or None (not checked)."""
+    """What every check shows: met is True, False or None (not checked), from the median; and
+    the three-valued verdict from the interval over the paired repetitions (stats.py), None
+    when the figures do not pair up or the check is not checked."""
 
     met = None
+    interval_verdict = None
+    interval_why = ""
 
     @property
     def verdict(self):
         return {True: "**met**", False: "**not met**", None: "not checked"}[self.met]
+
+    def interval_text(self):
+        """The interval's verdict in words, for the criteria table."""
+        if self.met is None:
+            return fmt.DASH
+        if self.interval_verdict is None:
+            return "no interval: the repetitions do not pair up"
+        return self.interval_verdict + (f" ({self.interval_why})" if self.interval_why else "")
 
 
 class Check(Verdict):
@@ -98,6 +110,9 @@ class Check(Verdict):
         else:
             self.ratio = value / base if value is not None and base else None
         self.met = None if self.ratio is None else self.ratio >= crit["factor"]
+        if paired:
+            c = stats.Comparison(paired, crit["factor"])
+            self.interval_verdict, self.interval_why = c.verdict, c.why
 
     def ratio_text(self):
         """The ratio with enough digits that its rounding cannot hide the verdict."""
@@ -264,8 +279,9 @@ def zero_index(results):
 class Point:
     """One size of a zero criterion: the two figures shown and the value judged."""
 
-    def __init__(self, size, a, b, value, n):
+    def __init__(self, size, a, b, value, n, values=None):
         self.size, self.a, self.b, self.value, self.n = size, a, b, value, n
+        self.values = values        # the per-repetition ratios or differences, when they pair
 
 
 class SizeCheck(Verdict):
@@ -282,6 +298,22 @@ class SizeCheck(Verdict):
             pick = max if self.ns else min
             self.worst = pick(self.points, key=lambda p: p.value)
             self.met = all(self.holds(p.value) for p in self.points)
+            self._interval()
+
+    def _interval(self):
+        c = self.crit
+        comps = [stats.Comparison(p.values, c["limit_ns"] if self.ns else c["factor"],
+                                  not self.ns) for p in self.points if p.values]
+        v = stats.combine(comps)
+        if v is None:
+            return
+        if v == stats.HOLDS and len(comps) < len(self.points):
+            v = stats.CANNOT_TELL
+            self.interval_why = "some sizes do not pair up"
+        elif v == stats.CANNOT_TELL:
+            whys = [x.why for x in comps if x.verdict == stats.CANNOT_TELL]
+            self.interval_why = whys[0] if len(set(whys)) == 1 else ""
+        self.interval_verdict = v
 
     def holds(self, v):
         c = self.crit
@@ -368,10 +400,12 @@ def _zero_point(c, a, b):
     if "limit_ns" in c:
         d, n = ns_difference(a, b)
         va, vb = a.get("ns_per_op"), b.get("ns_per_op")
-        return Point(a["size"], va, vb, d, n) if d is not None else None
+        pairs = _paired_runs(a, b, ns_runs)
+        values = [x - y for x, y in pairs] if pairs else None
+        return Point(a["size"], va, vb, d, n, values) if d is not None else None
     v, n = ratio(a, b, "gb_per_sec")
-    return Point(a["size"], a.get("gb_per_sec"), b.get("gb_per_sec"), v, n) if v is not None \
-        else None
+    return Point(a["size"], a.get("gb_per_sec"), b.get("gb_per_sec"), v, n,
+                 side_by_side(a, b, "gb_per_sec")) if v is not None else None
 
 
 def evaluate_zero(results, llc=None):

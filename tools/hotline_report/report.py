@@ -210,8 +210,13 @@ def machine_says(ctx, doc, scenarios):
     L += ["#### Done criteria", ""]
     checks = [c for fn in CHECKS for c in fn(ctx, doc)]
     if checks:
-        rows = [[c.crit["text"], c.figures(), c.verdict] for c in checks]
-        L += fmt.table(["criterion", "this file", "verdict"], rows, "lll") + [""]
+        rows = [[c.crit["text"], c.figures(), c.verdict, c.interval_text()] for c in checks]
+        L += fmt.table(["criterion", "this file", "verdict (median)",
+                        "with its 95% interval (stats.py)"], rows, "llll") + [""]
+        L += ["The verdict column judges the median alone; the last column judges the "
+              "interval of the paired repetitions, as the summary at the top does: "
+              "\"cannot tell at this noise\" where it straddles the threshold or too few "
+              "repetitions were taken.", ""]
     con = criteria.SCENARIO in scenarios
     zer = criteria.ZERO in scenarios
     threads = any(section_for(s).threads for s in scenarios)

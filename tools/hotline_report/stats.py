@@ -122,7 +122,7 @@ class Comparison:
             return CANNOT_TELL, (f"{self.n} repetitions: the interval reaches only "
                                  f"{self.level:.1%}")
         if self.split and self._holds(max(self.split[0])) != self._holds(min(self.split[1])):
-            return CANNOT_TELL, "bimodal on both sides of the threshold"
+            return CANNOT_TELL, "its two clusters lie on both sides of the threshold"
         lo, hi = self._holds(self.lo), self._holds(self.hi)
         if lo and hi:
             return HOLDS, ""

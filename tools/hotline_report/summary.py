@@ -227,8 +227,9 @@ def render(ctx):
                    for n, level in sorted(levels))
     L += ["", "Each figure is the median of paired per-repetition ratios (subject and baseline "
           "repetition i ran side by side) with the exact order-statistic interval for the "
-          f"median, at 95% where the repetitions allow it (here: {lv or 'none'}; 5 "
-          "repetitions reach at most 93.75%). A verdict holds or does not hold when the whole "
+          f"median, at 95% where the repetitions allow it (here: {lv or 'none'}"
+          + ("" if (5, 0.9375) in levels else "; 5 repetitions reach at most 93.75%")
+          + "). A verdict holds or does not hold when the whole "
           "interval is on one side of the threshold, and is \"cannot tell at this noise\" "
           "when it straddles it, the series is bimodal across it, or fewer than 5 "
           "repetitions were taken.", ""]
