@@ -363,9 +363,9 @@ def history_paragraph(ctx, doc):
     if not doc.simulated and not kernel.is_arm(doc.env.get("arch")) and \
             (fa is not None or cl is not None):
         n = mk["rmw_per_op"]
-        s = (f"Published on {mk['what']} ({mk['source']}), not necessarily this machine: per "
-             f"atomic at {t} threads, lock xadd at about {mk['xadd_mops']} Mops/s and a cmpxchg loop "
-             f"at about {mk['cas_mops']} ({fmt.ratio(mk['cas_mops'] / mk['xadd_mops'])}), "
+        s = (f"Published on {mk['what']} ({mk['source']}), not necessarily this machine: "
+             f"per atomic at {t} threads, lock xadd at about {mk['xadd_mops']} Mops/s and a "
+             f"cmpxchg loop at about {mk['cas_mops']} ({fmt.ratio(mk['cas_mops'] / mk['xadd_mops'])}), "
              f"{mk['cas_attempts']} attempts per success. Here, with {n} atomics per op")
         here = []
         if fa is not None:

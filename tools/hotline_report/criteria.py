@@ -462,7 +462,8 @@ INLINE_LOOP = {"subject": "refcount_full_inline", "base": "refcount_full"}
 #              of that subject (data/published.json, refcount_timing);
 #   "sweep":   lockref-sweep's SUBJECT at retry limit LIMIT over BASE, at the highest thread
 #              count, ratio >= FACTOR (else contend's results at their highest thread count);
-#   "zero":    one of ZERO_CRITERIA, at each size it covers (the worst size is shown).
+#   "zero":    one of ZERO_CRITERIA, at each size it covers; the size shown is the deciding
+#              one: the worst of the sizes whose verdict is the combined verdict.
 # "published": the key of data/published.json set beside the row (kernel.py reads it).
 QUESTIONS = [
     {"question": "Is refcount as cheap as an atomic here?", "measures": [
@@ -492,19 +493,19 @@ QUESTIONS = [
          "factor": 0.5, "what": "qspinlock / pthread_mutex ops/s, most threads"},
     ]},
     {"question": "Does hl_zero beat glibc?", "measures": [
-        {"kind": "zero", "criterion": 0, "what": "hl_zero / glibc_memset GB/s, hot, worst size"},
+        {"kind": "zero", "criterion": 0, "what": "hl_zero / glibc_memset GB/s, hot, deciding size"},
         {"kind": "zero", "criterion": 1,
-         "what": "hl_zero / glibc_memset GB/s beyond the cache, hot, worst size"},
+         "what": "hl_zero / glibc_memset GB/s beyond the cache, hot, deciding size"},
     ]},
     {"question": "Clearing vs copying a zero page?", "measures": [
         {"kind": "zero", "criterion": 2, "published": "sparse_tmpfs",
-         "what": "hl_zero / memcpy_zero_page GB/s at 4 KiB and 1 MiB, hot, worst"},
+         "what": "hl_zero / memcpy_zero_page GB/s at 4 KiB and 1 MiB, hot, deciding size"},
     ]},
     {"question": "Does hl_try_zero cost nothing?", "measures": [
         {"kind": "zero", "criterion": 3, "what": "hl_try_zero / hl_zero GB/s from 256 B, "
-                                                  "hot, worst size"},
+                                                  "hot, deciding size"},
         {"kind": "zero", "criterion": 4, "what": "hl_try_zero \u2212 hl_zero ns per call "
-                                                  "below 256 B, hot, worst size"},
+                                                  "below 256 B, hot, deciding size"},
     ]},
 ]
 

@@ -128,8 +128,10 @@ def _zero(m, doc, ctx):
     ns = "limit_ns" in crit
     comps = [(s, stats.Comparison(v, crit["limit_ns"] if ns else crit["factor"], not ns,
                                   series=(ra, rb))) for s, v, ra, rb in pairs]
-    size, worst = (max if ns else min)(comps, key=lambda p: p[1].median)
     verdict = stats.combine(c for _, c in comps)
+    # the size shown: the worst of those that decide the verdict (all of them when it holds)
+    deciding = [p for p in comps if p[1].verdict == verdict] or comps
+    size, worst = (max if ns else min)(deciding, key=lambda p: p[1].median)
     notes = list(worst.notes())
     if len(comps) > 1:
         count = {}
@@ -184,7 +186,7 @@ def _verdict_cell(m, row):
         text = f"**{row.verdict}** ({claim})"
         why = row.shown.why if row.verdict == row.shown.verdict == stats.CANNOT_TELL else ""
         if why:
-            text += f": {why}" + (f" (at {row.where[3:]})" if m["kind"] == "zero" else "")
+            text += f": {why}"
     if row.notes:
         text += "; " + "; ".join(row.notes)
     return text
