@@ -13,7 +13,7 @@
 # refreshes apt's lists once.
 set -eu
 
-common="cmake make gcc pkg-config binutils libjansson-dev libhwloc-dev python3 python3-matplotlib"
+common="cmake make gcc pkg-config binutils libjansson-dev libhwloc-dev python3 python3-matplotlib python3-numpy python3-scipy"
 case "${1:-all}" in
 test)  pkgs="$common libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format" ;;
 bench) pkgs="$common" ;;

@@ -7,6 +7,10 @@ package holds its parts, one job each:
   facts      what each subject is, from a file's "subjects" object (never its name)
   report     the document: the section registry {scenario: Section}, each file's
              environment and sections, "What this machine says", write()
+  summary    the first screen: the machine from the JSON, then one row per question
+             (criteria.QUESTIONS) with its interval, verdict and published figure
+  stats      paired per-repetition medians with an exact order-statistic interval
+             (numpy, scipy), three-valued verdicts, the bimodality gap test
   context    what a section renders with: the documents, output and staging
              directories, plot naming and drawing, the facts
   common     helpers the sections share: tables, warnings, subtitles, lists
@@ -15,10 +19,12 @@ package holds its parts, one job each:
              range shaded, side-by-side panels), vs size (cache sizes marked),
              vs retry limit
   kernel     published figures (data/published.json, docs/sources.md): refcount
-             timing ratios, this machine kind's contention and clearing figures,
+             timing ratios, contention and clearing figures (each with the machine
+             it was published on),
              lockref history, clear_user, what hotline-sim's presets are held to
   criteria   the project's done criteria for contend and zero, as data, and their
-             check; the other questions the report asks about named subjects
+             check; the summary's questions; the other questions the report asks
+             about named subjects
   sections, one module per scenario (render(ctx, doc, results) -> lines):
   refcount_timing  the price of a saturating reference count
   contend    one contended cache line: throughput, attempts, fallback, fairness,

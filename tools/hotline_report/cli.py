@@ -52,7 +52,8 @@ exit status:
   1  other failure (matplotlib missing, an output file not writable: the line
      names it, internal error)
 
-Needs Debian's python3-matplotlib; run with /usr/bin/python3."""
+Needs Debian's python3-matplotlib, python3-numpy and python3-scipy; run with
+/usr/bin/python3."""
 
 
 class UsageError(Exception):

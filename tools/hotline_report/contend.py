@@ -358,14 +358,14 @@ def history_paragraph(ctx, doc):
     t = mk["threads"]
     xadd, cas = mk["xadd_subject"], mk["cas_subject"]
     fa, cl = mops(idx.get((xadd, t))), mops(idx.get((cas, t)))
-    # docs/sources.md's figures are for an x86-64 machine kind: no yardstick for arm64 or
+    # docs/sources.md's figures are from one x86-64 machine: no yardstick for arm64 or
     # a model
     if not doc.simulated and not kernel.is_arm(doc.env.get("arch")) and \
             (fa is not None or cl is not None):
         n = mk["rmw_per_op"]
-        s = (f"For this project's machine kind ({mk['what']}), docs/sources.md has, per atomic "
-             f"at {t} threads, lock xadd at about {mk['xadd_mops']} Mops/s and a cmpxchg loop "
-             f"at about {mk['cas_mops']} ({fmt.ratio(mk['cas_mops'] / mk['xadd_mops'])}), "
+        s = (f"Published on {mk['what']} ({mk['source']}), not necessarily this machine: "
+             f"per atomic at {t} threads, lock xadd at about {mk['xadd_mops']} Mops/s and a "
+             f"cmpxchg loop at about {mk['cas_mops']} ({fmt.ratio(mk['cas_mops'] / mk['xadd_mops'])}), "
              f"{mk['cas_attempts']} attempts per success. Here, with {n} atomics per op")
         here = []
         if fa is not None:

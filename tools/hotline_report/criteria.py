@@ -32,7 +32,7 @@ the subject they are set beside (data/published.json).
 
 import statistics
 
-from . import fmt
+from . import fmt, stats
 from .load import is_number
 
 SCENARIO = "contend"
@@ -75,13 +75,25 @@ def _digits(v, holds):
 
 
 class Verdict:
-    """What every check shows: met is True, False or None (not checked)."""
+    """What every check shows: met is True, False or None (not checked), from the median; and
+    the three-valued verdict from the interval over the paired repetitions (stats.py), None
+    when the figures do not pair up or the check is not checked."""
 
     met = None
+    interval_verdict = None
+    interval_why = ""
 
     @property
     def verdict(self):
         return {True: "**met**", False: "**not met**", None: "not checked"}[self.met]
+
+    def interval_text(self):
+        """The interval's verdict in words, for the criteria table."""
+        if self.met is None:
+            return fmt.DASH
+        if self.interval_verdict is None:
+            return "no interval: the repetitions do not pair up"
+        return self.interval_verdict + (f" ({self.interval_why})" if self.interval_why else "")
 
 
 class Check(Verdict):
@@ -98,6 +110,9 @@ class Check(Verdict):
         else:
             self.ratio = value / base if value is not None and base else None
         self.met = None if self.ratio is None else self.ratio >= crit["factor"]
+        if paired:
+            c = stats.Comparison(paired, crit["factor"])
+            self.interval_verdict, self.interval_why = c.verdict, c.why
 
     def ratio_text(self):
         """The ratio with enough digits that its rounding cannot hide the verdict."""
@@ -264,8 +279,9 @@ def zero_index(results):
 class Point:
     """One size of a zero criterion: the two figures shown and the value judged."""
 
-    def __init__(self, size, a, b, value, n):
+    def __init__(self, size, a, b, value, n, values=None):
         self.size, self.a, self.b, self.value, self.n = size, a, b, value, n
+        self.values = values        # the per-repetition ratios or differences, when they pair
 
 
 class SizeCheck(Verdict):
@@ -282,6 +298,22 @@ class SizeCheck(Verdict):
             pick = max if self.ns else min
             self.worst = pick(self.points, key=lambda p: p.value)
             self.met = all(self.holds(p.value) for p in self.points)
+            self._interval()
+
+    def _interval(self):
+        c = self.crit
+        comps = [stats.Comparison(p.values, c["limit_ns"] if self.ns else c["factor"],
+                                  not self.ns) for p in self.points if p.values]
+        v = stats.combine(comps)
+        if v is None:
+            return
+        if v == stats.HOLDS and len(comps) < len(self.points):
+            v = stats.CANNOT_TELL
+            self.interval_why = "some sizes do not pair up"
+        elif v == stats.CANNOT_TELL:
+            whys = [x.why for x in comps if x.verdict == stats.CANNOT_TELL]
+            self.interval_why = whys[0] if len(set(whys)) == 1 else ""
+        self.interval_verdict = v
 
     def holds(self, v):
         c = self.crit
@@ -368,10 +400,12 @@ def _zero_point(c, a, b):
     if "limit_ns" in c:
         d, n = ns_difference(a, b)
         va, vb = a.get("ns_per_op"), b.get("ns_per_op")
-        return Point(a["size"], va, vb, d, n) if d is not None else None
+        pairs = _paired_runs(a, b, ns_runs)
+        values = [x - y for x, y in pairs] if pairs else None
+        return Point(a["size"], va, vb, d, n, values) if d is not None else None
     v, n = ratio(a, b, "gb_per_sec")
-    return Point(a["size"], a.get("gb_per_sec"), b.get("gb_per_sec"), v, n) if v is not None \
-        else None
+    return Point(a["size"], a.get("gb_per_sec"), b.get("gb_per_sec"), v, n,
+                 side_by_side(a, b, "gb_per_sec")) if v is not None else None
 
 
 def evaluate_zero(results, llc=None):
@@ -414,3 +448,85 @@ ZERO_RATIOS = tuple((c["subject"], c["base"]) for c in (ZERO_VS_GLIBC, TRY_ZERO_
 # (what the call costs).  A question, like the criteria: no fact of the subjects says that one
 # is the other inlined.
 INLINE_LOOP = {"subject": "refcount_full_inline", "base": "refcount_full"}
+
+
+# -- the questions of the report's summary table (summary.py) ---------------------------------
+
+# One entry per question the seed threads argued about, in the summary's order; each has one
+# or more measures, a row each, judged with a confidence interval (stats.py).  A measure:
+#   "contend": SUBJECT's ops/s over BASE's at THREADS ("most": the file's highest thread
+#              count shared by both), paired per repetition; a claim of ratio >= FACTOR, or
+#              no claim (FACTOR None: a figure only);
+#   "timing":  refcount-timing's time of SUBJECT over its ratio_to's (ratio_runs), a claim of
+#              ratio <= LIMIT (None: a figure only); PUBLISHED: beside it, the published ratio
+#              of that subject (data/published.json, refcount_timing);
+#   "sweep":   lockref-sweep's SUBJECT at retry limit LIMIT over BASE, at the highest thread
+#              count, ratio >= FACTOR (else contend's results at their highest thread count);
+#   "zero":    one of ZERO_CRITERIA, at each size it covers; the size shown is the deciding
+#              one: the worst of the sizes whose verdict is the combined verdict.
+# "published": the key of data/published.json set beside the row (kernel.py reads it).
+QUESTIONS = [
+    {"question": "Is refcount as cheap as an atomic here?", "measures": [
+        {"kind": "timing", "subject": "refcount", "limit": 1.05, "published": "refcount_timing",
+         "what": "refcount / atomic time, one thread"},
+        {"kind": "contend", "subject": "refcount", "base": "atomic_faa", "threads": 2,
+         "factor": 0.95, "what": "refcount / atomic_faa ops/s, 2 threads"},
+    ]},
+    {"question": "What does the cmpxchg refcount cost?", "measures": [
+        {"kind": "timing", "subject": "refcount_full", "limit": None,
+         "published": "refcount_timing", "what": "refcount_full / atomic time, one thread"},
+        {"kind": "contend", "subject": "refcount_full", "base": "atomic_faa", "threads": 2,
+         "factor": None, "what": "refcount_full / atomic_faa ops/s, 2 threads"},
+    ]},
+    {"question": "Is lockref as fast as a bare cmpxchg loop?", "measures": [
+        {"kind": "contend", "subject": "lockref", "base": "cas_loop", "threads": 2,
+         "factor": 0.85, "what": "lockref / cas_loop ops/s, 2 threads"},
+    ]},
+    {"question": "Does the retry limit matter?", "measures": [
+        {"kind": "sweep", "subject": "lockref", "limit": 100, "base": "lockref_unbounded",
+         "factor": 1.1, "published": "retry_limit",
+         "what": "lockref (limit 100) / lockref_unbounded ops/s, most threads; "
+                 "claim: the limit gains \u2265 1.1x"},
+    ]},
+    {"question": "Does the queued lock survive oversubscription?", "measures": [
+        {"kind": "contend", "subject": "qspinlock", "base": "pthread_mutex", "threads": "most",
+         "factor": 0.5, "what": "qspinlock / pthread_mutex ops/s, most threads"},
+    ]},
+    {"question": "Does hl_zero beat glibc?", "measures": [
+        {"kind": "zero", "criterion": 0, "what": "hl_zero / glibc_memset GB/s, hot, deciding size"},
+        {"kind": "zero", "criterion": 1,
+         "what": "hl_zero / glibc_memset GB/s beyond the cache, hot, deciding size"},
+    ]},
+    {"question": "Clearing vs copying a zero page?", "measures": [
+        {"kind": "zero", "criterion": 2, "published": "sparse_tmpfs",
+         "what": "hl_zero / memcpy_zero_page GB/s at 4 KiB and 1 MiB, hot, deciding size"},
+    ]},
+    {"question": "Does hl_try_zero cost nothing?", "measures": [
+        {"kind": "zero", "criterion": 3, "what": "hl_try_zero / hl_zero GB/s from 256 B, "
+                                                  "hot, deciding size"},
+        {"kind": "zero", "criterion": 4, "what": "hl_try_zero \u2212 hl_zero ns per call "
+                                                  "below 256 B, hot, deciding size"},
+    ]},
+]
+
+
+def zero_pairs(results, c, llc=None):
+    """[(size, per-repetition values, subject runs, base runs)] of zero criterion C: ratios of
+    GB/s, or differences of ns per call ("limit_ns"), for each size it covers whose runs pair."""
+    idx = zero_index(results)
+    both = sorted(s for (subj, mode, s) in idx
+                  if subj == c["subject"] and mode == c["mode"] and (c["base"], mode, s) in idx)
+    sizes, _, gone = _zero_sizes(c, both, llc)
+    if gone:
+        return []
+    out = []
+    for s in sizes:
+        a, b = idx[(c["subject"], c["mode"], s)], idx[(c["base"], c["mode"], s)]
+        if "limit_ns" in c:
+            pairs = _paired_runs(a, b, ns_runs)
+            values = [x - y for x, y in pairs] if pairs else None
+        else:
+            values = side_by_side(a, b, "gb_per_sec")
+        if values:
+            out.append((s, values, a.get("runs"), b.get("runs")))
+    return out

@@ -6,10 +6,13 @@ file.  This module turns them into what the sections quote: texts as
 published ("1.004x", "about 25"), values for arithmetic, and the subject each
 figure is set beside.
 
-Refcount timing (docs/sources.md, refcount) first, then contention: this
-project's machine kind, the lockref threads' attempts and retry limit, ticket
-locks; then clearing memory (clear_user and this machine kind's clearing
-figures); last, what hotline-sim's presets are held to.
+Refcount timing (docs/sources.md, refcount) first, then contention: the
+figures measured on the machine docs/sources.md calls "this project's machine
+kind" (one x86-64 VM; the report names it as the machine they were published
+on, never as the machine it runs on), the lockref threads' attempts and retry
+limit, ticket locks; then clearing memory (clear_user and that machine's
+clearing figures); then what hotline-sim's presets are held to; last, the
+summary table's published column (summary_published).
 """
 
 import json
@@ -86,12 +89,13 @@ def reference_for(arch):
 
 # -- contention: docs/sources.md, "This project's machine kind" and "lockref" --------------------
 
-# One contended cache line, 2 threads, on the machine kind this project runs on.  Figures are
+# One contended cache line, 2 threads, on the machine docs/sources.md describes ("what"): not
+# necessarily the machine the report is about.  Figures are
 # per atomic read-modify-write; hotline-bench's contend op is a get AND a put (rmw_per_op, the
 # bench's definition, not a published figure), so its ops/s are about half these.
 _MK = PUBLISHED["machine_kind"]
 MACHINE_KIND = {
-    "what": _MK["what"],
+    "what": _MK["what"], "source": _MK["source"],
     "threads": _MK["threads"],
     "xadd_mops": _MK["xadd"]["mops"], "xadd_ns": _MK["xadd"]["ns"],
     "cas_mops": _MK["cas"]["mops"], "cas_ns": _MK["cas"]["ns"],
@@ -139,7 +143,8 @@ SPARSE_TMPFS = dict(_ST, text=f"{_ST['clear_user_s']} s clearing with the old cl
 # The dd experiments the published figures name: {subject: what it reads}.
 DD_READS = {d["subject"]: d["reads"] for d in (CLEAR_USER_DD, SPARSE_TMPFS)}
 
-# Clearing on this project's machine kind (indicative): see data/published.json.
+# Clearing on the machine docs/sources.md calls this project's machine kind ("what"; indicative,
+# not necessarily the machine the report is about): see data/published.json.
 ZERO_MACHINE_KIND = PUBLISHED["zero_machine_kind"]
 
 
@@ -207,3 +212,28 @@ def sim_published(preset):
         if p == name or p.startswith(name + "-"):
             return figures
     return {}
+
+
+# -- the summary table's published column --------------------------------------------------------
+
+def summary_published(key, subject, arch):
+    """(figure as published, the machine it came from, its source) for the summary's row of
+    SUBJECT from data/published.json's entry KEY; None when there is none for that subject."""
+    if key == "refcount_timing":
+        row = reference_for(arch)
+        if subject not in row:
+            return None
+        return row[subject][0], f"{row['machine']} ({row['short']})", _RT["source"]
+    e = PUBLISHED.get(key)
+    if not isinstance(e, dict):
+        return None
+    if key == "retry_limit":
+        text = f"{RETRY_LIMIT['gain']} with the limit"
+    elif key == "sparse_tmpfs":
+        text = (f"{SPARSE_TMPFS['text']} ({e['clear_user_s'] / e['zero_page_s']:.2f}x the time: "
+                f"copying was faster)")
+    else:
+        text = e.get("text")
+    if text is None:
+        return None
+    return text, e.get("machine", "machine not named"), e["source"]

@@ -542,8 +542,9 @@ def checks(ctx, doc):
 def _variant_sentences(doc, z):
     S = [_crossover_sentence(doc, z), _catch_up_sentence(z)]
     if S[1]:
-        S.append(f"On docs/sources.md's machine kind, rep stosb is "
-                 f"{kernel.ZERO_MACHINE_KIND['rep_stosb_vs_vector']['text']}.")
+        k = kernel.ZERO_MACHINE_KIND
+        S.append(f"Published on {k['what']} ({k['source']}), rep stosb is "
+                 f"{k['rep_stosb_vs_vector']['text']}.")
     return [x for x in S + [_plan_sentence(z)] if x]
 
 
@@ -635,8 +636,8 @@ def _try_zero_sentence(z):
 
 
 def _kind_sentences(doc, z):
-    """docs/sources.md's clearing figures for this machine kind, beside this file's (the
-    subjects each published figure names)."""
+    """docs/sources.md's clearing figures, naming the machine they were published on, beside
+    this file's (the subjects each published figure names)."""
     if doc.simulated or kernel.is_arm(doc.env.get("arch")) or "hot" not in z.modes:
         return []
     k = kernel.ZERO_MACHINE_KIND
@@ -662,8 +663,7 @@ def _kind_sentences(doc, z):
         return []
     figs = ", ".join(f"{f['what']} {f['gb']:g}" + (" GB/s" if i == 0 else "")
                      for i, f in enumerate(k["big"]["figures"]))
-    return [f"docs/sources.md's clearing figures for this project's machine kind "
-            f"({k['what']}): "
+    return [f"Clearing figures published on {k['what']} ({k['source']}): "
             f"glibc memset {k['glibc_l1']['text']} L1-resident and {k['glibc_l2']['text']} "
             f"L2-sized; at {k['big']['size']} {figs} and {sr['ns']} ns per "
             f"call at {fmt.size_exact(sr['size'])}. Here, hot: " + "; ".join(here) + "."]

@@ -1,0 +1,238 @@
+"""The report's first screen: one line on the machine, then the summary table of the questions.
+
+One row per measure of criteria.QUESTIONS that the measured files have data
+for (rows without data are left out): this machine's figure, the median of
+the paired per-repetition ratios (or differences) with its confidence
+interval, the three-valued verdict (stats.py), and the published figure
+beside it with the machine it came from and its source (data/published.json,
+docs/sources.md).  The first measured file that has a measure's data answers
+it.  Simulated files never answer: a model is not this machine.
+"""
+
+from . import criteria, fmt, kernel, stats, zeroing
+from .load import is_number
+
+TITLE = "Summary: the questions, answered on this machine"
+
+SHORT = {stats.HOLDS: "hold", stats.DOES_NOT_HOLD: "do not hold", stats.CANNOT_TELL: "cannot tell"}
+
+
+def machine_line(docs):
+    """One line on the machine(s) the measured DOCS ran on, from their env only."""
+    seen = []
+    for d in docs:
+        if d.simulated:
+            continue
+        text = describe(d.env)
+        if text not in seen:
+            seen.append(text)
+    if not seen:
+        return "Machine: none measured (simulated files only)."
+    return ("Machine: " if len(seen) == 1 else "Machines: ") + "; ".join(seen) + "."
+
+
+def describe(env):
+    """This machine in the words of its JSON env: cpu, vendor, family/model, CPUs, arch."""
+    cpu = env.get("cpu")
+    text = str(cpu).strip() if cpu else "CPU not recorded"
+    extra = [str(env["vendor"])] if env.get("vendor") else []
+    fam = [f"{k} {env[k]}" for k in ("family", "model") if env.get(k) not in (None, "")]
+    extra += fam
+    if extra:
+        text += f" ({', '.join(extra)})"
+    cpus = env.get("cpus")
+    if isinstance(cpus, int) and not isinstance(cpus, bool):
+        text += f", {fmt.plural(cpus, 'CPU')}"
+    if env.get("arch"):
+        text += f", {env['arch']}"
+    return text
+
+
+class Row:
+    """One measure answered: its comparison(s), the figure shown and the file it came from."""
+
+    def __init__(self, measure, doc, shown, verdict, notes, ns=False, where=""):
+        self.measure, self.doc, self.shown = measure, doc, shown
+        self.verdict, self.notes, self.ns, self.where = verdict, notes, ns, where
+
+
+def _results(doc, scenario):
+    return [r for r in doc.results if r["scenario"] == scenario]
+
+
+def _find(results, subject, threads, limit=False):
+    for r in results:
+        if r["subject"] == subject and r.get("threads") == threads and \
+                (limit is False or r.get("retry_limit") == limit):
+            return r
+    return None
+
+
+def _most(results, m, limit=False):
+    """The highest thread count with both the subject (at LIMIT) and the base."""
+    ts = sorted({r.get("threads") for r in results if isinstance(r.get("threads"), int)},
+                reverse=True)
+    return next((t for t in ts if _find(results, m["subject"], t, limit)
+                 and _find(results, m["base"], t)), None)
+
+
+def _pair_row(m, doc, a, b, threshold, higher, where):
+    vals = criteria.side_by_side(a, b)
+    if not vals:
+        return None
+    c = stats.Comparison(vals, threshold, higher, series=(a.get("runs"), b.get("runs")))
+    return Row(m, doc, c, c.verdict, c.notes(), where=where)
+
+
+def _contend(m, doc):
+    rs = _results(doc, criteria.SCENARIO)
+    t = _most(rs, m) if m["threads"] == "most" else m["threads"]
+    a, b = _find(rs, m["subject"], t), _find(rs, m["base"], t)
+    if a is None or b is None:
+        return None
+    cpus = doc.env.get("cpus")
+    where = f"{t} threads" + (f" on {cpus} CPUs" if isinstance(cpus, int) else "")
+    return _pair_row(m, doc, a, b, m["factor"], True, where)
+
+
+SWEEP_SCENARIOS = ("lockref-sweep", criteria.SCENARIO)   # where a "sweep" measure looks, in order
+
+
+def _sweep(m, doc, scen):
+    rs = _results(doc, scen)
+    t = _most(rs, m, m["limit"])
+    if t is None:
+        return None
+    return _pair_row(m, doc, _find(rs, m["subject"], t, m["limit"]), _find(rs, m["base"], t),
+                     m["factor"], True, f"{t} threads, {scen}")
+
+
+def _timing(m, doc):
+    r = _find(_results(doc, "refcount-timing"), m["subject"], 1)
+    runs = r.get("ratio_runs") if r else None
+    if not isinstance(runs, list) or not runs or not all(is_number(x) for x in runs):
+        return None
+    c = stats.Comparison(runs, m["limit"], higher=False)
+    return Row(m, doc, c, c.verdict, c.notes(), where=f"vs {r.get('ratio_to')}")
+
+
+def _zero(m, doc, ctx):
+    rs = _results(doc, criteria.ZERO)
+    if not rs:
+        return None
+    crit = criteria.ZERO_CRITERIA[m["criterion"]]
+    llc = zeroing.ZeroData(doc, rs, ctx.facts(doc, criteria.ZERO)).llc
+    pairs = criteria.zero_pairs(rs, crit, llc)
+    if not pairs:
+        return None
+    ns = "limit_ns" in crit
+    comps = [(s, stats.Comparison(v, crit["limit_ns"] if ns else crit["factor"], not ns,
+                                  series=(ra, rb))) for s, v, ra, rb in pairs]
+    verdict = stats.combine(c for _, c in comps)
+    # the size shown: the worst of those that decide the verdict (all of them when it holds)
+    deciding = [p for p in comps if p[1].verdict == verdict] or comps
+    size, worst = (max if ns else min)(deciding, key=lambda p: p[1].median)
+    notes = list(worst.notes())
+    if len(comps) > 1:
+        count = {}
+        for _, c in comps:
+            count[c.verdict] = count.get(c.verdict, 0) + 1
+        notes.append(f"{fmt.plural(len(comps), 'size')}: " + ", ".join(
+            f"{n} {SHORT[v]}" for v, n in count.items()))
+    return Row(m, doc, worst, verdict, notes, ns=ns, where=f"at {fmt.size_exact(size)}")
+
+
+def _answer(ctx, m):
+    measured = [d for d in ctx.docs if not d.simulated]
+    kind = m["kind"]
+    if kind == "sweep":
+        tries = [(lambda d=d, s=s: _sweep(m, d, s)) for s in SWEEP_SCENARIOS for d in measured]
+    else:
+        fn = {"contend": _contend, "timing": _timing}.get(kind)
+        tries = [(lambda d=d: fn(m, d) if fn else _zero(m, d, ctx)) for d in measured]
+    for t in tries:
+        row = t()
+        if row:
+            return row
+    return None
+
+
+def _figure(row):
+    c = row.shown
+    if row.ns:
+        f = lambda v: f"{v:+.2f} ns".replace("-", "\u2212")  # noqa: E731
+    else:
+        f = lambda v: f"{v:.2f}x"  # noqa: E731
+    if c.lo is None:
+        return f"{f(c.median)} (one repetition)"
+    return f"{f(c.median)} [{f(c.lo)}, {f(c.hi)}] {row.where}"
+
+
+def _claim(m, row):
+    if m["kind"] == "zero":
+        crit = criteria.ZERO_CRITERIA[m["criterion"]]
+        return (f"\u2264 +{crit['limit_ns']:g} ns" if "limit_ns" in crit
+                else f"\u2265 {crit['factor']:g}x")
+    if m["kind"] == "timing":
+        return None if m["limit"] is None else f"\u2264 {m['limit']:g}x"
+    return None if m["factor"] is None else f"\u2265 {m['factor']:g}x"
+
+
+def _verdict_cell(m, row):
+    claim = _claim(m, row)
+    if claim is None or row.verdict is None:
+        text = "a figure (no threshold)"
+    else:
+        text = f"**{row.verdict}** ({claim})"
+        why = row.shown.why if row.verdict == row.shown.verdict == stats.CANNOT_TELL else ""
+        if why:
+            text += f": {why}"
+    if row.notes:
+        text += "; " + "; ".join(row.notes)
+    return text
+
+
+def _published_cell(m, row):
+    key = m.get("published")
+    if not key:
+        return fmt.DASH
+    got = kernel.summary_published(key, m["subject"] if "subject" in m else
+                                   criteria.ZERO_CRITERIA[m["criterion"]]["subject"],
+                                   row.doc.env.get("arch"))
+    if got is None:
+        return fmt.DASH
+    text, machine, source = got
+    return f"{text}, published on {machine} ({source})"
+
+
+def render(ctx):
+    """The summary's lines: heading, table, how to read it ([] when no row has data)."""
+    rows = []
+    levels = set()
+    for q in criteria.QUESTIONS:
+        first = True
+        for m in q["measures"]:
+            row = _answer(ctx, m)
+            if row is None:
+                continue
+            if row.shown.lo is not None:
+                levels.add((row.shown.n, row.shown.level))
+            rows.append([q["question"] if first else "", m["what"], _figure(row),
+                         _verdict_cell(m, row), _published_cell(m, row)])
+            first = False
+    if not rows:
+        return []
+    L = [f"## {TITLE}", ""]
+    L += fmt.table(["question", "measure", "this machine: median [interval]", "verdict",
+                    "published"], rows, "lllll")
+    lv = ", ".join(f"{level:.2%} with {fmt.plural(n, 'repetition')}"
+                   for n, level in sorted(levels))
+    L += ["", "Each figure is the median of paired per-repetition ratios (subject and baseline "
+          "repetition i ran side by side) with the exact order-statistic interval for the "
+          f"median, at 95% where the repetitions allow it (here: {lv or 'none'}"
+          + ("" if (5, 0.9375) in levels else "; 5 repetitions reach at most 93.75%")
+          + "). A verdict holds or does not hold when the whole "
+          "interval is on one side of the threshold, and is \"cannot tell at this noise\" "
+          "when it straddles it, the series is bimodal across it, or fewer than 5 "
+          "repetitions were taken.", ""]
+    return L
