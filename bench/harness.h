@@ -19,6 +19,7 @@
  *   stats.c     median and spread; a subject's series of repetitions
  *   results.c   a result's JSON fields, common to every scenario
  *   env.c       the JSON environment ("env")
+ *   machine.c   the machine's state during a measurement; the timer's resolution
  *   subject_facts.c  what a subject is, and its JSON (subject_facts.h)
  *   msg.c       errors, notes and the progress line on stderr
  * (hist.h, hist.c: histograms cheap enough for a timed loop.)
@@ -198,6 +199,47 @@ int bench_pin_self(int cpu);
  */
 size_t bench_llc_bytes(void);
 
+/* ---- the machine's state: machine.c -------------------------------------- */
+
+/* One reading, taken outside the timed loop (before the gate, after the stop). */
+struct bench_machine_sample {
+	bool proc_ok;		/* /proc/loadavg and /proc/stat were read */
+	double load1;		/* 1-minute load average */
+	double busy_s, steal_s; /* /proc/stat, every CPU: busy (not idle, iowait */
+				/* or steal) and steal, since boot */
+	double own_cpu_s;	/* this process's CPU time and its waited children's */
+	uint64_t wall_ns;	/* bench_now_ns() */
+};
+
+/*
+ * What the machine did between two samples, or summed over a result's
+ * repetitions (bench_machine_add): the JSON's "machine_state".
+ */
+struct bench_machine {
+	unsigned int intervals;	     /* samples pairs summed; 0 = none */
+	bool proc_ok;		     /* every one had /proc */
+	unsigned int cpus;	     /* online CPUs */
+	double load_start, load_end; /* before the first, after the last */
+	double wall_s, busy_s, steal_s, own_cpu_s;
+};
+
+void bench_machine_sample(struct bench_machine_sample *s);
+void bench_machine_interval(struct bench_machine *m, const struct bench_machine_sample *a,
+			    const struct bench_machine_sample *b);
+void bench_machine_add(struct bench_machine *sum, const struct bench_machine *m);
+/*
+ * The "machine_state" object (bench/README.md): cpus, intervals, wall_s,
+ * loadavg {start, end}, busy_s, steal_s, bench_cpu_s, others_busy_fraction;
+ * the /proc figures null when /proc could not be read (one note says so).
+ */
+json_t *bench_machine_json(const struct bench_machine *m);
+
+/*
+ * The resolution of bench_now_ns() in ns: the smallest step it is seen to
+ * take, at least clock_getres(CLOCK_MONOTONIC). Measured once, then cached.
+ */
+double bench_timer_resolution_ns(void);
+
 /* ---- running threads and processes: measure.c ---------------------------- */
 
 /* One measurement: n threads of one subject, from setup to teardown. */
@@ -211,6 +253,8 @@ struct bench_run {
 	uint64_t cycles;   /* bench_cycles() over the same interval */
 	bool failed;	   /* a worker's check failed (why says which) */
 	char why[200];
+	/* The machine around the run: from before the gate to after the end. */
+	struct bench_machine machine;
 };
 
 /*
@@ -277,9 +321,10 @@ struct bench_series {
 	unsigned int cap, n; /* repetitions expected, recorded */
 	unsigned int threads;
 	double *ns_per_op, *ops_per_sec, *gb_per_sec, *fairness;
-	bool has_gb;	      /* gb_per_sec is meaningful */
-	int *cpus;	      /* [threads] placement of the last repetition */
-	uint64_t *thread_ops; /* [cap][threads] */
+	bool has_gb;		      /* gb_per_sec is meaningful */
+	int *cpus;		      /* [threads] placement of the last repetition */
+	uint64_t *thread_ops;	      /* [cap][threads] */
+	struct bench_machine machine; /* summed over the repetitions */
 };
 
 int bench_series_init(struct bench_series *s, unsigned int reps, unsigned int threads);
@@ -309,7 +354,8 @@ enum bench_headline {
  * scenario, subject, threads, size, retry_limit (null when 0), the median
  * ops_per_sec / ns_per_op / gb_per_sec, headline, runs and spread of the
  * headline figure, per_thread (median ops of each thread and its CPU) and
- * fairness (median over repetitions). Scenarios add their own fields.
+ * fairness (median over repetitions), machine_state (the machine during the
+ * repetitions) and timer_resolution_ns. Scenarios add their own fields.
  */
 json_t *bench_result_json(const char *scenario, const char *subject, const struct bench_series *s,
 			  enum bench_headline headline, size_t size, unsigned int retry_limit);

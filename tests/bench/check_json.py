@@ -515,6 +515,50 @@ def check_zero(a, p, results, repeat, facts):
               f"stdout: expected a dd row for '{s}', got:\n{p.stdout}")
 
 
+def check_machine_state(r, i, env):
+    """Every result's machine_state (the machine during its repetitions) and
+    timer_resolution_ns: types and ranges; the /proc figures may be null only
+    all together."""
+    w = f"results[{i}] ({r.get('subject')})"
+    check_type(r, "timer_resolution_ns", lambda v: is_num(v) and 0 < v < 1e7,
+               "a number of ns in (0, 1e7)", w)
+    m = check_type(r, "machine_state", lambda v: isinstance(v, dict), "an object", w)
+    if not isinstance(m, dict):
+        return
+    w += ".machine_state"
+    runs = r.get("runs") if isinstance(r.get("runs"), list) else []
+    nonneg = lambda v: is_num(v) and v >= 0
+    maybe = lambda v: v is None or nonneg(v)
+    cpus = check_type(m, "cpus", lambda v: is_int(v) and v >= 1, "a positive integer", w)
+    check_type(m, "intervals", lambda v: v == len(runs),
+               f"{len(runs)} (one per repetition)", w)
+    wall = check_type(m, "wall_s", lambda v: is_num(v) and v > 0, "a positive number", w)
+    own = check_type(m, "bench_cpu_s", nonneg, "a number >= 0", w)
+    load = check_type(m, "loadavg", lambda v: isinstance(v, dict), "an object", w)
+    if isinstance(load, dict):
+        for key in ("start", "end"):
+            check_type(load, key, maybe, "null or a number >= 0", w + ".loadavg")
+    busy = check_type(m, "busy_s", maybe, "null or a number >= 0", w)
+    check_type(m, "steal_s", maybe, "null or a number >= 0", w)
+    frac = check_type(m, "others_busy_fraction", lambda v: v is None or 0 <= v <= 1 + 1e-9,
+                      "null or a fraction in [0, 1]", w)
+    procs = [busy, m.get("steal_s"), frac] + ([load.get("start"), load.get("end")]
+                                              if isinstance(load, dict) else [])
+    check(all(v is None for v in procs) or all(v is not None for v in procs),
+          f"{w}: expected the /proc figures all null or none, got {m!r}")
+    threads = r.get("threads")
+    if is_num(wall) and is_num(own) and is_int(threads) and is_int(cpus):
+        # The bench's threads cannot use more than the wall time on each CPU they
+        # have; slack for the clocks' granularity and the threads' start and end.
+        limit = wall * min(threads, cpus) * 1.1 + 0.02 * len(runs) + 0.01
+        check(own <= limit, f"{w}.bench_cpu_s: expected at most {limit:.3f} s "
+              f"(wall {wall} s x {min(threads, cpus)} CPUs + slack), got {own}")
+    if is_num(wall) and is_num(busy) and is_int(cpus):
+        # /proc/stat counts in ticks (USER_HZ, 100 here): a tick per CPU per sample.
+        limit = wall * cpus * 1.1 + 0.02 * cpus * len(runs) + 0.01
+        check(busy <= limit, f"{w}.busy_s: expected at most {limit:.3f} s, got {busy}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bench")
@@ -605,6 +649,10 @@ def main():
         for i, r in enumerate(results):
             if check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
                 check_result(r, i, a.count, repeat, facts)
+
+    for i, r in enumerate(results):
+        if isinstance(r, dict):
+            check_machine_state(r, i, env)
 
     for f in failures:
         print("FAIL:", f)
