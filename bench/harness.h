@@ -21,7 +21,8 @@
  *   env.c       the JSON environment ("env")
  *   machine.c   the machine's state during a measurement; the timer's resolution
  *   subject_facts.c  what a subject is, and its JSON (subject_facts.h)
- *   msg.c       errors, notes and the progress line on stderr
+ *   msg.c       errors and notes on stderr
+ *   progress.c  the progress on stderr: position, time left
  * (hist.h, hist.c: histograms cheap enough for a timed loop.)
  *
  * A subject also carries its facts (subject_facts.h: what it is, its
@@ -143,6 +144,16 @@ struct bench_subject {
 	bool processes;
 };
 
+/*
+ * What a scenario will measure, for the progress: how many measurements
+ * (bench_interleave's: subject x repetition, over every thread count, size,
+ * ...) and about how many seconds they take.
+ */
+struct bench_plan {
+	unsigned long items;
+	double seconds;
+};
+
 struct bench_scenario {
 	const char *name;
 	const char *description;
@@ -164,6 +175,9 @@ struct bench_scenario {
 	 */
 	int (*run)(const struct bench_scenario *sc, const struct bench_config *cfg,
 		   json_t *results);
+	/* What run will measure under cfg (struct bench_plan); an estimate is fine. */
+	void (*plan)(const struct bench_scenario *sc, const struct bench_config *cfg,
+		     struct bench_plan *plan);
 };
 
 /*
@@ -335,10 +349,13 @@ void bench_series_free(struct bench_series *s);
 /*
  * Call measure(ctx, subject, rep) for rep 0..reps-1 and, within each
  * repetition, every subject in order: drift over time hits all subjects
- * alike. Shows progress. Stops at the first non-zero return and returns it.
+ * alike. Shows progress: label says which scenario (and thread count,
+ * size, ...), names[i] what subject i is (NULL: the subjects' names; e.g.
+ * "lockref, retry limit 15"). Stops at the first non-zero return and
+ * returns it.
  */
-int bench_interleave(const char *scenario, const struct bench_subject *const *subjects,
-		     size_t nr_subjects, unsigned int reps,
+int bench_interleave(const char *label, const struct bench_subject *const *subjects,
+		     const char *const *names, size_t nr_subjects, unsigned int reps,
 		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx);
 
 /* ---- results: results.c, env.c ------------------------------------------ */
@@ -376,8 +393,32 @@ json_t *bench_env_json(long long start_time, int argc, char *const argv[]);
 void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "hotline-bench: note: <msg>" on stderr, one line. */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Progress on stderr, one updating line, only when stderr is a terminal. */
-void bench_progress(const char *scenario, const char *subject, unsigned int rep, unsigned int reps);
+
+/* ---- progress: progress.c ----------------------------------------------- */
+
+/*
+ * Progress on stderr. On a terminal: one updating line, the position in the
+ * whole run, the time left, what is measured and the repetition ("[37/120,
+ * 3:10 left] contend, 4 threads: lockref, rep 2/5"), cut to the terminal's
+ * width. Otherwise one line per finished subject (its repetitions' time)
+ * and per finished scenario, with the time elapsed and left; no line that
+ * updates.
+ *
+ * main.c: bench_progress_plan for every scenario to run, in order, before
+ * the first; bench_progress_scenario before each, bench_progress_scenario_done
+ * after it. bench_interleave does the rest.
+ */
+void bench_progress_plan(const char *scenario, const struct bench_plan *plan);
+void bench_progress_scenario(const char *scenario);
+void bench_progress_scenario_done(const char *scenario);
+/* One measurement starts: label (scenario and group), item (subject), rep of reps. */
+void bench_progress(const char *label, const char *item, unsigned int rep, unsigned int reps);
+/* It ended: counts it; returns its seconds. */
+double bench_progress_item_done(void);
+/* A subject's last repetition ended: its line, when stderr is not a terminal. */
+void bench_progress_subject_done(const char *label, const char *item, unsigned int reps,
+				 double seconds);
+/* Clear the updating line (before a message or a table). */
 void bench_progress_done(void);
 
 #endif /* HOTLINE_BENCH_HARNESS_H */

@@ -56,6 +56,13 @@ ZERO_DD_TOTAL = {False: 4 << 30, True: 256 << 20}
 SKIP_TMPFS_NOTE = re.compile(r"^hotline-bench: note: zero: no tmpfs .*: (\S+) skipped$", re.M)
 NO_LSE_NOTE = re.compile(r"^hotline-bench: note: \S+: (.*) not run: this CPU has no LSE atomics$",
                          re.M)
+# The progress when stderr is not a terminal: a line per finished subject (per
+# result), with its time, and one per finished scenario, with the time elapsed and left.
+PROGRESS_TIMES = r"; \d+:\d\d elapsed, about \d+:\d\d left$"
+PROGRESS_SUBJECT = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (.+?): (\S+)(, .+)? done, "
+                              r"(\d+) repetitions? in (\d+\.\d) s" + PROGRESS_TIMES)
+PROGRESS_SCENARIO = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (\S+) done in \d+:\d\d" +
+                               PROGRESS_TIMES)
 failures = []
 
 
@@ -515,6 +522,50 @@ def check_zero(a, p, results, repeat, facts):
               f"stdout: expected a dd row for '{s}', got:\n{p.stdout}")
 
 
+def check_progress(stderr, scenario, results, repeat, facts):
+    """The progress lines (stderr not a terminal): one per result, in order, each
+    naming its subject (and, in lockref-sweep, the retry limit measured) with the
+    repetitions' time; positions rising to the planned total; then the scenario's."""
+    lines = stderr.splitlines()
+    subj = [m for m in (PROGRESS_SUBJECT.match(l) for l in lines) if m]
+    scen = [m for m in (PROGRESS_SCENARIO.match(l) for l in lines) if m]
+    check(len(subj) == len(results),
+          f"stderr: expected a progress line per result ({len(results)}), got {len(subj)}: "
+          f"{stderr!r}")
+    check(all(m.group(3).split(",")[0] == scenario for m in subj),
+          f"stderr: expected every progress line to name {scenario}, got {stderr!r}")
+    check(all(int(m.group(6)) == repeat for m in subj),
+          f"stderr: expected {repeat} repetitions in every progress line, got {stderr!r}")
+    pos = [int(m.group(1)) for m in subj]
+    check(pos == sorted(pos) and len(set(pos)) == len(pos),
+          f"stderr: expected the positions to rise, got {pos}")
+    # The plan is exact, but for a dd subject left out for want of a tmpfs.
+    planned = SKIP_TMPFS_NOTE.search(stderr) or not scen or scen[0].group(1) == scen[0].group(2)
+    check(len(scen) == 1 and scen[0].group(3) == scenario and planned and
+          (not pos or int(scen[0].group(1)) == pos[-1]),
+          f"stderr: expected one line '[N/N] {scenario} done in m:ss' at the end, got {stderr!r}")
+    names = sorted((m.group(4), m.group(5) or "") for m in subj)
+    want = sorted((r.get("subject"), "") for r in results if isinstance(r, dict))
+    if scenario in ("contend", "lockref-sweep"):
+        # A lockref's line names the retry limit it measured, or that it has none.
+        def limit(r):
+            f = facts.get(r.get("subject")) or {}
+            if r.get("retry_limit"):
+                return f", retry limit {r['retry_limit']}"
+            return ", no retry limit" if f.get("kind") == "lockref" and not f.get("fallback") \
+                else ""
+        want = sorted((r.get("subject"), limit(r)) for r in results if isinstance(r, dict))
+    if scenario == "lockref-sweep":
+        limits = {int(m.group(5)[len(", retry limit "):]) for m in subj
+                  if (m.group(5) or "").startswith(", retry limit ")}
+        check(limits == set(SWEEP_LIMITS),
+              f"stderr: expected lockref-sweep's lines to name every limit {SWEEP_LIMITS}, "
+              f"got {sorted(limits)}")
+        check(all(m.group(5) for m in subj),
+              f"stderr: expected every lockref-sweep line to name its retry limit, got {stderr!r}")
+    check(names == want, f"stderr: expected progress lines for {want}, got {names}")
+
+
 def check_machine_state(r, i, env):
     """Every result's machine_state (the machine during its repetitions) and
     timer_resolution_ns: types and ranges; the /proc figures may be null only
@@ -605,9 +656,10 @@ def main():
     if timed and a.scenario != "zero" and not a.quick and not target(env)[1]:
         # Without LSE the subjects that need it are left out, with a note unless --quick.
         notes.append(NO_LSE_NOTE)
+    notes += [PROGRESS_SUBJECT, PROGRESS_SCENARIO]
     stderr = "".join(l for l in p.stderr.splitlines(True)
                      if not any(n.match(l.rstrip("\n")) for n in notes))
-    check(stderr == "", f"stderr: expected nothing (not a terminal), got {p.stderr!r}")
+    check(stderr == "", f"stderr: expected only progress lines (not a terminal), got {p.stderr!r}")
     # What each subject is: its entry in "subjects", checked against the results.
     facts = subjects_check.check(doc, check).get(a.scenario, {})
     subjects = []
@@ -653,6 +705,7 @@ def main():
     for i, r in enumerate(results):
         if isinstance(r, dict):
             check_machine_state(r, i, env)
+    check_progress(p.stderr, a.scenario, results, repeat, facts)
 
     for f in failures:
         print("FAIL:", f)

@@ -252,7 +252,7 @@ static void repetitions_interleave_subjects(void)
 	const struct bench_subject *s[] = {&spin_subjects[0], &spin_subjects[1]};
 
 	order[0] = '\0';
-	CHECK(bench_interleave("test", s, 2, 3, record_order, NULL) == 0, "expected 0");
+	CHECK(bench_interleave("test", s, NULL, 2, 3, record_order, NULL) == 0, "expected 0");
 	CHECK(strcmp(order, "00 10 01 11 02 12 ") == 0,
 	      "expected subject,rep order '00 10 01 11 02 12 ', got '%s'", order);
 }
