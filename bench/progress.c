@@ -24,6 +24,7 @@ static struct {
 	unsigned long total, done; /* measurements planned (every scenario), done */
 	uint64_t start_ns;	   /* the first measurement's start */
 	uint64_t sc_start_ns;	   /* the current scenario's */
+	uint64_t sc_first_ns;	   /* its first measurement's start, 0 = none yet */
 	unsigned long sc_done;	   /* its measurements done */
 	uint64_t item_start_ns;	   /* the measurement running */
 	struct {
@@ -55,6 +56,7 @@ void bench_progress_scenario(const char *scenario)
 	if (!pg.start_ns)
 		pg.start_ns = pg.sc_start_ns;
 	pg.sc_done = 0;
+	pg.sc_first_ns = 0;
 }
 
 /* Seconds left, or -1 when there is no plan to tell. */
@@ -69,9 +71,17 @@ static double time_left(uint64_t now)
 		double per_item = p->items ? p->seconds / (double)p->items : 0;
 		unsigned long remaining = p->items > pg.sc_done ? p->items - pg.sc_done : 0;
 
-		if (pg.sc_done && per_item > 0)
-			ratio = (double)(now - pg.sc_start_ns) / 1e9 /
-				(per_item * (double)pg.sc_done);
+		/*
+		 * Measured against planned since the scenario's first measurement
+		 * (not its set-up), with a tenth of its plan as a prior: the first
+		 * few measurements do not swing the estimate.
+		 */
+		if (pg.sc_done && per_item > 0) {
+			double prior = p->seconds / 10;
+
+			ratio = ((double)(now - pg.sc_first_ns) / 1e9 + prior) /
+				(per_item * (double)pg.sc_done + prior);
+		}
 		left += per_item * (double)remaining * ratio;
 	}
 	for (size_t i = pg.cur + 1; i < pg.nr; i++)
@@ -128,6 +138,8 @@ void bench_progress(const char *label, const char *item, unsigned int rep, unsig
 		pg.start_ns = pg.sc_start_ns = now;
 	}
 	pg.item_start_ns = now;
+	if (!pg.sc_first_ns)
+		pg.sc_first_ns = now;
 	if (!pg.tty)
 		return;
 	left = time_left(now);
@@ -161,7 +173,7 @@ void bench_progress_subject_done(const char *label, const char *item, unsigned i
 
 	if (pg.tty)
 		return;
-	fprintf(stderr, "%s: %s %s: %s done, %u repetition%s in %.1f s%s\n", BENCH_NAME,
+	fprintf(stderr, "%s: %s %s: %s done, %u repetition%s in %.2f s%s\n", BENCH_NAME,
 		position_text(pg.done, pos, sizeof(pos)), label, item, reps, reps == 1 ? "" : "s",
 		seconds, times_text(bench_now_ns(), times, sizeof(times)));
 	fflush(stderr);

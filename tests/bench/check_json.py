@@ -60,7 +60,7 @@ NO_LSE_NOTE = re.compile(r"^hotline-bench: note: \S+: (.*) not run: this CPU has
 # result), with its time, and one per finished scenario, with the time elapsed and left.
 PROGRESS_TIMES = r"; \d+:\d\d elapsed, about \d+:\d\d left$"
 PROGRESS_SUBJECT = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (.+?): (\S+)(, .+)? done, "
-                              r"(\d+) repetitions? in (\d+\.\d) s" + PROGRESS_TIMES)
+                              r"(\d+) repetitions? in (\d+\.\d\d) s" + PROGRESS_TIMES)
 PROGRESS_SCENARIO = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (\S+) done in \d+:\d\d" +
                                PROGRESS_TIMES)
 failures = []
