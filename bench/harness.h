@@ -243,7 +243,8 @@ void bench_machine_interval(struct bench_machine *m, const struct bench_machine_
 void bench_machine_add(struct bench_machine *sum, const struct bench_machine *m);
 /*
  * The "machine_state" object (bench/README.md): cpus, intervals, wall_s,
- * loadavg {start, end}, busy_s, steal_s, bench_cpu_s, others_busy_fraction;
+ * loadavg {start, end}, busy_s, stat_tick_s, steal_s, bench_cpu_s,
+ * others_busy_fraction, others_busy_resolution;
  * the /proc figures null when /proc could not be read (one note says so).
  */
 json_t *bench_machine_json(const struct bench_machine *m);

@@ -141,7 +141,8 @@ static json_t *proc_real(const struct bench_machine *m, double v)
 
 json_t *bench_machine_json(const struct bench_machine *m)
 {
-	double others = NAN;
+	long hz = sysconf(_SC_CLK_TCK);
+	double others = NAN, resolution = NAN;
 	json_t *o = json_object();
 
 	if (m->proc_ok && m->wall_s > 0 && m->cpus) {
@@ -150,6 +151,13 @@ json_t *bench_machine_json(const struct bench_machine *m)
 		others = ((own > 0 ? own : 0) + m->steal_s) / (m->wall_s * m->cpus);
 		if (others > 1)
 			others = 1;
+		/*
+		 * Each interval's busy and steal deltas can each be about a tick per
+		 * CPU off: 2 x intervals x cpus ticks, over wall x cpus.
+		 */
+		resolution = hz > 0 ? 2.0 * m->intervals / (double)hz / m->wall_s : NAN;
+		if (resolution > 1)
+			resolution = 1;
 	}
 	json_object_set_new(o, "cpus", m->cpus ? json_integer(m->cpus) : json_null());
 	json_object_set_new(o, "intervals", json_integer(m->intervals));
@@ -158,9 +166,11 @@ json_t *bench_machine_json(const struct bench_machine *m)
 			    json_pack("{s:o, s:o}", "start", proc_real(m, m->load_start), "end",
 				      proc_real(m, m->load_end)));
 	json_object_set_new(o, "busy_s", proc_real(m, m->busy_s));
+	json_object_set_new(o, "stat_tick_s", proc_real(m, hz > 0 ? 1.0 / (double)hz : NAN));
 	json_object_set_new(o, "steal_s", proc_real(m, m->steal_s));
 	json_object_set_new(o, "bench_cpu_s", json_real(m->own_cpu_s));
 	json_object_set_new(o, "others_busy_fraction", proc_real(m, others));
+	json_object_set_new(o, "others_busy_resolution", proc_real(m, resolution));
 	return o;
 }
 

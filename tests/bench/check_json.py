@@ -591,9 +591,13 @@ def check_machine_state(r, i, env):
             check_type(load, key, maybe, "null or a number >= 0", w + ".loadavg")
     busy = check_type(m, "busy_s", maybe, "null or a number >= 0", w)
     check_type(m, "steal_s", maybe, "null or a number >= 0", w)
+    check_type(m, "stat_tick_s", lambda v: v is None or (is_num(v) and 0 < v <= 1),
+               "null or a tick in (0, 1] s", w)
     frac = check_type(m, "others_busy_fraction", lambda v: v is None or 0 <= v <= 1 + 1e-9,
                       "null or a fraction in [0, 1]", w)
-    procs = [busy, m.get("steal_s"), frac] + ([load.get("start"), load.get("end")]
+    res = check_type(m, "others_busy_resolution", lambda v: v is None or 0 < v <= 1 + 1e-9,
+                     "null or a fraction in (0, 1]", w)
+    procs = [busy, m.get("steal_s"), m.get("stat_tick_s"), frac, res] + ([load.get("start"), load.get("end")]
                                               if isinstance(load, dict) else [])
     check(all(v is None for v in procs) or all(v is not None for v in procs),
           f"{w}: expected the /proc figures all null or none, got {m!r}")
