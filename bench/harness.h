@@ -19,8 +19,10 @@
  *   stats.c     median and spread; a subject's series of repetitions
  *   results.c   a result's JSON fields, common to every scenario
  *   env.c       the JSON environment ("env")
+ *   machine.c   the machine's state during a measurement; the timer's resolution
  *   subject_facts.c  what a subject is, and its JSON (subject_facts.h)
- *   msg.c       errors, notes and the progress line on stderr
+ *   msg.c       errors and notes on stderr
+ *   progress.c  the progress on stderr: position, time left
  * (hist.h, hist.c: histograms cheap enough for a timed loop.)
  *
  * A subject also carries its facts (subject_facts.h: what it is, its
@@ -142,6 +144,16 @@ struct bench_subject {
 	bool processes;
 };
 
+/*
+ * What a scenario will measure, for the progress: how many measurements
+ * (bench_interleave's: subject x repetition, over every thread count, size,
+ * ...) and about how many seconds they take.
+ */
+struct bench_plan {
+	unsigned long items;
+	double seconds;
+};
+
 struct bench_scenario {
 	const char *name;
 	const char *description;
@@ -163,6 +175,9 @@ struct bench_scenario {
 	 */
 	int (*run)(const struct bench_scenario *sc, const struct bench_config *cfg,
 		   json_t *results);
+	/* What run will measure under cfg (struct bench_plan); an estimate is fine. */
+	void (*plan)(const struct bench_scenario *sc, const struct bench_config *cfg,
+		     struct bench_plan *plan);
 };
 
 /*
@@ -198,6 +213,48 @@ int bench_pin_self(int cpu);
  */
 size_t bench_llc_bytes(void);
 
+/* ---- the machine's state: machine.c -------------------------------------- */
+
+/* One reading, taken outside the timed loop (before the gate, after the stop). */
+struct bench_machine_sample {
+	bool proc_ok;		/* /proc/loadavg and /proc/stat were read */
+	double load1;		/* 1-minute load average */
+	double busy_s, steal_s; /* /proc/stat, every CPU: busy (not idle, iowait */
+				/* or steal) and steal, since boot */
+	double own_cpu_s;	/* this process's CPU time and its waited children's */
+	uint64_t wall_ns;	/* bench_now_ns() */
+};
+
+/*
+ * What the machine did between two samples, or summed over a result's
+ * repetitions (bench_machine_add): the JSON's "machine_state".
+ */
+struct bench_machine {
+	unsigned int intervals;	     /* samples pairs summed; 0 = none */
+	bool proc_ok;		     /* every one had /proc */
+	unsigned int cpus;	     /* online CPUs */
+	double load_start, load_end; /* before the first, after the last */
+	double wall_s, busy_s, steal_s, own_cpu_s;
+};
+
+void bench_machine_sample(struct bench_machine_sample *s);
+void bench_machine_interval(struct bench_machine *m, const struct bench_machine_sample *a,
+			    const struct bench_machine_sample *b);
+void bench_machine_add(struct bench_machine *sum, const struct bench_machine *m);
+/*
+ * The "machine_state" object (bench/README.md): cpus, intervals, wall_s,
+ * loadavg {start, end}, busy_s, stat_tick_s, steal_s, bench_cpu_s,
+ * others_busy_fraction, others_busy_resolution;
+ * the /proc figures null when /proc could not be read (one note says so).
+ */
+json_t *bench_machine_json(const struct bench_machine *m);
+
+/*
+ * The resolution of bench_now_ns() in ns: the smallest step it is seen to
+ * take, at least clock_getres(CLOCK_MONOTONIC). Measured once, then cached.
+ */
+double bench_timer_resolution_ns(void);
+
 /* ---- running threads and processes: measure.c ---------------------------- */
 
 /* One measurement: n threads of one subject, from setup to teardown. */
@@ -211,6 +268,8 @@ struct bench_run {
 	uint64_t cycles;   /* bench_cycles() over the same interval */
 	bool failed;	   /* a worker's check failed (why says which) */
 	char why[200];
+	/* The machine around the run: from before the gate to after the end. */
+	struct bench_machine machine;
 };
 
 /*
@@ -277,9 +336,10 @@ struct bench_series {
 	unsigned int cap, n; /* repetitions expected, recorded */
 	unsigned int threads;
 	double *ns_per_op, *ops_per_sec, *gb_per_sec, *fairness;
-	bool has_gb;	      /* gb_per_sec is meaningful */
-	int *cpus;	      /* [threads] placement of the last repetition */
-	uint64_t *thread_ops; /* [cap][threads] */
+	bool has_gb;		      /* gb_per_sec is meaningful */
+	int *cpus;		      /* [threads] placement of the last repetition */
+	uint64_t *thread_ops;	      /* [cap][threads] */
+	struct bench_machine machine; /* summed over the repetitions */
 };
 
 int bench_series_init(struct bench_series *s, unsigned int reps, unsigned int threads);
@@ -290,10 +350,13 @@ void bench_series_free(struct bench_series *s);
 /*
  * Call measure(ctx, subject, rep) for rep 0..reps-1 and, within each
  * repetition, every subject in order: drift over time hits all subjects
- * alike. Shows progress. Stops at the first non-zero return and returns it.
+ * alike. Shows progress: label says which scenario (and thread count,
+ * size, ...), names[i] what subject i is (NULL: the subjects' names; e.g.
+ * "lockref, retry limit 15"). Stops at the first non-zero return and
+ * returns it.
  */
-int bench_interleave(const char *scenario, const struct bench_subject *const *subjects,
-		     size_t nr_subjects, unsigned int reps,
+int bench_interleave(const char *label, const struct bench_subject *const *subjects,
+		     const char *const *names, size_t nr_subjects, unsigned int reps,
 		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx);
 
 /* ---- results: results.c, env.c ------------------------------------------ */
@@ -309,7 +372,8 @@ enum bench_headline {
  * scenario, subject, threads, size, retry_limit (null when 0), the median
  * ops_per_sec / ns_per_op / gb_per_sec, headline, runs and spread of the
  * headline figure, per_thread (median ops of each thread and its CPU) and
- * fairness (median over repetitions). Scenarios add their own fields.
+ * fairness (median over repetitions), machine_state (the machine during the
+ * repetitions) and timer_resolution_ns. Scenarios add their own fields.
  */
 json_t *bench_result_json(const char *scenario, const char *subject, const struct bench_series *s,
 			  enum bench_headline headline, size_t size, unsigned int retry_limit);
@@ -330,8 +394,32 @@ json_t *bench_env_json(long long start_time, int argc, char *const argv[]);
 void bench_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "hotline-bench: note: <msg>" on stderr, one line. */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Progress on stderr, one updating line, only when stderr is a terminal. */
-void bench_progress(const char *scenario, const char *subject, unsigned int rep, unsigned int reps);
+
+/* ---- progress: progress.c ----------------------------------------------- */
+
+/*
+ * Progress on stderr. On a terminal: one updating line, the position in the
+ * whole run, the time left, what is measured and the repetition ("[37/120,
+ * 3:10 left] contend, 4 threads: lockref, rep 2/5"), cut to the terminal's
+ * width. Otherwise one line per finished subject (its repetitions' time)
+ * and per finished scenario, with the time elapsed and left; no line that
+ * updates.
+ *
+ * main.c: bench_progress_plan for every scenario to run, in order, before
+ * the first; bench_progress_scenario before each, bench_progress_scenario_done
+ * after it. bench_interleave does the rest.
+ */
+void bench_progress_plan(const char *scenario, const struct bench_plan *plan);
+void bench_progress_scenario(const char *scenario);
+void bench_progress_scenario_done(const char *scenario);
+/* One measurement starts: label (scenario and group), item (subject), rep of reps. */
+void bench_progress(const char *label, const char *item, unsigned int rep, unsigned int reps);
+/* It ended: counts it; returns its seconds. */
+double bench_progress_item_done(void);
+/* A subject's last repetition ended: its line, when stderr is not a terminal. */
+void bench_progress_subject_done(const char *label, const char *item, unsigned int reps,
+				 double seconds);
+/* Clear the updating line (before a message or a table). */
 void bench_progress_done(void);
 
 #endif /* HOTLINE_BENCH_HARNESS_H */

@@ -123,7 +123,8 @@ static void usage(FILE *f)
 		"  --list             list scenarios and their subjects\n"
 		"  --help             this text\n"
 		"  --version          print the version\n\n"
-		"A table is printed on stdout; progress goes to stderr when it is a terminal.\n"
+		"A table is printed on stdout. Progress goes to stderr: on a terminal one\n"
+		"updating line (position, time left); otherwise a line per finished subject.\n"
 		"Exit status: 0 ok, 1 a run failed, 2 bad command line.\n",
 		DEFAULT_REPEAT);
 }
@@ -591,6 +592,14 @@ int main(int argc, char *argv[])
 	for (size_t i = 0; i < nr_run; i++)
 		note_ignored(run[i]);
 
+	for (size_t i = 0; i < nr_run; i++) {
+		struct bench_plan plan = {0};
+
+		if (run[i]->plan)
+			run[i]->plan(run[i], &opts.cfg, &plan);
+		bench_progress_plan(run[i]->name, &plan);
+	}
+
 	results = json_array();
 	subjects = json_object();
 	for (size_t i = 0; i < nr_run && !ret; i++) {
@@ -598,7 +607,10 @@ int main(int argc, char *argv[])
 
 		if (i)
 			putchar('\n');
+		bench_progress_scenario(run[i]->name);
 		ret = run[i]->run(run[i], &opts.cfg, results);
+		if (!ret)
+			bench_progress_scenario_done(run[i]->name);
 		json_object_set_new(subjects, run[i]->name, subjects_json(run[i], results, first));
 	}
 	if (!ret && opts.json_path)

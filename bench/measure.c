@@ -209,6 +209,7 @@ static int run_threads(const struct bench_subject *s, void *state, unsigned int 
 		       struct bench_run *r)
 {
 	struct bench_gate g = {.state = 0, .subject = s};
+	struct bench_machine_sample m0, m1;
 	struct bench_stop end = {0};
 	struct bench_worker *w = calloc(n, sizeof(*w));
 	pthread_t *tid = calloc(n, sizeof(*tid));
@@ -241,6 +242,7 @@ static int run_threads(const struct bench_subject *s, void *state, unsigned int 
 			break;
 	}
 	raised = !err && duration > 0 && timer_priority_raise();
+	bench_machine_sample(&m0);
 	open_gate(&g, err ? -1 : 1);
 	if (!err) {
 		pthread_barrier_wait(&g.start);
@@ -250,8 +252,11 @@ static int run_threads(const struct bench_subject *s, void *state, unsigned int 
 	timer_priority_drop(raised);
 	for (unsigned int i = 0; i < created; i++)
 		pthread_join(tid[i], NULL);
-	if (!err)
+	bench_machine_sample(&m1);
+	if (!err) {
 		collect(r, w, n, &end);
+		bench_machine_interval(&r->machine, &m0, &m1);
+	}
 
 	pthread_barrier_destroy(&g.start);
 	pthread_cond_destroy(&g.open_cond);
@@ -369,6 +374,7 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 	size_t size = sizeof(struct proc_shared) + threads * sizeof(struct bench_worker);
 	pthread_barrierattr_t attr;
 	struct proc_shared *sh;
+	struct bench_machine_sample m0, m1;
 	struct bench_stop end = {0};
 	unsigned int created = 0;
 	bool raised;
@@ -438,6 +444,7 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 		goto out;
 	}
 	raised = duration > 0 && timer_priority_raise();
+	bench_machine_sample(&m0);
 	pthread_barrier_wait(&sh->start);
 	if (duration > 0)
 		stop_after(duration, &sh->stop, &end);
@@ -451,7 +458,9 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 		}
 		check_exit(&sh->w[i], pid[i], status);
 	}
+	bench_machine_sample(&m1);
 	collect(out, sh->w, threads, &end);
+	bench_machine_interval(&out->machine, &m0, &m1);
 	record_placement(out);
 	ret = 0;
 out:

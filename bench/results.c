@@ -75,5 +75,7 @@ json_t *bench_result_json(const char *scenario, const char *subject, const struc
 				      "rel_spread", real_or_null(st.rel_spread)));
 	json_object_set_new(r, "per_thread", per_thread_json(s));
 	json_object_set_new(r, "fairness", real_or_null(bench_median(s->fairness, s->n)));
+	json_object_set_new(r, "machine_state", bench_machine_json(&s->machine));
+	json_object_set_new(r, "timer_resolution_ns", json_real(bench_timer_resolution_ns()));
 	return r;
 }

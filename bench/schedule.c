@@ -3,6 +3,7 @@
  * schedule.c - which subjects a scenario runs (--subjects) and in what
  * order: repetitions interleaved across them. See harness.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -26,20 +27,33 @@ size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench
 	return n;
 }
 
-int bench_interleave(const char *scenario, const struct bench_subject *const *subjects,
-		     size_t nr_subjects, unsigned int reps,
+int bench_interleave(const char *label, const struct bench_subject *const *subjects,
+		     const char *const *names, size_t nr_subjects, unsigned int reps,
 		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx)
 {
+	double *seconds = calloc(nr_subjects ? nr_subjects : 1, sizeof(*seconds));
+
+	if (!seconds) {
+		bench_error("out of memory");
+		return 1;
+	}
 	for (unsigned int rep = 0; rep < reps; rep++) {
 		for (size_t i = 0; i < nr_subjects; i++) {
+			const char *name = names ? names[i] : subjects[i]->name;
 			int ret;
 
-			bench_progress(scenario, subjects[i]->name, rep + 1, reps);
+			bench_progress(label, name, rep + 1, reps);
 			ret = measure(ctx, i, rep);
-			if (ret)
+			if (ret) {
+				free(seconds);
 				return ret;
+			}
+			seconds[i] += bench_progress_item_done();
+			if (rep + 1 == reps)
+				bench_progress_subject_done(label, name, reps, seconds[i]);
 		}
 	}
 	bench_progress_done();
+	free(seconds);
 	return 0;
 }

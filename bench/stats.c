@@ -79,6 +79,7 @@ void bench_series_add(struct bench_series *s, const struct bench_run *r, double 
 	s->fairness[i] = tool_jain(r->ops, r->threads);
 	memcpy(s->cpus, r->cpus, r->threads * sizeof(int));
 	memcpy(&s->thread_ops[(size_t)i * s->threads], r->ops, r->threads * sizeof(uint64_t));
+	bench_machine_add(&s->machine, &r->machine);
 	s->n++;
 }
 

@@ -690,27 +690,47 @@ static json_t *ct_result(const struct ct_ctx *ctx, size_t i, const struct ct_fig
 	return r;
 }
 
+/*
+ * A case as the progress names it: a lockref's retry limit with it
+ * ("lockref, retry limit 15"; "lockref_unbounded, no retry limit").
+ */
+static void ct_case_name(const struct contend_case *c, char *buf, size_t len)
+{
+	const struct subject_facts *f = &c->subject->facts;
+
+	if (c->retry_limit)
+		snprintf(buf, len, "%s, retry limit %u", c->subject->name, c->retry_limit);
+	else if (f->kind == SUBJECT_LOCKREF && !f->fallback)
+		snprintf(buf, len, "%s, no retry limit", c->subject->name);
+	else
+		snprintf(buf, len, "%s", c->subject->name);
+}
+
 /* One thread count: every case, repetitions interleaved; rows and results. */
 static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
 {
 	const struct bench_subject **subjects = calloc(ctx->n, sizeof(*subjects));
+	const char **names = calloc(ctx->n, sizeof(*names));
+	char(*name_buf)[64] = calloc(ctx->n, sizeof(*name_buf));
 	char label[64];
 	int ret = 1;
 
 	ctx->series = calloc(ctx->n, sizeof(*ctx->series));
 	ctx->tally = calloc(ctx->n, sizeof(*ctx->tally));
-	if (!subjects || !ctx->series || !ctx->tally) {
+	if (!subjects || !names || !name_buf || !ctx->series || !ctx->tally) {
 		bench_error("out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < ctx->n; i++) {
 		subjects[i] = ctx->cases[i].subject;
+		ct_case_name(&ctx->cases[i], name_buf[i], sizeof(name_buf[i]));
+		names[i] = name_buf[i];
 		if (bench_series_init(&ctx->series[i], ctx->cfg->repeat, ctx->threads))
 			goto out;
 	}
 	snprintf(label, sizeof(label), "%s, %u thread%s", ctx->scenario, ctx->threads,
 		 ctx->threads == 1 ? "" : "s");
-	if (bench_interleave(label, subjects, ctx->n, ctx->cfg->repeat, ct_measure, ctx))
+	if (bench_interleave(label, subjects, names, ctx->n, ctx->cfg->repeat, ct_measure, ctx))
 		goto out;
 	for (size_t i = 0; i < ctx->n; i++) {
 		struct ct_figures f;
@@ -727,6 +747,8 @@ out:
 	free(ctx->series);
 	free(ctx->tally);
 	free(subjects);
+	free(names);
+	free(name_buf);
 	ctx->series = NULL;
 	ctx->tally = NULL;
 	return ret;
@@ -768,6 +790,20 @@ static size_t ct_runnable_cases(const char *scenario, const struct bench_config 
 	return m;
 }
 
+void contend_plan_cases(const struct bench_config *cfg, const struct contend_case *cases,
+			size_t nr_cases, size_t nr_default_threads, struct bench_plan *plan)
+{
+	size_t nr_threads = cfg->threads ? cfg->nr_threads : nr_default_threads, m = 0;
+	double duration = cfg->duration ? cfg->duration
+			  : cfg->quick	? CONTEND_QUICK_DURATION
+					: CONTEND_DURATION;
+
+	for (size_t i = 0; i < nr_cases; i++)
+		m += !ct_needs_lse(cases[i].subject) || hl_cpu()->lse;
+	plan->items = (unsigned long)(m * nr_threads * cfg->repeat);
+	plan->seconds = (double)plan->items * duration;
+}
+
 int contend_run_cases(const char *scenario, const struct bench_config *cfg,
 		      const struct contend_case *cases, size_t nr_cases,
 		      const unsigned int *default_threads, size_t nr_default_threads,
@@ -801,9 +837,12 @@ int contend_run_cases(const char *scenario, const struct bench_config *cfg,
 
 /* ---- the scenario ------------------------------------------------------- */
 
+static const unsigned int ct_default_threads[] = {1, 2, 4, 8};
+
+#define CT_NR_DEFAULT_THREADS (sizeof(ct_default_threads) / sizeof(ct_default_threads[0]))
+
 static int ct_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
 {
-	static const unsigned int default_threads[] = {1, 2, 4, 8};
 	const struct bench_subject *subjects[CT_NR_SUBJECTS + CT_NR_SELFTESTS];
 	struct contend_case cases[CT_NR_SUBJECTS + CT_NR_SELFTESTS];
 	size_t n = bench_select_subjects(sc, cfg, subjects);
@@ -811,8 +850,20 @@ static int ct_run(const struct bench_scenario *sc, const struct bench_config *cf
 	for (size_t i = 0; i < n; i++)
 		cases[i] = (struct contend_case){subjects[i],
 						 subject_retry_limit(&subjects[i]->facts)};
-	return contend_run_cases(CT_NAME, cfg, cases, n, default_threads,
-				 sizeof(default_threads) / sizeof(default_threads[0]), results);
+	return contend_run_cases(CT_NAME, cfg, cases, n, ct_default_threads, CT_NR_DEFAULT_THREADS,
+				 results);
+}
+
+static void ct_plan(const struct bench_scenario *sc, const struct bench_config *cfg,
+		    struct bench_plan *plan)
+{
+	const struct bench_subject *subjects[CT_NR_SUBJECTS + CT_NR_SELFTESTS];
+	struct contend_case cases[CT_NR_SUBJECTS + CT_NR_SELFTESTS];
+	size_t n = bench_select_subjects(sc, cfg, subjects);
+
+	for (size_t i = 0; i < n; i++)
+		cases[i] = (struct contend_case){subjects[i], 0};
+	contend_plan_cases(cfg, cases, n, CT_NR_DEFAULT_THREADS, plan);
 }
 
 const struct bench_scenario bench_contend = {
@@ -825,4 +876,5 @@ const struct bench_scenario bench_contend = {
 	.selftests = ct_selftests,
 	.nr_selftests = CT_NR_SELFTESTS,
 	.run = ct_run,
+	.plan = ct_plan,
 };

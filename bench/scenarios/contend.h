@@ -28,6 +28,13 @@ struct contend_case {
 };
 
 /*
+ * What contend_run_cases will measure (bench_plan): the cases this CPU
+ * can run, at every thread count, every repetition.
+ */
+void contend_plan_cases(const struct bench_config *cfg, const struct contend_case *cases,
+			size_t nr_cases, size_t nr_default_threads, struct bench_plan *plan);
+
+/*
  * Measure every case at every thread count (cfg->threads, else the
  * defaults), repetitions interleaved across the cases of one thread count;
  * print the table; append one result per case and thread count. Returns 0,

@@ -57,11 +57,15 @@ static const struct bench_subject ls_subjects[] = {
 
 #define LS_NR_SUBJECTS (sizeof(ls_subjects) / sizeof(ls_subjects[0]))
 
-static int ls_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
+static const unsigned int ls_default_threads[] = {2, 4, 8};
+
+#define LS_NR_DEFAULT_THREADS (sizeof(ls_default_threads) / sizeof(ls_default_threads[0]))
+
+/* The cases: every selected subject at every limit, or once without one. */
+static size_t ls_cases(const struct bench_scenario *sc, const struct bench_config *cfg,
+		       struct contend_case *cases)
 {
-	static const unsigned int default_threads[] = {2, 4, 8};
 	const struct bench_subject *subjects[LS_NR_SUBJECTS];
-	struct contend_case cases[LS_NR_SUBJECTS * LS_NR_LIMITS];
 	size_t n = 0, nr_subjects = bench_select_subjects(sc, cfg, subjects);
 
 	for (size_t i = 0; i < nr_subjects; i++) {
@@ -72,8 +76,25 @@ static int ls_run(const struct bench_scenario *sc, const struct bench_config *cf
 		for (size_t l = 0; l < LS_NR_LIMITS; l++)
 			cases[n++] = (struct contend_case){subjects[i], ls_limits[l]};
 	}
-	return contend_run_cases(LS_NAME, cfg, cases, n, default_threads,
-				 sizeof(default_threads) / sizeof(default_threads[0]), results);
+	return n;
+}
+
+static int ls_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
+{
+	struct contend_case cases[LS_NR_SUBJECTS * LS_NR_LIMITS];
+	size_t n = ls_cases(sc, cfg, cases);
+
+	return contend_run_cases(LS_NAME, cfg, cases, n, ls_default_threads, LS_NR_DEFAULT_THREADS,
+				 results);
+}
+
+static void ls_plan(const struct bench_scenario *sc, const struct bench_config *cfg,
+		    struct bench_plan *plan)
+{
+	struct contend_case cases[LS_NR_SUBJECTS * LS_NR_LIMITS];
+	size_t n = ls_cases(sc, cfg, cases);
+
+	contend_plan_cases(cfg, cases, n, LS_NR_DEFAULT_THREADS, plan);
 }
 
 const struct bench_scenario bench_lockref_sweep = {
@@ -84,4 +105,5 @@ const struct bench_scenario bench_lockref_sweep = {
 	.subjects = ls_subjects,
 	.nr_subjects = LS_NR_SUBJECTS,
 	.run = ls_run,
+	.plan = ls_plan,
 };

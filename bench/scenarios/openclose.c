@@ -281,7 +281,7 @@ static int oc_run_workers(struct oc_ctx *ctx, json_t *results)
 	}
 	snprintf(label, sizeof(label), "%s, %u worker%s", OC_NAME, ctx->workers,
 		 ctx->workers == 1 ? "" : "s");
-	if (bench_interleave(label, ctx->subjects, ctx->n, ctx->cfg->repeat, oc_measure, ctx))
+	if (bench_interleave(label, ctx->subjects, NULL, ctx->n, ctx->cfg->repeat, oc_measure, ctx))
 		goto out;
 	oc_print_rows(ctx);
 	oc_results(ctx, results);
@@ -294,19 +294,37 @@ out:
 	return ret;
 }
 
+static const unsigned int oc_default_workers[] = {1, 2, 4, 8};
+
+#define OC_NR_DEFAULT_WORKERS (sizeof(oc_default_workers) / sizeof(oc_default_workers[0]))
+
+static double oc_duration(const struct bench_config *cfg)
+{
+	return cfg->duration ? cfg->duration
+	       : cfg->quick  ? CONTEND_QUICK_DURATION
+			     : CONTEND_DURATION;
+}
+
+static void oc_plan(const struct bench_scenario *sc, const struct bench_config *cfg,
+		    struct bench_plan *plan)
+{
+	const struct bench_subject *subjects[OC_NR_SUBJECTS];
+	size_t n = bench_select_subjects(sc, cfg, subjects);
+
+	plan->items = (unsigned long)(n * (cfg->threads ? cfg->nr_threads : OC_NR_DEFAULT_WORKERS) *
+				      cfg->repeat);
+	plan->seconds = (double)plan->items * oc_duration(cfg);
+}
+
 static int oc_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
 {
-	static const unsigned int default_workers[] = {1, 2, 4, 8};
 	const struct bench_subject *subjects[OC_NR_SUBJECTS];
-	const unsigned int *workers = cfg->threads ? cfg->threads : default_workers;
-	size_t nr_workers = cfg->threads ? cfg->nr_threads
-					 : sizeof(default_workers) / sizeof(default_workers[0]);
+	const unsigned int *workers = cfg->threads ? cfg->threads : oc_default_workers;
+	size_t nr_workers = cfg->threads ? cfg->nr_threads : OC_NR_DEFAULT_WORKERS;
 	struct oc_ctx ctx = {
 		.cfg = cfg,
 		.subjects = subjects,
-		.duration = cfg->duration ? cfg->duration
-			    : cfg->quick  ? CONTEND_QUICK_DURATION
-					  : CONTEND_DURATION,
+		.duration = oc_duration(cfg),
 	};
 	int ret = 1;
 
@@ -346,4 +364,5 @@ const struct bench_scenario bench_openclose = {
 	.subjects = oc_subjects,
 	.nr_subjects = OC_NR_SUBJECTS,
 	.run = oc_run,
+	.plan = oc_plan,
 };

@@ -336,6 +336,8 @@ static const struct {
 static struct bench_subject zt_subjects[ZT_MAX_VARIANTS + ARRAY_SIZE(zt_fixed)];
 
 static int zt_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results);
+static void zt_plan(const struct bench_scenario *sc, const struct bench_config *cfg,
+		    struct bench_plan *plan);
 
 /* nr_subjects is set with the table, before main() (zt_init_subjects). */
 struct bench_scenario bench_zero = {
@@ -346,6 +348,7 @@ struct bench_scenario bench_zero = {
 	.ignores_why = "it runs one thread",
 	.subjects = zt_subjects,
 	.run = zt_run,
+	.plan = zt_plan,
 };
 
 /* ---- what a subject is (zero.h) ------------------------------------------ */
@@ -435,7 +438,7 @@ static int zt_run_size(struct zt_ctx *ctx, json_t *results)
 	}
 	snprintf(label, sizeof(label), "%s, %s %s", ZT_NAME, ctx->sample.cold ? "cold" : "hot",
 		 zt_size_text(ctx->sample.size, size, sizeof(size)));
-	if (bench_interleave(label, ctx->subjects, ctx->n, ctx->run->reps, zt_measure, ctx))
+	if (bench_interleave(label, ctx->subjects, NULL, ctx->n, ctx->run->reps, zt_measure, ctx))
 		goto out;
 	zt_print_row(ctx);
 	zt_results(ctx, results);
@@ -528,6 +531,55 @@ static size_t *zt_sizes(const struct bench_config *cfg, size_t *nr)
 	qsort(v, n, sizeof(*v), cmp_size);
 	*nr = n;
 	return v;
+}
+
+/*
+ * What zt_run will measure: every buffer subject at every size, hot and (up
+ * to half the arena) cold, and the dd runs. A sample lasts its duration, or
+ * about two calls where a call is longer (at ~10 GB/s); a dd run reads its
+ * total at ~2 GB/s.
+ */
+static void zt_plan(const struct bench_scenario *sc, const struct bench_config *cfg,
+		    struct bench_plan *plan)
+{
+	const struct bench_subject *picked[ARRAY_SIZE(zt_subjects)];
+	unsigned int modes = cfg->modes ? cfg->modes : BENCH_MODE_HOT | BENCH_MODE_COLD;
+	double duration = cfg->duration ? cfg->duration
+			  : cfg->quick	? ZT_QUICK_DURATION
+					: ZT_DURATION;
+	size_t nr_picked = bench_select_subjects(sc, cfg, picked), nr_buffer = 0, nr_dd = 0;
+	size_t nr_sizes = 0, *sizes = zt_sizes(cfg, &nr_sizes), arena;
+	double per_rep = 0;
+	bool guessed;
+
+	for (size_t i = 0; i < nr_picked; i++) {
+		if (zt_is_variant(picked[i]) && !hl_zero_supported(picked[i]->name))
+			continue;
+		if (zt_is_dd(picked[i]))
+			nr_dd++;
+		else
+			nr_buffer++;
+	}
+	arena = zt_arena_bytes(zt_llc_bytes(&guessed));
+	*plan = (struct bench_plan){0};
+	for (size_t z = 0; sizes && z < nr_sizes; z++) {
+		double t = 2 * (double)sizes[z] / 10e9;
+
+		t = t > duration ? t : duration;
+		if (modes & BENCH_MODE_HOT) {
+			plan->items += nr_buffer;
+			per_rep += (double)nr_buffer * t;
+		}
+		if ((modes & BENCH_MODE_COLD) && sizes[z] <= arena / 2) {
+			plan->items += nr_buffer;
+			per_rep += (double)nr_buffer * t;
+		}
+	}
+	plan->items += nr_dd;
+	per_rep += (double)nr_dd * (double)(cfg->quick ? ZT_DD_QUICK_TOTAL : ZT_DD_TOTAL) / 2e9;
+	plan->items *= cfg->repeat;
+	plan->seconds = per_rep * cfg->repeat;
+	free(sizes);
 }
 
 static int zt_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)

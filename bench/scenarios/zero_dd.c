@@ -224,7 +224,7 @@ int zt_run_dd(const struct zt_run *run, const struct bench_subject **subjects, s
 		if (bench_series_init(&ctx.series[i], run->reps, 1))
 			goto out;
 	}
-	if (bench_interleave(ZT_NAME ", dd", subjects, n, run->reps, zt_dd_measure, &ctx))
+	if (bench_interleave(ZT_NAME ", dd", subjects, NULL, n, run->reps, zt_dd_measure, &ctx))
 		goto out;
 	zt_size_text(ctx.total, total, sizeof(total));
 	printf("\ndd (the host kernel, not hotline): read(2) of %s in 1 MiB blocks\n"

@@ -56,6 +56,13 @@ ZERO_DD_TOTAL = {False: 4 << 30, True: 256 << 20}
 SKIP_TMPFS_NOTE = re.compile(r"^hotline-bench: note: zero: no tmpfs .*: (\S+) skipped$", re.M)
 NO_LSE_NOTE = re.compile(r"^hotline-bench: note: \S+: (.*) not run: this CPU has no LSE atomics$",
                          re.M)
+# The progress when stderr is not a terminal: a line per finished subject (per
+# result), with its time, and one per finished scenario, with the time elapsed and left.
+PROGRESS_TIMES = r"; \d+:\d\d elapsed, about \d+:\d\d left$"
+PROGRESS_SUBJECT = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (.+?): (\S+)(, .+)? done, "
+                              r"(\d+) repetitions? in (\d+\.\d\d) s" + PROGRESS_TIMES)
+PROGRESS_SCENARIO = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (\S+) done in \d+:\d\d" +
+                               PROGRESS_TIMES)
 failures = []
 
 
@@ -515,6 +522,98 @@ def check_zero(a, p, results, repeat, facts):
               f"stdout: expected a dd row for '{s}', got:\n{p.stdout}")
 
 
+def check_progress(stderr, scenario, results, repeat, facts):
+    """The progress lines (stderr not a terminal): one per result, in order, each
+    naming its subject (and, in lockref-sweep, the retry limit measured) with the
+    repetitions' time; positions rising to the planned total; then the scenario's."""
+    lines = stderr.splitlines()
+    subj = [m for m in (PROGRESS_SUBJECT.match(l) for l in lines) if m]
+    scen = [m for m in (PROGRESS_SCENARIO.match(l) for l in lines) if m]
+    check(len(subj) == len(results),
+          f"stderr: expected a progress line per result ({len(results)}), got {len(subj)}: "
+          f"{stderr!r}")
+    check(all(m.group(3).split(",")[0] == scenario for m in subj),
+          f"stderr: expected every progress line to name {scenario}, got {stderr!r}")
+    check(all(int(m.group(6)) == repeat for m in subj),
+          f"stderr: expected {repeat} repetitions in every progress line, got {stderr!r}")
+    pos = [int(m.group(1)) for m in subj]
+    check(pos == sorted(pos) and len(set(pos)) == len(pos),
+          f"stderr: expected the positions to rise, got {pos}")
+    # The plan is exact, but for a dd subject left out for want of a tmpfs.
+    planned = SKIP_TMPFS_NOTE.search(stderr) or not scen or scen[0].group(1) == scen[0].group(2)
+    check(len(scen) == 1 and scen[0].group(3) == scenario and planned and
+          (not pos or int(scen[0].group(1)) == pos[-1]),
+          f"stderr: expected one line '[N/N] {scenario} done in m:ss' at the end, got {stderr!r}")
+    names = sorted((m.group(4), m.group(5) or "") for m in subj)
+    want = sorted((r.get("subject"), "") for r in results if isinstance(r, dict))
+    if scenario in ("contend", "lockref-sweep"):
+        # A lockref's line names the retry limit it measured, or that it has none.
+        def limit(r):
+            f = facts.get(r.get("subject")) or {}
+            if r.get("retry_limit"):
+                return f", retry limit {r['retry_limit']}"
+            return ", no retry limit" if f.get("kind") == "lockref" and not f.get("fallback") \
+                else ""
+        want = sorted((r.get("subject"), limit(r)) for r in results if isinstance(r, dict))
+    if scenario == "lockref-sweep":
+        limits = {int(m.group(5)[len(", retry limit "):]) for m in subj
+                  if (m.group(5) or "").startswith(", retry limit ")}
+        check(limits == set(SWEEP_LIMITS),
+              f"stderr: expected lockref-sweep's lines to name every limit {SWEEP_LIMITS}, "
+              f"got {sorted(limits)}")
+        check(all(m.group(5) for m in subj),
+              f"stderr: expected every lockref-sweep line to name its retry limit, got {stderr!r}")
+    check(names == want, f"stderr: expected progress lines for {want}, got {names}")
+
+
+def check_machine_state(r, i, env):
+    """Every result's machine_state (the machine during its repetitions) and
+    timer_resolution_ns: types and ranges; the /proc figures may be null only
+    all together."""
+    w = f"results[{i}] ({r.get('subject')})"
+    check_type(r, "timer_resolution_ns", lambda v: is_num(v) and 0 < v < 1e7,
+               "a number of ns in (0, 1e7)", w)
+    m = check_type(r, "machine_state", lambda v: isinstance(v, dict), "an object", w)
+    if not isinstance(m, dict):
+        return
+    w += ".machine_state"
+    runs = r.get("runs") if isinstance(r.get("runs"), list) else []
+    nonneg = lambda v: is_num(v) and v >= 0
+    maybe = lambda v: v is None or nonneg(v)
+    cpus = check_type(m, "cpus", lambda v: is_int(v) and v >= 1, "a positive integer", w)
+    check_type(m, "intervals", lambda v: v == len(runs),
+               f"{len(runs)} (one per repetition)", w)
+    wall = check_type(m, "wall_s", lambda v: is_num(v) and v > 0, "a positive number", w)
+    own = check_type(m, "bench_cpu_s", nonneg, "a number >= 0", w)
+    load = check_type(m, "loadavg", lambda v: isinstance(v, dict), "an object", w)
+    if isinstance(load, dict):
+        for key in ("start", "end"):
+            check_type(load, key, maybe, "null or a number >= 0", w + ".loadavg")
+    busy = check_type(m, "busy_s", maybe, "null or a number >= 0", w)
+    check_type(m, "steal_s", maybe, "null or a number >= 0", w)
+    check_type(m, "stat_tick_s", lambda v: v is None or (is_num(v) and 0 < v <= 1),
+               "null or a tick in (0, 1] s", w)
+    frac = check_type(m, "others_busy_fraction", lambda v: v is None or 0 <= v <= 1 + 1e-9,
+                      "null or a fraction in [0, 1]", w)
+    res = check_type(m, "others_busy_resolution", lambda v: v is None or 0 < v <= 1 + 1e-9,
+                     "null or a fraction in (0, 1]", w)
+    procs = [busy, m.get("steal_s"), m.get("stat_tick_s"), frac, res] + ([load.get("start"), load.get("end")]
+                                              if isinstance(load, dict) else [])
+    check(all(v is None for v in procs) or all(v is not None for v in procs),
+          f"{w}: expected the /proc figures all null or none, got {m!r}")
+    threads = r.get("threads")
+    if is_num(wall) and is_num(own) and is_int(threads) and is_int(cpus):
+        # The bench's threads cannot use more than the wall time on each CPU they
+        # have; slack for the clocks' granularity and the threads' start and end.
+        limit = wall * min(threads, cpus) * 1.1 + 0.02 * len(runs) + 0.01
+        check(own <= limit, f"{w}.bench_cpu_s: expected at most {limit:.3f} s "
+              f"(wall {wall} s x {min(threads, cpus)} CPUs + slack), got {own}")
+    if is_num(wall) and is_num(busy) and is_int(cpus):
+        # /proc/stat counts in ticks (USER_HZ, 100 here): a tick per CPU per sample.
+        limit = wall * cpus * 1.1 + 0.02 * cpus * len(runs) + 0.01
+        check(busy <= limit, f"{w}.busy_s: expected at most {limit:.3f} s, got {busy}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bench")
@@ -561,9 +660,10 @@ def main():
     if timed and a.scenario != "zero" and not a.quick and not target(env)[1]:
         # Without LSE the subjects that need it are left out, with a note unless --quick.
         notes.append(NO_LSE_NOTE)
+    notes += [PROGRESS_SUBJECT, PROGRESS_SCENARIO]
     stderr = "".join(l for l in p.stderr.splitlines(True)
                      if not any(n.match(l.rstrip("\n")) for n in notes))
-    check(stderr == "", f"stderr: expected nothing (not a terminal), got {p.stderr!r}")
+    check(stderr == "", f"stderr: expected only progress lines (not a terminal), got {p.stderr!r}")
     # What each subject is: its entry in "subjects", checked against the results.
     facts = subjects_check.check(doc, check).get(a.scenario, {})
     subjects = []
@@ -605,6 +705,11 @@ def main():
         for i, r in enumerate(results):
             if check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
                 check_result(r, i, a.count, repeat, facts)
+
+    for i, r in enumerate(results):
+        if isinstance(r, dict):
+            check_machine_state(r, i, env)
+    check_progress(p.stderr, a.scenario, results, repeat, facts)
 
     for f in failures:
         print("FAIL:", f)

@@ -252,7 +252,7 @@ static void repetitions_interleave_subjects(void)
 	const struct bench_subject *s[] = {&spin_subjects[0], &spin_subjects[1]};
 
 	order[0] = '\0';
-	CHECK(bench_interleave("test", s, 2, 3, record_order, NULL) == 0, "expected 0");
+	CHECK(bench_interleave("test", s, NULL, 2, 3, record_order, NULL) == 0, "expected 0");
 	CHECK(strcmp(order, "00 10 01 11 02 12 ") == 0,
 	      "expected subject,rep order '00 10 01 11 02 12 ', got '%s'", order);
 }
@@ -386,6 +386,73 @@ static void result_has_every_common_field(void)
 	bench_series_free(&s);
 }
 
+static double member(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+/*
+ * machine_state: two intervals summed, the others' share derived; a run's own
+ * interval sampled around it; without /proc the /proc figures null.
+ */
+static void machine_state_sums_intervals_and_nulls_without_proc(void)
+{
+	struct bench_machine a = {.intervals = 1,
+				  .proc_ok = true,
+				  .cpus = 2,
+				  .load_start = 1.5,
+				  .load_end = 2,
+				  .wall_s = 1,
+				  .busy_s = 1.2,
+				  .steal_s = 0.1,
+				  .own_cpu_s = 0.6};
+	struct bench_machine b = a, sum = {0};
+	const struct bench_params p = {.threads = 2};
+	const struct bench_pin pin = {.mode = BENCH_PIN_AUTO};
+	struct bench_run run;
+	json_t *o;
+
+	b.load_start = 3;
+	b.load_end = 4;
+	bench_machine_add(&sum, &a);
+	bench_machine_add(&sum, &b);
+	o = bench_machine_json(&sum);
+	/* others: (2.4 - 1.2) busy + 0.2 steal over 2 s x 2 CPUs = 0.35 */
+	CHECK(near(member(o, "others_busy_fraction"), 0.35),
+	      "others_busy_fraction: expected 0.35, got %g", member(o, "others_busy_fraction"));
+	CHECK(json_integer_value(json_object_get(o, "intervals")) == 2 &&
+		      near(member(o, "wall_s"), 2) && near(member(o, "bench_cpu_s"), 1.2),
+	      "expected 2 intervals, wall 2 s, bench CPU 1.2 s");
+	CHECK(near(member(json_object_get(o, "loadavg"), "start"), 1.5) &&
+		      near(member(json_object_get(o, "loadavg"), "end"), 4),
+	      "loadavg: expected the first start (1.5) and the last end (4)");
+	json_decref(o);
+
+	sum.proc_ok = false;
+	o = bench_machine_json(&sum);
+	CHECK(json_is_null(json_object_get(o, "busy_s")) &&
+		      json_is_null(json_object_get(o, "others_busy_fraction")) &&
+		      json_is_null(json_object_get(json_object_get(o, "loadavg"), "start")),
+	      "without /proc: expected busy_s, others_busy_fraction, loadavg null");
+	CHECK(near(member(o, "bench_cpu_s"), 1.2), "without /proc: expected bench_cpu_s still");
+	json_decref(o);
+
+	CHECK(bench_measure(&spin_subjects[0], &p, 2, &pin, 0.05, &run) == 0,
+	      "expected the run to work");
+	if (!run.ops)
+		return;
+	CHECK(run.machine.intervals == 1 && run.machine.wall_s * 1e9 >= run.elapsed_ns &&
+		      run.machine.wall_s < 5,
+	      "the run's interval: expected one, at least the run's %g ns, got %u, %g s",
+	      run.elapsed_ns, run.machine.intervals, run.machine.wall_s);
+	CHECK(run.machine.own_cpu_s > 0 && run.machine.own_cpu_s <= run.machine.wall_s * 2 + 0.02,
+	      "the run's CPU time: expected (0, 2 x %g s], got %g s", run.machine.wall_s,
+	      run.machine.own_cpu_s);
+	bench_run_free(&run);
+	CHECK(bench_timer_resolution_ns() > 0 && bench_timer_resolution_ns() < 1e7,
+	      "timer resolution: expected (0, 10 ms), got %g ns", bench_timer_resolution_ns());
+}
+
 int main(void)
 {
 	if (bench_topology_init())
@@ -403,6 +470,7 @@ int main(void)
 	attempts_quantiles_are_exact_below_256_and_the_max_beyond();
 	latency_quantiles_are_within_3_percent_and_never_above_the_max();
 	result_has_every_common_field();
+	machine_state_sums_intervals_and_nulls_without_proc();
 	bench_topology_fini();
 	if (failures) {
 		printf("%d check(s) failed\n", failures);
