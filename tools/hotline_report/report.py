@@ -31,8 +31,8 @@ import shutil
 import tempfile
 from collections import namedtuple
 
-from . import (VERSION, common, contend, criteria, fmt, generic, lockref_sweep, manycore,
-               openclose, overlay, refcount_timing, summary, zeroing)
+from . import (VERSION, common, contend, criteria, fmt, generic, lockref_sweep, machine_state,
+               manycore, openclose, overlay, refcount_timing, summary, zeroing)
 from .context import Context, WriteError, why
 from .facts import OLDER_FILE, has_facts
 from .fmt import DASH
@@ -152,6 +152,7 @@ def doc_section(ctx, doc, number):
     if not has_facts(doc):
         L += [f"*This file has {OLDER_FILE}.*", ""]
     L += env_section(doc)
+    L += machine_state.shared_line(doc.results)
     if not doc.results:
         L += ["No results in this file.", ""]
         return L
@@ -161,6 +162,7 @@ def doc_section(ctx, doc, number):
         section = section_for(scen)
         mark = " (simulated)" if doc.simulated else ""
         L += [f"### {scen}" + (f": {section.title}" if section.title else "") + mark, ""]
+        L += machine_state.scenario_line(rs)
         L += section.render(ctx, doc, rs)
     L += machine_says(ctx, doc, scenarios)
     return L

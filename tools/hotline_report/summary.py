@@ -9,7 +9,7 @@ docs/sources.md).  The first measured file that has a measure's data answers
 it.  Simulated files never answer: a model is not this machine.
 """
 
-from . import criteria, fmt, kernel, stats, zeroing
+from . import criteria, fmt, kernel, machine_state, stats, zeroing
 from .load import is_number
 
 TITLE = "Summary: the questions, answered on this machine"
@@ -81,7 +81,7 @@ def _pair_row(m, doc, a, b, threshold, higher, where):
     if not vals:
         return None
     c = stats.Comparison(vals, threshold, higher, series=(a.get("runs"), b.get("runs")))
-    return Row(m, doc, c, c.verdict, c.notes(), where=where)
+    return Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((a, b)), where=where)
 
 
 def _contend(m, doc):
@@ -113,7 +113,7 @@ def _timing(m, doc):
     if not isinstance(runs, list) or not runs or not all(is_number(x) for x in runs):
         return None
     c = stats.Comparison(runs, m["limit"], higher=False)
-    return Row(m, doc, c, c.verdict, c.notes(), where=f"vs {r.get('ratio_to')}")
+    return Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((r,)), where=f"vs {r.get('ratio_to')}")
 
 
 def _zero(m, doc, ctx):
