@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test_machines.py - hotline-report a.json b.json from two machines: the machines in the summary's columns.
+"""test_machines.py - hotline-report a.json b.json from two machines: columns of the summary, ratio plots.
 
     /usr/bin/python3 test_machines.py TOOL [TestClass ...] [unittest options]
 
@@ -9,7 +9,8 @@ env an aarch64 machine, "ThunderX2-like" (Cavium, 4 CPUs), and other runs:
 refcount / atomic_faa at 2 threads 0.80 (does not hold; x86: 1.00, holds),
 lockref / cas_loop at 2 threads 0.95 (holds; x86: 0.70, does not hold), no
 qspinlock (that row: x86 alone), and refcount-timing results, refcount 1.20x
-atomic (those rows: aarch64 alone).
+atomic (those rows: aarch64 alone).  "Machines compared" (machines.py): the
+contend ratios vs threads, both machines on one plot.
 """
 
 import json
@@ -120,6 +121,23 @@ class TwoMachinesTests(unittest.TestCase):
         last = max(i for i, l in enumerate(lines) if l.startswith("| Does the queued lock"))
         self.assertLess(last, 40, "the summary table ends within the first 40 lines")
 
+    def test_ratio_plots(self):
+        """"Machines compared": each contend question's ratio vs threads, both machines on one
+        plot, and its table; a dash row for the machine without the subject."""
+        sec = self.md[self.md.index("## Machines compared"):]
+        sec = sec[:sec.find("\n## ", 1)]
+        out = os.path.join(self.tmp, "two")
+        for s, b in (("refcount", "atomic_faa"), ("refcount_full", "atomic_faa"),
+                     ("lockref", "cas_loop"), ("qspinlock", "pthread_mutex")):
+            name = f"machines-{s}-{b}.png"
+            self.assertIn(f"]({name})", sec)
+            with open(os.path.join(out, name), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertIn(f"| {X86} | 0.99x [0.99, 0.99] | 1.00x [0.99, 1.01] |", sec)
+        self.assertIn(f"| {ARM} | 0.99x [0.99, 0.99] | 0.80x [0.79, 0.81] |", sec)
+        self.assertIn(f"| {ARM} | 0.95x [0.95, 0.95] | 0.95x [0.94, 0.96] |", sec)
+        self.assertIn(f"| {ARM} | {DASH} | {DASH} | {DASH} | {DASH} |", sec)
+
     def test_order_follows_the_files(self):
         md = run_report([fixture("machine-arm64.json"), fixture("verdicts.json")],
                         os.path.join(self.tmp, "swapped"), self.env)
@@ -142,6 +160,7 @@ class TwoMachinesTests(unittest.TestCase):
         head, _ = summary(md)
         self.assertEqual(head[2:5], ["this machine: median [interval]", "verdict", "published"])
         self.assertIn("## Summary: the questions, answered on this machine", md)
+        self.assertNotIn("## Machines compared", md)
 
 
 class MachinesUnitTests(unittest.TestCase):

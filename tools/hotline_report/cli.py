@@ -40,7 +40,8 @@ says" and the project's done criteria, met or not. Results from hotline-sim
 are marked as simulated, and their sweeps are drawn together with the
 measured points in "Many-core machines (simulated)". Measured files from
 several machines (their env's CPU and arch differ) put the machines side by
-side: one column group per machine in the summary table."""
+side: one column group per machine in the summary table, and the contention
+ratios against thread count with every machine on one plot."""
 
 EPILOG = """\
 examples:
