@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test_machine_state.py - the report flags runs that shared the machine and latency at the timer's step.
+"""test_machine_state.py - the report says shared runs and latency at the timer's step.
 
     /usr/bin/python3 test_machine_state.py TOOL [TestClass ...] [unittest options]
 
@@ -162,6 +162,7 @@ class UnitTests(unittest.TestCase):
         self.assertEqual(m.latency_step({"timer_resolution_ns": 20.0}), 20.0)
         r = {"timer_resolution_ns": 10.0, "latency_resolution_ns": 10.0}
         self.assertEqual(m.latency_cell(r, 20), "\u2264 20")
+        self.assertEqual(m.latency_cell(r, 20.03), "\u2264 20")   # 2 ticks at the runs' rate
         self.assertEqual(m.latency_cell(r, 21), "21")
         self.assertEqual(m.latency_cell({}, 20), "20")
         self.assertEqual(m.latency_note([dict(r, latency_ns={"p50": 30})]), [])

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test_machines.py - hotline-report a.json b.json from two machines: columns of the summary, ratio plots.
+"""test_machines.py - two machines' files: the summary's columns, the same ratio plots.
 
     /usr/bin/python3 test_machines.py TOOL [TestClass ...] [unittest options]
 

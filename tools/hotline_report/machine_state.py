@@ -26,9 +26,11 @@ or the results carry no machine_state (an older bench).
 Latency at the timer's resolution.  contend's latency_ns percentiles are
 read with the cycle counter, whose step is latency_resolution_ns (else the
 run's timer_resolution_ns).  A percentile at most AT_RESOLUTION (2) times
-that step is the clock's step, not a measurement of the operation: it is
-shown as "<= 2 x step" with a note under the table.  Only for results of a bench that
-records timer_resolution_ns (older files: the figures as they are).
+that step (1% of slack: the step and the figures are converted from ticks
+at slightly different rates) is the clock's step, not a measurement of the
+operation: it is shown as "<= 2 x step" with a note under the table.  Only
+for results of a bench that records timer_resolution_ns (older files: the
+figures as they are).
 """
 
 from . import fmt
@@ -36,6 +38,7 @@ from .load import is_number
 
 SHARED_MARGIN = 0.1
 AT_RESOLUTION = 2.0
+SLACK = 1.01        # a figure of exactly 2 ticks, converted at the runs' rate, may be a hair over
 
 
 def _state(r):
@@ -147,7 +150,7 @@ def latency_cell(r, v):
     """Latency figure V (ns) of result R: "<= 2 x step" when at the clock's resolution, else
     the figure (fmt.ns)."""
     step = latency_step(r)
-    if step is not None and is_number(v) and v <= AT_RESOLUTION * step:
+    if step is not None and is_number(v) and v <= AT_RESOLUTION * step * SLACK:
         return f"\u2264 {fmt.ns(AT_RESOLUTION * step)}"
     return fmt.ns(v)
 
@@ -160,12 +163,12 @@ def latency_note(results):
         lat = r.get("latency_ns")
         if step is None or not isinstance(lat, dict):
             continue
-        if any(is_number(lat.get(k)) and lat[k] <= AT_RESOLUTION * step
+        if any(is_number(lat.get(k)) and lat[k] <= AT_RESOLUTION * step * SLACK
                for k in ("p50", "p99", "p999")):
             steps.add(step)
     if not steps:
         return []
-    st = ", ".join(f"{s:g} ns" for s in sorted(steps))
+    st = ", ".join(f"{s:.3g} ns" for s in sorted(steps))
     return [f"\u2264 N: at the timer's resolution. The cycle counter read back to back moves in "
             f"steps of {st} here (latency_resolution_ns), and a figure within "
             f"{AT_RESOLUTION:g} steps is that step, not the operation's time: the operation "

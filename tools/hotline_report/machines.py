@@ -1,4 +1,4 @@
-"""The "Machines compared" section: the summary's contend ratios vs threads, every machine on one plot.
+"""The "Machines compared" section: contend ratios vs threads, every machine on one plot.
 
   render(ctx)  when the measured files come from more than one machine
                (summary.machines()): for each contend measure of

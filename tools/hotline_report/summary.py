@@ -121,7 +121,8 @@ def _timing(m, doc):
     if not isinstance(runs, list) or not runs or not all(is_number(x) for x in runs):
         return None
     c = stats.Comparison(runs, m["limit"], higher=False)
-    return Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((r,)), where=f"vs {r.get('ratio_to')}")
+    return Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((r,)),
+               where=f"vs {r.get('ratio_to')}")
 
 
 def _zero(m, doc, ctx):
