@@ -90,6 +90,8 @@ class TwoMachinesTests(unittest.TestCase):
         self.assertIn("## Summary: the questions, answered on each machine", self.md)
         self.assertIn(f"**{X86}** (", self.md)
         self.assertIn(f"**{ARM}** (", self.md)
+        self.assertIn("The contention ratios at every thread count, the machines on one plot: "
+                      "\"Machines compared\" below.", self.md)
         self.assertEqual(self.md.splitlines()[2],
                          "Machines: AMD EPYC 9B14 (AuthenticAMD), 2 CPUs, x86_64; "
                          "ThunderX2-like (Cavium), 4 CPUs, aarch64.")

@@ -76,13 +76,22 @@ def draw(path, lines, title, threshold=None, subtitle=None):
     return plots._save(fig, path)
 
 
-def render(ctx):
+def _have(ctx):
+    """[(machine, its first doc with contend results)] when two machines or more have one."""
     groups = summary.machines(ctx.docs)
-    if len(groups) < 2:
-        return []
     have = [(name, _contend_doc(docs)) for name, docs in groups]
     have = [(name, d) for name, d in have if d is not None]
-    if len(have) < 2:
+    return have if len(groups) > 1 and len(have) > 1 else []
+
+
+def compared(ctx):
+    """Whether the report has a "Machines compared" section (for the summary to point to)."""
+    return bool(_have(ctx))
+
+
+def render(ctx):
+    have = _have(ctx)
+    if not have:
         return []
     L = []
     seen = set()

@@ -238,6 +238,7 @@ def render(ctx):
     """The summary's lines: heading, table, how to read it ([] when no row has data).  Files
     from several machines: one column group (figure, verdict) per machine, a dash where a
     machine's files do not answer a measure."""
+    from . import machines as compare   # machines.py imports this module
     groups = machines(ctx.docs)
     multi = len(groups) > 1
     rows = []
@@ -269,7 +270,9 @@ def render(ctx):
              "One column group per machine, named from its files' env: "
              + "; ".join(f"**{name}** ({', '.join(d.path for d in docs)})"
                          for name, docs in groups) + f". A dash ({fmt.DASH}): that "
-             "machine's files do not answer the measure.", ""]
+             "machine's files do not answer the measure."
+             + (f" The contention ratios at every thread count, the machines on one plot: "
+                f"\"{compare.TITLE}\" below." if compare.compared(ctx) else ""), ""]
         head = [h for name, _ in groups for h in (f"{name}: median [interval]", "verdict")]
     else:
         L = [f"## {TITLE}", ""]
