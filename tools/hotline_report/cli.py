@@ -38,12 +38,16 @@ a file without one (an older bench) is named on stderr and reported without
 it. Each file with contention or zero results ends with "What this machine
 says" and the project's done criteria, met or not. Results from hotline-sim
 are marked as simulated, and their sweeps are drawn together with the
-measured points in "Many-core machines (simulated)"."""
+measured points in "Many-core machines (simulated)". Measured files from
+several machines (their env's CPU and arch differ) put the machines side by
+side: one column group per machine in the summary table, and the contention
+ratios against thread count with every machine on one plot."""
 
 EPILOG = """\
 examples:
   hotline-bench all --json out/bench.json && hotline-report out/bench.json -o out
   hotline-report out/bench.json out/sim-224.json -o out    # measured and simulated
+  hotline-report x86.json arm64.json -o out    # two machines side by side
   make bench          # runs the suite, then this, into out/
 
 exit status:

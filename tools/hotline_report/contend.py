@@ -18,7 +18,7 @@ which fall back to the lock ("fallback"), and the baseline a subject is set
 beside.  A file without facts gets the tables its figures make, nothing more.
 """
 
-from . import common, criteria, fmt, kernel, plots
+from . import common, criteria, fmt, kernel, machine_state, plots
 from .common import index, mops, paired, part
 from .fmt import DASH
 
@@ -230,11 +230,12 @@ def _latency(results, order, threads, cpus, idx):
         vals = [part(r, "latency_ns", k) for k in ("p50", "p99", "p999")]
         if all(v is None for v in vals):
             return DASH
-        return " / ".join(fmt.ns(v) for v in vals)
+        return " / ".join(machine_state.latency_cell(r, v) for v in vals)
     L = ["#### Latency", "",
          "Time of one op (get + put) as each thread saw it; each cell: p50 / p99 / p99.9, "
          f"in ns unless marked ({DASH}: no figure in the file):", ""]
     L += common.grid("subject", [(s, s) for s in order], threads, cpus, cell)
+    L += machine_state.latency_note(results)
     return L
 
 

@@ -18,7 +18,9 @@ the done criteria of CHECKS (criteria.py), met or not.  A file without a
 
 Several files: their sections follow one another; hotline-sim files are
 marked as simulated.  Then "Many-core machines (simulated)" (manycore.py),
-then "Files compared" (overlay.py): the scenarios whose section has a
+then "Machines compared" (machines.py: measured files from several machines, the
+summary's contention ratios vs threads, the machines on one plot), then "Files compared"
+(overlay.py): the scenarios whose section has a
 threads dimension, found in more than one measured file.
 
 write() is all or nothing: every file goes first into a staging directory
@@ -31,8 +33,8 @@ import shutil
 import tempfile
 from collections import namedtuple
 
-from . import (VERSION, common, contend, criteria, fmt, generic, lockref_sweep, manycore,
-               openclose, overlay, refcount_timing, summary, zeroing)
+from . import (VERSION, common, contend, criteria, fmt, generic, lockref_sweep, machine_state,
+               machines, manycore, openclose, overlay, refcount_timing, summary, zeroing)
 from .context import Context, WriteError, why
 from .facts import OLDER_FILE, has_facts
 from .fmt import DASH
@@ -138,6 +140,7 @@ def build(ctx):
                  if manycore.docs(ctx) else ""), ""]
     for i, doc in enumerate(ctx.docs, 1):
         L += doc_section(ctx, doc, i if n > 1 else None)
+    L += machines.render(ctx)
     L += manycore.render(ctx)
     L += overlay.render(ctx, [s for s, sec in SECTIONS.items() if sec.threads])
     return "\n".join(L).rstrip() + "\n"
@@ -152,6 +155,7 @@ def doc_section(ctx, doc, number):
     if not has_facts(doc):
         L += [f"*This file has {OLDER_FILE}.*", ""]
     L += env_section(doc)
+    L += machine_state.shared_line(doc.results)
     if not doc.results:
         L += ["No results in this file.", ""]
         return L
@@ -161,6 +165,7 @@ def doc_section(ctx, doc, number):
         section = section_for(scen)
         mark = " (simulated)" if doc.simulated else ""
         L += [f"### {scen}" + (f": {section.title}" if section.title else "") + mark, ""]
+        L += machine_state.scenario_line(rs)
         L += section.render(ctx, doc, rs)
     L += machine_says(ctx, doc, scenarios)
     return L

@@ -7,12 +7,20 @@ interval, the three-valued verdict (stats.py), and the published figure
 beside it with the machine it came from and its source (data/published.json,
 docs/sources.md).  The first measured file that has a measure's data answers
 it.  Simulated files never answer: a model is not this machine.
+
+Files from several machines (hotline-report a.json b.json, each env naming
+its CPU and arch: machines()): the table has one column group per machine,
+figure and verdict, each answered by that machine's files alone, in the
+order the files came; a dash where a machine's files do not answer a
+measure.  The published column is shared (the figures of each machine's
+arch, once each).
 """
 
-from . import criteria, fmt, kernel, stats, zeroing
+from . import criteria, fmt, kernel, machine_state, stats, zeroing
 from .load import is_number
 
 TITLE = "Summary: the questions, answered on this machine"
+TITLE_MACHINES = "Summary: the questions, answered on each machine"
 
 SHORT = {stats.HOLDS: "hold", stats.DOES_NOT_HOLD: "do not hold", stats.CANNOT_TELL: "cannot tell"}
 
@@ -81,7 +89,7 @@ def _pair_row(m, doc, a, b, threshold, higher, where):
     if not vals:
         return None
     c = stats.Comparison(vals, threshold, higher, series=(a.get("runs"), b.get("runs")))
-    return Row(m, doc, c, c.verdict, c.notes(), where=where)
+    return Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((a, b)), where=where)
 
 
 def _contend(m, doc):
@@ -113,7 +121,8 @@ def _timing(m, doc):
     if not isinstance(runs, list) or not runs or not all(is_number(x) for x in runs):
         return None
     c = stats.Comparison(runs, m["limit"], higher=False)
-    return Row(m, doc, c, c.verdict, c.notes(), where=f"vs {r.get('ratio_to')}")
+    return Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((r,)),
+               where=f"vs {r.get('ratio_to')}")
 
 
 def _zero(m, doc, ctx):
@@ -142,8 +151,8 @@ def _zero(m, doc, ctx):
     return Row(m, doc, worst, verdict, notes, ns=ns, where=f"at {fmt.size_exact(size)}")
 
 
-def _answer(ctx, m):
-    measured = [d for d in ctx.docs if not d.simulated]
+def _answer(ctx, m, measured):
+    """The row of measure M from the first of the MEASURED docs that has its data, or None."""
     kind = m["kind"]
     if kind == "sweep":
         tries = [(lambda d=d, s=s: _sweep(m, d, s)) for s in SWEEP_SCENARIOS for d in measured]
@@ -205,26 +214,70 @@ def _published_cell(m, row):
     return f"{text}, published on {machine} ({source})"
 
 
+def short_name(env):
+    """A machine's name for a column heading, from its env: the CPU and the arch."""
+    cpu = str(env.get("cpu")).strip() if env.get("cpu") else "CPU not recorded"
+    return cpu + (f" ({env['arch']})" if env.get("arch") else "")
+
+
+def machines(docs):
+    """[(name, [docs])]: the measured DOCS grouped by the machine their env describes
+    (describe()), in the order the files came; named by short_name(), or in full where two
+    machines would share a short name."""
+    groups = {}
+    for d in docs:
+        if not d.simulated:
+            groups.setdefault(describe(d.env), []).append(d)
+    names = {k: short_name(v[0].env) for k, v in groups.items()}
+    if len(set(names.values())) < len(names):
+        names = {k: k for k in groups}
+    return [(names[k], v) for k, v in groups.items()]
+
+
 def render(ctx):
-    """The summary's lines: heading, table, how to read it ([] when no row has data)."""
+    """The summary's lines: heading, table, how to read it ([] when no row has data).  Files
+    from several machines: one column group (figure, verdict) per machine, a dash where a
+    machine's files do not answer a measure."""
+    from . import machines as compare   # machines.py imports this module
+    groups = machines(ctx.docs)
+    multi = len(groups) > 1
     rows = []
     levels = set()
     for q in criteria.QUESTIONS:
         first = True
         for m in q["measures"]:
-            row = _answer(ctx, m)
-            if row is None:
+            answers = [_answer(ctx, m, docs) for _, docs in groups]
+            if not any(answers):
                 continue
-            if row.shown.lo is not None:
-                levels.add((row.shown.n, row.shown.level))
-            rows.append([q["question"] if first else "", m["what"], _figure(row),
-                         _verdict_cell(m, row), _published_cell(m, row)])
+            cells, published = [], []
+            for row in answers:
+                if row is None:
+                    cells += [fmt.DASH, fmt.DASH]
+                    continue
+                if row.shown.lo is not None:
+                    levels.add((row.shown.n, row.shown.level))
+                cells += [_figure(row), _verdict_cell(m, row)]
+                pub = _published_cell(m, row)
+                if pub != fmt.DASH and pub not in published:
+                    published.append(pub)
+            rows.append([q["question"] if first else "", m["what"], *cells,
+                         "; ".join(published) or fmt.DASH])
             first = False
     if not rows:
         return []
-    L = [f"## {TITLE}", ""]
-    L += fmt.table(["question", "measure", "this machine: median [interval]", "verdict",
-                    "published"], rows, "lllll")
+    if multi:
+        L = [f"## {TITLE_MACHINES}", "",
+             "One column group per machine, named from its files' env: "
+             + "; ".join(f"**{name}** ({', '.join(d.path for d in docs)})"
+                         for name, docs in groups) + f". A dash ({fmt.DASH}): that "
+             "machine's files do not answer the measure."
+             + (f" The contention ratios at every thread count, the machines on one plot: "
+                f"\"{compare.TITLE}\" below." if compare.compared(ctx) else ""), ""]
+        head = [h for name, _ in groups for h in (f"{name}: median [interval]", "verdict")]
+    else:
+        L = [f"## {TITLE}", ""]
+        head = ["this machine: median [interval]", "verdict"]
+    L += fmt.table(["question", "measure", *head, "published"], rows, "l" * (len(head) + 3))
     lv = ", ".join(f"{level:.2%} with {fmt.plural(n, 'repetition')}"
                    for n, level in sorted(levels))
     L += ["", "Each figure is the median of paired per-repetition ratios (subject and baseline "
