@@ -29,8 +29,8 @@ def ratio_series(doc, subject, base):
     rs = [r for r in doc.results if r["scenario"] == criteria.SCENARIO]
     out = []
     for t in sorted({r.get("threads") for r in rs if isinstance(r.get("threads"), int)}):
-        a = summary._find(rs, subject, t)
-        b = summary._find(rs, base, t)
+        a = summary.find_result(rs, subject, t)
+        b = summary.find_result(rs, base, t)
         vals = criteria.side_by_side(a, b) if a and b else None
         if vals:
             out.append((t, stats.Comparison(vals)))
@@ -72,8 +72,8 @@ def draw(path, lines, title, threshold=None, subtitle=None):
     ax.set_ylabel("ratio of ops/s, paired per repetition")
     ax.set_ylim(0, top * 1.08)
     ax.legend(loc="best")
-    plots._titles(fig, ax, title, subtitle)
-    return plots._save(fig, path)
+    plots.titles(fig, ax, title, subtitle)
+    return plots.save(fig, path)
 
 
 def _have(ctx):

@@ -124,13 +124,13 @@ def mark_x(ax, marks):
                 fontsize=8, color="#444444")
 
 
-def _titles(fig, ax, title, subtitle):
+def titles(fig, ax, title, subtitle):
     fig.suptitle(title, fontsize=12, fontweight="bold")
     if subtitle:
         ax.set_title(subtitle, fontsize=9, color="dimgray")
 
 
-def _save(fig, path):
+def save(fig, path):
     plt = pyplot()
     try:
         fig.savefig(path, dpi=DPI, bbox_inches="tight")
@@ -186,7 +186,7 @@ def bar_chart(path, bars, title, ylabel, xlabel="subject", subtitle=None, refs=N
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(axis="x", visible=False)
-    _titles(fig, ax, title, subtitle)
+    titles(fig, ax, title, subtitle)
     handles, labels = ax.get_legend_handles_labels()
     if bar_legend:  # a neutral swatch: the bars have one colour each
         from matplotlib.patches import Patch
@@ -194,7 +194,7 @@ def bar_chart(path, bars, title, ylabel, xlabel="subject", subtitle=None, refs=N
         handles[i] = Patch(facecolor="#bbbbbb", edgecolor="#555555")
     if len(labels) > 1 or refs:
         ax.legend(handles, labels, loc="upper left")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def series_vs(results, xkey, metric, suffix="", linestyle="-"):
@@ -329,7 +329,7 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
         if name:
             ax.set_title(name, fontsize=10)
     if len(panels) == 1:
-        _titles(fig, axes[0], title, subtitle)
+        titles(fig, axes[0], title, subtitle)
     else:
         fig.suptitle(title, fontsize=12, fontweight="bold")
         if subtitle:
@@ -357,7 +357,7 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
                             borderaxespad=0)
         else:
             axes[-1].legend(handles, labels, loc="best")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def _pick_ticks(values, limit=12):
@@ -480,7 +480,7 @@ def plot_vs_limit(path, series, title, ylabel, subtitle=None, logy=False):
         ax.set_ylim(bottom=0)
     ax.set_xlabel("retry limit (cmpxchg attempts before taking the lock; log scale)")
     ax.set_ylabel(ylabel)
-    _titles(fig, ax, title, subtitle)
+    titles(fig, ax, title, subtitle)
     if len(series) > 1:
         ax.legend(loc="lower right")
-    return _save(fig, path)
+    return save(fig, path)

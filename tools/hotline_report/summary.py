@@ -68,7 +68,7 @@ def _results(doc, scenario):
     return [r for r in doc.results if r["scenario"] == scenario]
 
 
-def _find(results, subject, threads, limit=False):
+def find_result(results, subject, threads, limit=False):
     for r in results:
         if r["subject"] == subject and r.get("threads") == threads and \
                 (limit is False or r.get("retry_limit") == limit):
@@ -80,8 +80,8 @@ def _most(results, m, limit=False):
     """The highest thread count with both the subject (at LIMIT) and the base."""
     ts = sorted({r.get("threads") for r in results if isinstance(r.get("threads"), int)},
                 reverse=True)
-    return next((t for t in ts if _find(results, m["subject"], t, limit)
-                 and _find(results, m["base"], t)), None)
+    return next((t for t in ts if find_result(results, m["subject"], t, limit)
+                 and find_result(results, m["base"], t)), None)
 
 
 def _pair_row(m, doc, a, b, threshold, higher, where):
@@ -95,7 +95,7 @@ def _pair_row(m, doc, a, b, threshold, higher, where):
 def _contend(m, doc):
     rs = _results(doc, criteria.SCENARIO)
     t = _most(rs, m) if m["threads"] == "most" else m["threads"]
-    a, b = _find(rs, m["subject"], t), _find(rs, m["base"], t)
+    a, b = find_result(rs, m["subject"], t), find_result(rs, m["base"], t)
     if a is None or b is None:
         return None
     cpus = doc.env.get("cpus")
@@ -111,12 +111,12 @@ def _sweep(m, doc, scen):
     t = _most(rs, m, m["limit"])
     if t is None:
         return None
-    return _pair_row(m, doc, _find(rs, m["subject"], t, m["limit"]), _find(rs, m["base"], t),
+    return _pair_row(m, doc, find_result(rs, m["subject"], t, m["limit"]), find_result(rs, m["base"], t),
                      m["factor"], True, f"{t} threads, {scen}")
 
 
 def _timing(m, doc):
-    r = _find(_results(doc, "refcount-timing"), m["subject"], 1)
+    r = find_result(_results(doc, "refcount-timing"), m["subject"], 1)
     runs = r.get("ratio_runs") if r else None
     if not isinstance(runs, list) or not runs or not all(is_number(x) for x in runs):
         return None
