@@ -154,6 +154,15 @@ static json_t *command_json(int argc, char *const argv[])
 	return j;
 }
 
+/* A CPU identification number as it is usually written, e.g. "0x19". */
+static json_t *hex_json(unsigned int v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "0x%x", v);
+	return json_string(buf);
+}
+
 json_t *bench_env_json(long long start_time, int argc, char *const argv[])
 {
 	const struct hl_cpu *cpu = hl_cpu();
@@ -164,6 +173,10 @@ json_t *bench_env_json(long long start_time, int argc, char *const argv[])
 	json_object_set_new(env, "flags", flags_json());
 	json_object_set_new(env, "arch", string_json(cpu->arch));
 	json_object_set_new(env, "vendor", string_json(cpu->vendor));
+	/* x86: display family and model (the figures' machine is named by them); arm64: MIDR's. */
+	json_object_set_new(env, "family", hex_json(cpu->family));
+	json_object_set_new(env, "model_id", hex_json(cpu->model_id));
+	json_object_set_new(env, "stepping", json_integer(cpu->stepping));
 	json_object_set_new(env, "atomics",
 			    bench_atomics() ? json_string(bench_atomics()) : json_null());
 	json_object_set_new(env, "kernel", kernel_json());

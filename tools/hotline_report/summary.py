@@ -44,7 +44,8 @@ def describe(env):
     cpu = env.get("cpu")
     text = str(cpu).strip() if cpu else "CPU not recorded"
     extra = [str(env["vendor"])] if env.get("vendor") else []
-    fam = [f"{k} {env[k]}" for k in ("family", "model") if env.get(k) not in (None, "")]
+    fam = [f"{label} {env[k]}" for k, label in (("family", "family"), ("model_id", "model"))
+           if isinstance(env.get(k), (str, int)) and env.get(k) != ""]
     extra += fam
     if extra:
         text += f" ({', '.join(extra)})"
