@@ -93,7 +93,9 @@ def subtitle(doc, results):
     env = doc.env
     parts = [str(env.get("cpu") or env.get("preset") or "unknown CPU")]
     runs = sorted({len(r["runs"]) for r in results})
-    if runs:
+    if runs == [1]:
+        parts.append("one run each, no median")
+    elif runs:
         parts.append("median of " + "/".join(str(n) for n in runs) + " runs")
     if doc.quick:
         parts.append("QUICK MODE: indicative only")

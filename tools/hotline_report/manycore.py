@@ -23,6 +23,7 @@ the simulated files it draws.  Subjects are ordered as each file's facts list
 them (facts.py).
 """
 
+import math
 from . import fmt, kernel, plots
 from .common import cpus as _cpus, index as _index, names as _names
 from .facts import Facts
@@ -191,6 +192,9 @@ def _preset(ctx, doc, measured):
                            if isinstance(v, (int, float))) or DASH)
               + ". Its many-thread figures are the base's assumptions with this machine's "
               "costs (docs/sim.md, \"Calibrating\").", ""]
+        warn = calibration_warning(rms)
+        if warn:
+            L += [warn, ""]
 
     series = plots.series_vs([dict(r, ns_per_op=ns_per_update(doc, r)) for r in rs],
                              "threads", "ns_per_op")
@@ -292,3 +296,19 @@ def _anchor_table(doc, preset, rs):
               f"{machine or 'the machine this preset models'} (its figures are for "
               f"{_names(machines)}); under model: no such run in the file.", ""]
     return L
+
+
+# A calibration whose typical figure is off by more than this factor is said to fit poorly.
+# hotline-sim refuses fits off by 2x (rms log error ln 2 = 0.69) unless told otherwise.
+POOR_FIT_FACTOR = 1.4
+
+
+def calibration_warning(rms):
+    """One line warning of a poor calibration (rms log error over ln POOR_FIT_FACTOR), or None."""
+    if not isinstance(rms, (int, float)) or isinstance(rms, bool):
+        return None
+    if rms <= math.log(POOR_FIT_FACTOR):
+        return None
+    return (f"**A poor fit:** an rms log error of {fmt.num(rms)} means a typical measured figure "
+            f"is off by {math.exp(rms):.2f}x in the model; read the calibrated curves as a "
+            f"shape, not as this machine's numbers.")
