@@ -16,29 +16,20 @@ machine_state, no timer_resolution_ns) is the older file: nothing is said.
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
+from reportlib import fixture  # noqa: E402
+import reportlib  # noqa: E402
+
 TOOL = None          # set from argv in __main__
 
 
-def fixture(name):
-    return os.path.join(FIXTURES, name)
-
-
 def run_report(paths, out, env):
-    p = subprocess.run([TOOL, *paths, "-o", out], capture_output=True, text=True, env=env,
-                       timeout=120)
-    if p.returncode != 0:
-        raise AssertionError(f"hotline-report exit {p.returncode}: {p.stderr}")
-    with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-        return f.read()
+    return reportlib.run_report(TOOL, paths, out, env)
 
 
 def section(md, heading):

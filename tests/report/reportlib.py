@@ -1,0 +1,25 @@
+"""reportlib.py - what the report's newer test files share: their fixtures and one report run.
+
+test_verdicts.py, test_machine_state.py and test_machines.py import it (their
+own directory is on sys.path when they run).
+"""
+
+import os
+import subprocess
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+
+def fixture(name):
+    """The path of fixtures/NAME."""
+    return os.path.join(FIXTURES, name)
+
+
+def run_report(tool, paths, out, env):
+    """report.md of `TOOL PATHS -o OUT`; an AssertionError with its stderr if it fails."""
+    p = subprocess.run([tool, *paths, "-o", out], capture_output=True, text=True, env=env,
+                       timeout=120)
+    if p.returncode != 0:
+        raise AssertionError(f"hotline-report exit {p.returncode}: {p.stderr}")
+    with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+        return f.read()
