@@ -1,5 +1,6 @@
 # tests/cli_lib.sh - sourced by the command-line tests of hotline's tools
-# (tests/bench/cli.sh, tests/sim/cli.sh). Set before sourcing it:
+# (tests/bench/cli.sh, tests/sim/cli.sh, tests/bench/progress_tty.sh). Set
+# before sourcing it:
 #   tool       the program's name, which starts every error line ("hotline-sim")
 #   tool_path  the program to run
 # It gives:

@@ -13,13 +13,9 @@ if ! command -v script >/dev/null 2>&1 || [ -n "${HOTLINE_TARGET_RUN:-}" ]; then
 	echo "SKIP: no script(1), or a cross build: no terminal to test on"
 	exit 77
 fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+tool=hotline-bench
+tool_path=$bench
+. "$(dirname "$0")/../cli_lib.sh" # tmp, fail and failures
 
 # Everything the terminal got (stdout to a file): stderr alone.
 script -qec "stty cols 200; '$bench' lockref-sweep --quick --duration 0.01 --threads 2 \
