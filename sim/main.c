@@ -48,6 +48,29 @@ static struct {
 	bool calib_max_error_set;
 } opts = {.retry_limit = 100, .ops = DEFAULT_OPS, .seed = 1, .calib_max_error = CALIB_MAX_ERROR};
 
+/*
+ * One name of a list in --help, from the table that defines it (so the help
+ * cannot name a preset or policy that does not exist): the names are packed
+ * into lines under the option's description, comma separated.
+ */
+static void names_line(FILE *f, const char *name, size_t i, size_t n)
+{
+	static size_t col;
+	const size_t indent = 21, width = 79;
+	size_t len = strlen(name) + (i + 1 < n ? 1 : 0);
+
+	if (i == 0 || col + 1 + len > width) {
+		if (i != 0)
+			fputc('\n', f);
+		col = (size_t)fprintf(f, "%*s", (int)indent, "");
+	} else {
+		col += (size_t)fprintf(f, " ");
+	}
+	col += (size_t)fprintf(f, "%s%s", name, i + 1 < n ? "," : "");
+	if (i + 1 == n)
+		fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -61,10 +84,13 @@ static void usage(FILE *f)
 		"A discrete-event model of hardware threads sharing one cache line\n"
 		"(docs/sim.md). Results use the bench's JSON schema, marked simulated.\n"
 		"\n"
-		"  --machine PRESET   x86-server, thunderx2 or graviton2-lse (see --list)\n"
-		"  --policy LIST      subjects: atomic_faa, cas_loop, lockref, lockref_unbounded,\n"
-		"                     lockref_relax, lockref_relax_alt, lockref_spinlock_only,\n"
-		"                     qspinlock, ticket; or all: every one, in this order\n"
+		"  --machine PRESET   a preset (see --list for their parameters):\n");
+	for (size_t i = 0; i < sim_nr_presets; i++)
+		names_line(f, sim_presets[i].name, i, sim_nr_presets);
+	fprintf(f, "  --policy LIST      subjects, or all: every one, in this order:\n");
+	for (int i = 0; i < SIM_NR_POLICIES; i++)
+		names_line(f, sim_policies[i].name, (size_t)i, SIM_NR_POLICIES);
+	fprintf(f,
 		"  --threads LIST     thread counts, e.g. 1,2,28,224 (at most the machine's CPUs)\n"
 		"  --retry-limit N    lockref's lockless attempts before the lock (default 100)\n"
 		"  --ops N            operations measured per run, after a tenth more of\n"

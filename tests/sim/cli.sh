@@ -52,6 +52,14 @@ for a in --help --version --list; do
 	[ -s "$tmp/out" ] || fail "hotline-sim $a: expected output on stdout"
 	[ -s "$tmp/err" ] && fail "hotline-sim $a: expected nothing on stderr, got: $(cat "$tmp/err")"
 done
+# --help names every preset and every policy --list names (both come from
+# the tables that define them, not from a second hand-kept list).
+run_tool --help >"$tmp/help" 2>/dev/null
+for name in $(run_tool --list 2>/dev/null | sed -n 's/^\([a-z0-9_-]*\): .*/\1/p' | grep -v '^policies$') \
+	$(run_tool --list 2>/dev/null | sed -n 's/^policies: //p'); do
+	grep -Eq "(^|[ ,])$name(,|\$)" "$tmp/help" ||
+		fail "--help: expected it to name '$name', which --list names"
+done
 # An overridden parameter reaches the model (and the JSON).
 if run_tool $safe --lat-socket 33 --json "$tmp/o.json" >/dev/null 2>"$tmp/err"; then
 	grep -q '"lat_socket": 33' "$tmp/o.json" ||
