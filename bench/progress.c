@@ -89,7 +89,8 @@ static double time_left(uint64_t now)
 		 */
 		if (pg.sc_done && per_item > 0) {
 			double prior = p->seconds / 10;
-			double took = (double)(now - pg.sc_first_ns - pg.sc_extra_ns) / 1e9;
+			double took =
+				(double)(now - pg.sc_first_ns) / 1e9 - (double)pg.sc_extra_ns / 1e9;
 
 			ratio = ((took > 0 ? took : 0) + prior) /
 				(per_item * (double)pg.sc_done + prior);

@@ -633,6 +633,9 @@ static void ct_print_header(const struct ct_ctx *ctx)
 	       "%.1f ns)\n",
 	       ctx->scenario, ctx->duration, cfg->repeat, cfg->repeat == 1 ? "" : "s",
 	       cfg->pin.text, CT_SAMPLE_EVERY, ctx->timer_ns);
+	if (bench_until_decided_on())
+		printf("(--until-decided: more repetitions where a question cannot tell; "
+		       "config.until_decided in the JSON says which)\n");
 	printf("%-7s %-22s %5s %8s %8s %6s %5s %7s %5s %6s %8s %8s %8s %9s\n", "threads", "subject",
 	       "limit", "Mops/s", "ns/op", "spread", "fair", "att/ok", "p99", "fallbk", "lat p50",
 	       "p99", "p99.9", "max ns");

@@ -270,6 +270,9 @@ static void rt_print(const struct rt_ctx *ctx)
 		printf("not pinned");
 	printf("), %llu ops per run, %u repetition%s\n", (unsigned long long)(2 * count - 1),
 	       ctx->reps, ctx->reps == 1 ? "" : "s");
+	if (bench_until_decided_on())
+		printf("(--until-decided: more repetitions where a question cannot tell; "
+		       "config.until_decided in the JSON says which)\n");
 	printf("%-20s %8s %19s %9s %8s %9s %10s %7s\n", "subject", "ns/op", "min..max ns/op",
 	       "Mops/s", BENCH_CYCLES_LABEL "/op", "s/run", "vs " RT_BASELINE, "spread");
 	for (size_t i = 0; i < ctx->n; i++) {

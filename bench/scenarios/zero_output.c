@@ -37,6 +37,9 @@ void zt_print_intro(const struct zt_run *run, const char *unsupported)
 	       ZT_NAME, run->duration, run->reps, run->reps == 1 ? "" : "s", run->cfg->pin.text,
 	       run->plan, ZT_ALIGN, zt_size_text(run->arena, arena, sizeof(arena)), ZT_ARENA_LLCS,
 	       zt_size_text(run->llc, llc, sizeof(llc)), run->llc_guessed ? ", guessed" : "");
+	if (bench_until_decided_on())
+		printf("(--until-decided: more repetitions where a question cannot tell; "
+		       "config.until_decided in the JSON says which)\n");
 	if (unsupported[0])
 		printf("variants this CPU cannot run (not measured): %s\n", unsupported);
 	fflush(stdout);
