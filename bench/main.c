@@ -528,6 +528,16 @@ static void note_ignored(const struct bench_scenario *sc)
 	}
 }
 
+/* Whether a question of questions.c is about one of the scenarios named. */
+static bool asks_questions(const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (bench_questions_asked(names[i]))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Find out now, not after minutes of measuring, whether FILE can be
  * written. A file created for the test is removed again.
@@ -628,6 +638,9 @@ int main(int argc, char *argv[])
 	for (size_t i = 0; i < nr_run; i++)
 		run_names[i] = run[i]->name;
 	bench_until_decided_init(opts.cfg.until_decided, opts.cfg.repeat, run_names, nr_run);
+	if (opts.cfg.until_decided && !asks_questions(run_names, nr_run))
+		bench_note("--until-decided: the report asks no question of %s; ignored",
+			   opts.scenario);
 	if (opts.json_path)
 		check_json_path(opts.json_path);
 	if (bench_topology_init())

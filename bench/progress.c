@@ -130,8 +130,12 @@ static const char *budget_text(char *buf, size_t len)
 	double left = bench_until_decided_left();
 
 	buf[0] = '\0';
-	/* Past the last scenario, nothing is left to decide. */
-	if (left > 0 && !pg.all_done)
+	bool asked = false;
+
+	/* Only while this scenario or one after it has questions to decide. */
+	for (size_t i = pg.cur < pg.nr ? pg.cur : 0; i < pg.nr && !pg.all_done; i++)
+		asked |= bench_questions_asked(pg.sc[i].name);
+	if (left > 0 && asked)
 		snprintf(buf, len, ", up to %s more to decide", clock_text(left, t, sizeof(t)));
 	return buf;
 }

@@ -27,6 +27,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "questions.h"
 
@@ -112,6 +113,15 @@ const struct bench_question bench_questions[] = {
 /* clang-format on */
 
 const size_t bench_nr_questions = sizeof(bench_questions) / sizeof(bench_questions[0]);
+
+bool bench_questions_asked(const char *scenario)
+{
+	for (size_t i = 0; i < bench_nr_questions; i++) {
+		if (strcmp(bench_questions[i].scenario, scenario) == 0)
+			return true;
+	}
+	return false;
+}
 
 static json_t *q_sizes_json(const struct bench_question *q)
 {

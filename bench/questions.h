@@ -65,6 +65,9 @@ struct bench_question {
 extern const struct bench_question bench_questions[];
 extern const size_t bench_nr_questions;
 
+/* Whether the table has a question about scenario. */
+bool bench_questions_asked(const char *scenario);
+
 /* The table as JSON, for config.until_decided.questions (bench/README.md). */
 json_t *bench_questions_json(void);
 
