@@ -155,7 +155,9 @@ static void list_scenarios(void)
 	}
 }
 
-/* Seconds for option opt: digits with at most one decimal point, > 0. No signs, exponents, "inf".
+/*
+ * Seconds, for option opt (--duration, --until-decided): digits with at
+ * most one decimal point, > 0. No signs, exponents, "inf".
  */
 static double parse_seconds(const char *opt, const char *s)
 {

@@ -283,15 +283,8 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 		    const bool *run_group, unsigned int round)
 {
 	char what[512], where[160], state[120];
-	const struct ud_question *first = NULL;
 	uint64_t t0 = bench_now_ns();
 
-	for (size_t i = 0; i < nr; i++) {
-		if (deciding(&u[i]) && run_group[u[i].group] && !first)
-			first = &u[i];
-	}
-	if (!first)
-		return 0;
 	/* The line (not a terminal): each question this round is for. */
 	for (size_t i = 0; i < nr; i++) {
 		if (!deciding(&u[i]) || !run_group[u[i].group])
@@ -302,17 +295,23 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 			 p->series[u[i].s].n + 1, state);
 		bench_progress_extra_line(what);
 	}
-	q_where(first, p, where, sizeof(where));
-	q_state(first, state, sizeof(state));
 	for (size_t k = 0; k < p->n; k++) {
 		/* Reverse table order in even rounds, table order in odd ones. */
-		size_t i = round % 2 ? k : p->n - 1 - k;
+		size_t i = round % 2 ? k : p->n - 1 - k, g = group_of(parent, i);
 		const char *name = p->names ? p->names[i] : p->subjects[i]->name;
+		const struct ud_question *why = NULL;
 		unsigned int rep = p->series[i].n;
 		int ret;
 
-		if (!run_group[group_of(parent, i)])
+		if (!run_group[g])
 			continue;
+		/* The terminal's line names the first question this subject runs for. */
+		for (size_t j = 0; j < nr && !why; j++) {
+			if (u[j].group == g && deciding(&u[j]))
+				why = &u[j];
+		}
+		q_where(why, p, where, sizeof(where));
+		q_state(why, state, sizeof(state));
 		snprintf(what, sizeof(what), "until decided: %s, rep %u: %s; %s", where, rep + 1,
 			 name, state);
 		bench_progress_extra(what);
