@@ -41,11 +41,12 @@ static const struct bench_scenario *const scenarios[] = {
 #define MIN_COUNT      2
 #define MAX_SIZE       (1ull << 30) /* --sizes: 1 GiB, the largest buffer zero allocates */
 /*
- * --until-decided without a value: two minutes for the whole invocation. A
- * round at the slowest point (refcount-timing: four subjects of about 3 s
- * each) fits ten times, a contend round (two to three subjects of 0.5 s)
- * about a hundred; and `make bench` (about ten minutes) grows by a fifth
- * at most.
+ * --until-decided without a value: two minutes for the whole invocation,
+ * shared among the scenarios by their planned time (until_decided.c). A
+ * round at the slowest point (refcount-timing: atomic, refcount and
+ * refcount_full, about 3 s each) fits a dozen times, a contend round (two
+ * to six subjects of 0.5 s) forty to a hundred times; and `make bench`
+ * (about ten minutes) grows by a fifth at most.
  */
 #define DEFAULT_UNTIL_DECIDED 120.0
 
@@ -620,6 +621,7 @@ int main(int argc, char *argv[])
 {
 	const struct bench_scenario *run[NR_SCENARIOS];
 	static const char *run_names[NR_SCENARIOS];
+	double planned_s[NR_SCENARIOS];
 	long long start = (long long)time(NULL);
 	size_t nr_run;
 	json_t *results, *subjects;
@@ -639,7 +641,6 @@ int main(int argc, char *argv[])
 	check_subjects(run, nr_run);
 	for (size_t i = 0; i < nr_run; i++)
 		run_names[i] = run[i]->name;
-	bench_until_decided_init(opts.cfg.until_decided, opts.cfg.repeat, run_names, nr_run);
 	if (opts.cfg.until_decided && !asks_questions(run_names, nr_run))
 		bench_note("--until-decided: the report asks no question of %s; ignored",
 			   opts.scenario);
@@ -657,7 +658,10 @@ int main(int argc, char *argv[])
 		if (run[i]->plan)
 			run[i]->plan(run[i], &opts.cfg, &plan);
 		bench_progress_plan(run[i]->name, &plan);
+		planned_s[i] = plan.seconds;
 	}
+	bench_until_decided_init(opts.cfg.until_decided, opts.cfg.repeat, run_names, planned_s,
+				 nr_run);
 
 	results = json_array();
 	subjects = json_object();
@@ -667,6 +671,7 @@ int main(int argc, char *argv[])
 		if (i)
 			putchar('\n');
 		bench_progress_scenario(run[i]->name);
+		bench_until_decided_scenario(run[i]->name);
 		ret = run[i]->run(run[i], &opts.cfg, results);
 		if (!ret)
 			bench_progress_scenario_done(run[i]->name);

@@ -37,6 +37,7 @@ static struct {
 	unsigned long extra;	   /* --until-decided's measurements done (unplanned) */
 	uint64_t sc_extra_ns;	   /* their time in the current scenario */
 	bool all_done;		   /* the last scenario planned has ended */
+	bool sc_ended;		   /* the current one has (its last line) */
 	struct {
 		const char *name;
 		struct bench_plan plan;
@@ -68,6 +69,7 @@ void bench_progress_scenario(const char *scenario)
 	pg.sc_done = 0;
 	pg.sc_first_ns = 0;
 	pg.sc_extra_ns = 0;
+	pg.sc_ended = false;
 }
 
 /* Seconds left, or -1 when there is no plan to tell. */
@@ -132,8 +134,8 @@ static const char *budget_text(char *buf, size_t len)
 	buf[0] = '\0';
 	bool asked = false;
 
-	/* Only while this scenario or one after it has questions to decide. */
-	for (size_t i = pg.cur < pg.nr ? pg.cur : 0; i < pg.nr && !pg.all_done; i++)
+	/* Only while this scenario (unless it has ended) or one after it has questions. */
+	for (size_t i = pg.cur < pg.nr ? pg.cur + pg.sc_ended : 0; i < pg.nr && !pg.all_done; i++)
 		asked |= bench_questions_asked(pg.sc[i].name);
 	if (left > 0 && asked)
 		snprintf(buf, len, ", up to %s more to decide", clock_text(left, t, sizeof(t)));
@@ -278,6 +280,7 @@ void bench_progress_scenario_done(const char *scenario)
 		/* Past this scenario: what is left is the ones after it. */
 		pg.sc_done = pg.cur < pg.nr ? pg.sc[pg.cur].plan.items : pg.sc_done;
 		pg.all_done = pg.cur + 1 >= pg.nr;
+		pg.sc_ended = true;
 		fprintf(stderr, "%s: %s %s done in %s%s\n", BENCH_NAME,
 			position_text(pg.done, pos, sizeof(pos)), scenario,
 			clock_text((double)(now - pg.sc_start_ns) / 1e9, took, sizeof(took)),

@@ -73,9 +73,15 @@ json_t *bench_questions_json(void);
 
 /* ---- the driver ------------------------------------------------------------ */
 
-/* --until-decided: budget in seconds for the whole invocation (0: off); the scenarios run. */
+/*
+ * --until-decided: budget in seconds for the whole invocation (0: off), the
+ * planned repetitions; the scenarios to run, in order, with their planned
+ * seconds (struct bench_plan), by which the budget is shared.
+ */
 void bench_until_decided_init(double budget_s, unsigned int planned, const char *const *scenarios,
-			      size_t nr_scenarios);
+			      const double *planned_s, size_t nr_scenarios);
+/* The scenario named starts: its share of what is left of the budget. */
+void bench_until_decided_scenario(const char *scenario);
 bool bench_until_decided_on(void);
 /* Most repetitions a subject may get: the cap (planned when off). */
 unsigned int bench_reps_cap(unsigned int planned);

@@ -39,22 +39,64 @@
 static struct {
 	bool on;
 	double budget, spent; /* seconds */
+	double allowed;	      /* the running scenario may spend until spent reaches this */
 	unsigned int planned;
 	const char *const *scenarios;
+	const double *planned_s;
 	size_t nr_scenarios;
-	json_t *decisions;
+	json_t *decisions, *shares;
+	json_t *share; /* the running scenario's entry of shares */
 } ud;
 
 void bench_until_decided_init(double budget_s, unsigned int planned, const char *const *scenarios,
-			      size_t nr_scenarios)
+			      const double *planned_s, size_t nr_scenarios)
 {
 	ud.on = budget_s > 0;
 	ud.budget = budget_s;
 	ud.planned = planned;
 	ud.scenarios = scenarios;
+	ud.planned_s = planned_s;
 	ud.nr_scenarios = nr_scenarios;
-	if (ud.on && !ud.decisions)
+	if (ud.on && !ud.decisions) {
 		ud.decisions = json_array();
+		ud.shares = json_array();
+	}
+}
+
+/*
+ * Its share: what is left of the budget, in proportion to its planned time
+ * among the scenarios still to run that have questions (the last of them
+ * gets all that is left). So an early scenario (refcount-timing, whose
+ * rounds take 9 s) cannot spend what the later ones may need; what one
+ * leaves unspent goes to those after it.
+ */
+void bench_until_decided_scenario(const char *scenario)
+{
+	double mine = 0, all = 0, left = ud.budget - ud.spent;
+	size_t at = ud.nr_scenarios, asked = 0;
+
+	if (!ud.on)
+		return;
+	for (size_t i = 0; i < ud.nr_scenarios; i++) {
+		if (at == ud.nr_scenarios && strcmp(ud.scenarios[i], scenario) == 0)
+			at = i;
+	}
+	for (size_t i = at; i < ud.nr_scenarios; i++) {
+		if (!bench_questions_asked(ud.scenarios[i]))
+			continue;
+		asked++;
+		all += ud.planned_s[i] > 0 ? ud.planned_s[i] : 0;
+		if (i == at)
+			mine = ud.planned_s[i] > 0 ? ud.planned_s[i] : 0;
+	}
+	if (at == ud.nr_scenarios || !bench_questions_asked(scenario))
+		left = 0;
+	else if (asked > 1 && all > 0)
+		left *= mine / all;
+	ud.allowed = ud.spent + (left > 0 ? left : 0);
+	ud.share = json_pack("{s:s, s:f, s:f}", "scenario", scenario, "allowed_s",
+			     left > 0 ? left : 0.0, "spent_s", 0.0);
+	json_array_append_new(ud.shares, ud.share);
 }
 
 bool bench_until_decided_on(void)
@@ -74,6 +116,12 @@ unsigned int bench_reps_cap(unsigned int planned)
 double bench_until_decided_left(void)
 {
 	return ud.on && ud.spent < ud.budget ? ud.budget - ud.spent : 0;
+}
+
+/* Whether the running scenario may start another round. */
+static bool may_spend(void)
+{
+	return ud.spent < ud.allowed && ud.spent < ud.budget;
 }
 
 /* ---- which questions a point answers -------------------------------------- */
@@ -284,6 +332,7 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 {
 	char what[512], where[160], state[120];
 	uint64_t t0 = bench_now_ns();
+	double took;
 
 	/* The line (not a terminal): each question this round is for. */
 	for (size_t i = 0; i < nr; i++) {
@@ -320,7 +369,11 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 			return ret;
 		bench_progress_extra_done();
 	}
-	ud.spent += (double)(bench_now_ns() - t0) / 1e9;
+	took = (double)(bench_now_ns() - t0) / 1e9;
+	ud.spent += took;
+	if (ud.share)
+		json_real_set(json_object_get(ud.share, "spent_s"),
+			      json_real_value(json_object_get(ud.share, "spent_s")) + took);
 	return 0;
 }
 
@@ -428,7 +481,7 @@ int bench_until_decided(const struct bench_point *p)
 			if (deciding(&u[i]) && p->series[u[i].s].n < cap)
 				run_group[u[i].group] = any = true;
 		}
-		if (!any || ud.spent >= ud.budget)
+		if (!any || !may_spend())
 			break;
 		for (size_t i = 0; i < nr; i++)
 			u[i].extra |= run_group[u[i].group];
@@ -463,9 +516,9 @@ json_t *bench_until_decided_json(void)
 {
 	if (!ud.on)
 		return NULL;
-	return json_pack("{s:f, s:f, s:i, s:i, s:s, s:o, s:O}", "budget_s", ud.budget, "spent_s",
-			 ud.spent, "planned", (int)ud.planned, "cap",
+	return json_pack("{s:f, s:f, s:i, s:i, s:s, s:O, s:o, s:O}", "budget_s", ud.budget,
+			 "spent_s", ud.spent, "planned", (int)ud.planned, "cap",
 			 (int)bench_reps_cap(ud.planned), "cap_rule",
-			 "4 x the planned repetitions, at least 10", "questions",
-			 bench_questions_json(), "decisions", ud.decisions);
+			 "4 x the planned repetitions, at least 10", "shares", ud.shares,
+			 "questions", bench_questions_json(), "decisions", ud.decisions);
 }

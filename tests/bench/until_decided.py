@@ -4,11 +4,14 @@
     /usr/bin/python3 until_decided.py BENCH OUTDIR
 
 Runs short scenarios with --until-decided=SECONDS (contend, refcount-timing,
-zero hot, lockref-sweep; and contend with one repetition and a budget too
-small for more than one round) and checks in each JSON:
+zero hot, lockref-sweep, a few subjects of all; and contend with one
+repetition and a budget too small for more than one round) and checks in
+each JSON:
 
   * config.until_decided: budget_s as given, planned = --repeat, cap =
-    4 x planned (at least 10), spent_s within the budget plus one round;
+    4 x planned (at least 10), spent_s within the budget plus one round,
+    shared among the scenarios (all): the shares add up, each within its
+    allowance plus a round;
   * a decision for every question of the table the run can answer, and no
     other; each with planned <= repetitions <= cap;
   * the subject's and the base's runs pair up: both have the decision's
@@ -16,7 +19,8 @@ small for more than one round) and checks in each JSON:
   * the verdict, its why, the interval and its level are what the report's
     stats.py makes of the runs in the JSON (criteria.py's pairing);
   * a decision still "cannot tell" stopped at the cap (its repetitions are
-    the cap) or on the budget (spent_s reached budget_s), and says which;
+    the cap) or on the budget (spent_s reached budget_s, or its scenario's
+    share), and says which;
   * the progress (stderr, not a terminal) names every question that got
     more repetitions, with its interval, and its outcome.
 
@@ -57,6 +61,12 @@ RUNS = [
     ("sweep", ["lockref-sweep", "--threads", "3,2", "--duration", "0.02", "--subjects",
                "lockref,lockref_unbounded"], 2, 2,
      {("lockref", "lockref_unbounded", 3, None)}),
+    # Several scenarios: the budget shared among those with questions.
+    ("all", ["all", "--quick", "--subjects", "refcount,atomic,atomic_faa,hl_zero,glibc_memset",
+             "--count", "100000", "--duration", "0.02", "--threads", "2", "--sizes", "300,4K",
+             "--mode", "hot"], 2, 2,
+     {("refcount", "atomic", 1, None), ("refcount", "atomic_faa", 2, None),
+      ("hl_zero", "glibc_memset", None, 300), ("hl_zero", "glibc_memset", None, 4096)}),
 ]
 
 
@@ -133,6 +143,20 @@ def check_run(name, args, budget, repeat, expected, bench, outdir):
     check(isinstance(spent, float) and 0 <= spent <= budget + slack,
           f"{w}: spent_s: expected at most the budget {budget} + one round {slack:.2f}, "
           f"got {spent!r}")
+    # The budget's shares: one per scenario run, in order, that add up to what was spent,
+    # none overrun by more than a round, none given more than was left.
+    shares = {x.get("scenario"): x for x in ud.get("shares") or []}
+    scen = [a for a in args[:1] if a != "all"] or \
+        ["refcount-timing", "contend", "lockref-sweep", "zero", "openclose"]
+    check(list(shares) == scen, f"{w}: expected a share per scenario {scen}, got "
+          f"{ud.get('shares')!r}")
+    check(isinstance(spent, float) and
+          abs(sum(x.get("spent_s", 0) for x in shares.values()) - spent) < 1e-6,
+          f"{w}: expected the shares' spent_s to add up to {spent}, got {ud.get('shares')!r}")
+    check(all(x.get("spent_s", 0) <= x.get("allowed_s", 0) + slack and
+              x.get("allowed_s", 0) <= budget + 1e-9 for x in shares.values()),
+          f"{w}: expected each share within the budget and its allowance (+ a round), got "
+          f"{ud.get('shares')!r}")
     for d in decisions:
         dw = f"{w}: decision {d.get('subject')} / {d.get('base')} at {d.get('threads')} " \
              f"threads, size {d.get('size')}"
@@ -168,10 +192,13 @@ def check_run(name, args, budget, repeat, expected, bench, outdir):
               f"{d.get('median')}, {iv} at {d.get('confidence')}")
         stopped = d.get("stopped")
         if c.verdict == stats.CANNOT_TELL:
+            share = shares.get(d["scenario"], {})
             check(stopped == "cap" and n == cap or
-                  stopped == "budget" and spent >= budget,
-                  f"{dw}: cannot tell: expected the cap ({cap}) or the budget ({budget} s) "
-                  f"reached, got stopped {stopped!r} after {n} repetitions, {spent} s spent")
+                  stopped == "budget" and (spent >= budget or
+                                           share.get("spent_s", 0) >= share.get("allowed_s", 0)),
+                  f"{dw}: cannot tell: expected the cap ({cap}) or the budget ({budget} s, "
+                  f"this scenario's share {share}) reached, got stopped {stopped!r} after {n} "
+                  f"repetitions, {spent} s spent")
         else:
             check(stopped == "decided", f"{dw}: expected stopped 'decided', got {stopped!r}")
         subj = d["subject"] + (f" (retry limit {d['retry_limit']})"
