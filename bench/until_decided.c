@@ -18,10 +18,11 @@
  * going first. It stops when every question there is decided, when the
  * group has the cap of repetitions (BENCH_UD_CAP_FACTOR x the planned, at
  * least BENCH_UD_CAP_MIN: 5 is the fewest that can give a verdict), or
- * when the budget, for the whole invocation, is spent: a round starts only
- * while some is left, so the budget can be overrun by at most one round.
- * Only those subjects get extra runs; the others at the point keep their
- * planned ones.
+ * when the scenario's share of the budget is spent (the budget is for the
+ * whole invocation, shared as bench_until_decided_scenario says): a round
+ * starts only while some is left, so a share can be overrun by at most one
+ * round. Only those subjects get extra runs; the others at the point keep
+ * their planned ones.
  */
 #include <math.h>
 #include <stdio.h>
