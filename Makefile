@@ -5,7 +5,8 @@
 #   make test-arm64   cross-build for arm64 and run every test under qemu-user,
 #                     on a CPU model with LSE atomics and on an ARMv8.0 one
 #                     without (docs/arm64.md)
-#   make bench        build (release); run the default benchmark suite, then
+#   make bench        build (release); run the default benchmark suite (with
+#                     --until-decided=120), then
 #                     hotline-sim's many-core sweeps (scripts/sim-sweep.sh);
 #                     write out/report.md, plots and raw JSON
 #   make bench-quick  the same with every scenario in --quick mode (and
@@ -89,6 +90,12 @@ test-arm64-v80: build-arm64
 # it prints the JSON files it wrote, which go to the report with bench.json.
 SIM_OPS ?= 200000
 
+# make bench: where a question of the report cannot tell at this noise, more
+# repetitions, within this many seconds for the whole run (bench/README.md,
+# "Until decided"; 120 s: at most a fifth more than the suite's ~10 minutes).
+UNTIL_DECIDED ?= 120
+
+bench: BENCH_FLAGS = --until-decided=$(UNTIL_DECIDED)
 bench-quick: BENCH_FLAGS = --quick
 bench-quick: SIM_OPS = 100000
 bench bench-quick: build

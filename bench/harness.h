@@ -23,6 +23,9 @@
  *   subject_facts.c  what a subject is, and its JSON (subject_facts.h)
  *   msg.c       errors and notes on stderr
  *   progress.c  the progress on stderr: position, time left
+ *   decide.c    the report's verdict rule (stats.py) in C (decide.h)
+ *   questions.c the questions --until-decided decides (questions.h) ...
+ *   until_decided.c  ... and the extra repetitions that decide them
  * (hist.h, hist.c: histograms cheap enough for a timed loop.)
  *
  * A subject also carries its facts (subject_facts.h: what it is, its
@@ -78,6 +81,11 @@ struct bench_config {
 	const size_t *sizes;	  /* --sizes in bytes, ascending, no duplicates; */
 	size_t nr_sizes;	  /* NULL = scenario default */
 	unsigned int modes;	  /* --mode: BENCH_MODE_* bits; 0 = scenario default */
+	/*
+	 * --until-decided: seconds of budget for extra repetitions (questions.h),
+	 * 0 = off. A series needs room for bench_reps_cap(repeat) repetitions.
+	 */
+	double until_decided;
 };
 
 /* --mode: the buffer states a size sweep measures (zero). */
@@ -419,6 +427,17 @@ double bench_progress_item_done(void);
 /* A subject's last repetition ended: its line, when stderr is not a terminal. */
 void bench_progress_subject_done(const char *label, const char *item, unsigned int reps,
 				 double seconds);
+/*
+ * --until-decided (questions.h): an extra, unplanned measurement starts;
+ * text says which question, the subject and the interval ("until decided:
+ * refcount / atomic_faa at 2 threads, rep 7: atomic_faa; [0.93, 1.01]
+ * straddles 0.95"). On a terminal, the updating line.
+ */
+void bench_progress_extra(const char *text);
+/* It ended: counted apart from the planned ones; returns its seconds. */
+double bench_progress_extra_done(void);
+/* When stderr is not a terminal: a line with text, the position and the times. */
+void bench_progress_extra_line(const char *text);
 /* Clear the updating line (before a message or a table). */
 void bench_progress_done(void);
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "questions.h"
 #include "tool.h"
 #include "scenarios/scenarios.h"
 
@@ -39,6 +40,15 @@ static const struct bench_scenario *const scenarios[] = {
 #define MAX_DURATION   86400.0
 #define MIN_COUNT      2
 #define MAX_SIZE       (1ull << 30) /* --sizes: 1 GiB, the largest buffer zero allocates */
+/*
+ * --until-decided without a value: two minutes for the whole invocation,
+ * shared among the scenarios by their planned time (until_decided.c). A
+ * round at the slowest point (refcount-timing: atomic, refcount and
+ * refcount_full, about 3 s each) fits a dozen times, a contend round (two
+ * to six subjects of 0.5 s) forty to a hundred times; and `make bench`
+ * (about ten minutes) grows by a fifth at most.
+ */
+#define DEFAULT_UNTIL_DECIDED 120.0
 
 enum {
 	OPT_HELP = 'h',
@@ -54,6 +64,7 @@ enum {
 	OPT_MODE,
 	OPT_LIST,
 	OPT_VERSION,
+	OPT_UNTIL_DECIDED,
 };
 
 static const struct option long_options[] = {
@@ -67,6 +78,7 @@ static const struct option long_options[] = {
 	{"count", required_argument, NULL, OPT_COUNT},
 	{"sizes", required_argument, NULL, OPT_SIZES},
 	{"mode", required_argument, NULL, OPT_MODE},
+	{"until-decided", optional_argument, NULL, OPT_UNTIL_DECIDED},
 	{"list", no_argument, NULL, OPT_LIST},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
@@ -120,13 +132,17 @@ static void usage(FILE *f)
 		"                     per call, beyond the cache) or both (default)\n"
 		"  --subjects LIST    only these subjects (see --list)\n"
 		"  --json FILE        also write the results as JSON to FILE\n"
+		"  --until-decided[=SECS]\n"
+		"                     where a question of the report cannot tell at this\n"
+		"                     noise, run its subjects more (up to 4x the repetitions,\n"
+		"                     at least 10) within SECS for the whole run (default %.0f)\n"
 		"  --list             list scenarios and their subjects\n"
 		"  --help             this text\n"
 		"  --version          print the version\n\n"
 		"A table is printed on stdout. Progress goes to stderr: on a terminal one\n"
 		"updating line (position, time left); otherwise a line per finished subject.\n"
 		"Exit status: 0 ok, 1 a run failed, 2 bad command line.\n",
-		DEFAULT_REPEAT);
+		DEFAULT_REPEAT, DEFAULT_UNTIL_DECIDED);
 }
 
 static void list_scenarios(void)
@@ -140,8 +156,11 @@ static void list_scenarios(void)
 	}
 }
 
-/* Seconds: digits with at most one decimal point, > 0. No signs, exponents, "inf". */
-static double parse_duration(const char *s)
+/*
+ * Seconds, for option opt (--duration, --until-decided): digits with at
+ * most one decimal point, > 0. No signs, exponents, "inf".
+ */
+static double parse_seconds(const char *opt, const char *s)
 {
 	unsigned int digits = 0, points = 0;
 	double v;
@@ -157,14 +176,32 @@ static double parse_duration(const char *s)
 			break;
 	}
 	if (!digits || points > 1)
-		tool_bad_usage("--duration: '%s' is not a number of seconds", s);
+		tool_bad_usage("%s: '%s' is not a number of seconds", opt, s);
 	v = strtod(s, NULL);
 	if (!(v > 0))
-		tool_bad_usage("--duration: '%s' is not a positive number of seconds", s);
+		tool_bad_usage("%s: '%s' is not a positive number of seconds", opt, s);
 	if (v > MAX_DURATION)
-		tool_bad_usage("--duration: '%s' is out of range (at most %.0f seconds)", s,
+		tool_bad_usage("%s: '%s' is out of range (at most %.0f seconds)", opt, s,
 			       MAX_DURATION);
 	return v;
+}
+
+/*
+ * --until-decided[=SECS]: the budget is optional, so it must follow '=';
+ * "--until-decided 30" would take 30 for the scenario: say so instead.
+ */
+static void parse_until_decided(const char *value, int argc, char *argv[])
+{
+	const char *next = optind < argc ? argv[optind] : NULL;
+
+	if (value) {
+		opts.cfg.until_decided = parse_seconds("--until-decided", value);
+		return;
+	}
+	if (next && *next >= '0' && *next <= '9')
+		tool_bad_usage("--until-decided: '%s' must follow '=' (--until-decided=%s)", next,
+			       next);
+	opts.cfg.until_decided = DEFAULT_UNTIL_DECIDED;
 }
 
 static void parse_threads(const char *value)
@@ -375,7 +412,7 @@ static void parse_args(int argc, char *argv[])
 		case OPT_THREADS: parse_threads(optarg); break;
 		case OPT_PIN: parse_pin(optarg); break;
 		case OPT_DURATION:
-			opts.cfg.duration = parse_duration(optarg);
+			opts.cfg.duration = parse_seconds("--duration", optarg);
 			opts.duration_set = true;
 			break;
 		case OPT_REPEAT:
@@ -397,6 +434,7 @@ static void parse_args(int argc, char *argv[])
 			break;
 		case OPT_SIZES: parse_sizes(optarg); break;
 		case OPT_MODE: parse_mode(optarg); break;
+		case OPT_UNTIL_DECIDED: parse_until_decided(optarg, argc, argv); break;
 		case OPT_LIST: opts.list = true; break;
 		case OPT_HELP: usage(stdout); exit(0);
 		case OPT_VERSION: printf("%s %s\n", BENCH_NAME, HOTLINE_VERSION); exit(0);
@@ -493,6 +531,16 @@ static void note_ignored(const struct bench_scenario *sc)
 	}
 }
 
+/* Whether a question of questions.c is about one of the scenarios named. */
+static bool asks_questions(const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (bench_questions_asked(names[i]))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Find out now, not after minutes of measuring, whether FILE can be
  * written. A file created for the test is removed again.
@@ -512,10 +560,15 @@ static void check_json_path(const char *path)
 
 static json_t *config_json(void)
 {
-	return json_pack("{s:b, s:i, s:o, s:s}", "quick", opts.cfg.quick, "repeat",
-			 (int)opts.cfg.repeat, "duration",
-			 opts.duration_set ? json_real(opts.cfg.duration) : json_null(), "pin",
-			 opts.cfg.pin.text);
+	json_t *cfg = json_pack("{s:b, s:i, s:o, s:s}", "quick", opts.cfg.quick, "repeat",
+				(int)opts.cfg.repeat, "duration",
+				opts.duration_set ? json_real(opts.cfg.duration) : json_null(),
+				"pin", opts.cfg.pin.text);
+	json_t *ud = bench_until_decided_json();
+
+	if (ud)
+		json_object_set_new(cfg, "until_decided", ud);
+	return cfg;
 }
 
 /*
@@ -567,6 +620,8 @@ static int write_json(const char *path, json_t *results, json_t *subjects, long 
 int main(int argc, char *argv[])
 {
 	const struct bench_scenario *run[NR_SCENARIOS];
+	static const char *run_names[NR_SCENARIOS];
+	double planned_s[NR_SCENARIOS];
 	long long start = (long long)time(NULL);
 	size_t nr_run;
 	json_t *results, *subjects;
@@ -584,6 +639,11 @@ int main(int argc, char *argv[])
 	}
 	nr_run = resolve_scenario(opts.scenario, run);
 	check_subjects(run, nr_run);
+	for (size_t i = 0; i < nr_run; i++)
+		run_names[i] = run[i]->name;
+	if (opts.cfg.until_decided && !asks_questions(run_names, nr_run))
+		bench_note("--until-decided: the report asks no question of %s; ignored",
+			   opts.scenario);
 	if (opts.json_path)
 		check_json_path(opts.json_path);
 	if (bench_topology_init())
@@ -598,7 +658,10 @@ int main(int argc, char *argv[])
 		if (run[i]->plan)
 			run[i]->plan(run[i], &opts.cfg, &plan);
 		bench_progress_plan(run[i]->name, &plan);
+		planned_s[i] = plan.seconds;
 	}
+	bench_until_decided_init(opts.cfg.until_decided, opts.cfg.repeat, run_names, planned_s,
+				 nr_run);
 
 	results = json_array();
 	subjects = json_object();
@@ -608,6 +671,7 @@ int main(int argc, char *argv[])
 		if (i)
 			putchar('\n');
 		bench_progress_scenario(run[i]->name);
+		bench_until_decided_scenario(run[i]->name);
 		ret = run[i]->run(run[i], &opts.cfg, results);
 		if (!ret)
 			bench_progress_scenario_done(run[i]->name);

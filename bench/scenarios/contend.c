@@ -41,6 +41,7 @@
 #include <hotline/qspinlock.h>
 #include <hotline/refcount.h>
 
+#include "../questions.h"
 #include "contend_loop.h"
 #include "scenarios.h"
 
@@ -519,6 +520,8 @@ struct ct_ctx {
 	const struct contend_case *cases;
 	size_t n;
 	unsigned int threads;
+	bool most_threads; /* threads is the highest of the run */
+	bool again;	   /* threads was run already (--threads 2,2): nothing more to decide */
 	double duration;
 	struct bench_series *series; /* [n] */
 	struct ct_tally *tally;	     /* [n] */
@@ -630,6 +633,9 @@ static void ct_print_header(const struct ct_ctx *ctx)
 	       "%.1f ns)\n",
 	       ctx->scenario, ctx->duration, cfg->repeat, cfg->repeat == 1 ? "" : "s",
 	       cfg->pin.text, CT_SAMPLE_EVERY, ctx->timer_ns);
+	if (bench_until_decided_on())
+		printf("(--until-decided: more repetitions where a question cannot tell; "
+		       "config.until_decided in the JSON says which)\n");
 	printf("%-7s %-22s %5s %8s %8s %6s %5s %7s %5s %6s %8s %8s %8s %9s\n", "threads", "subject",
 	       "limit", "Mops/s", "ns/op", "spread", "fair", "att/ok", "p99", "fallbk", "lat p50",
 	       "p99", "p99.9", "max ns");
@@ -712,12 +718,13 @@ static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
 	const struct bench_subject **subjects = calloc(ctx->n, sizeof(*subjects));
 	const char **names = calloc(ctx->n, sizeof(*names));
 	char(*name_buf)[64] = calloc(ctx->n, sizeof(*name_buf));
+	unsigned int *limits = calloc(ctx->n, sizeof(*limits));
 	char label[64];
 	int ret = 1;
 
 	ctx->series = calloc(ctx->n, sizeof(*ctx->series));
 	ctx->tally = calloc(ctx->n, sizeof(*ctx->tally));
-	if (!subjects || !names || !name_buf || !ctx->series || !ctx->tally) {
+	if (!subjects || !names || !name_buf || !limits || !ctx->series || !ctx->tally) {
 		bench_error("out of memory");
 		goto out;
 	}
@@ -725,12 +732,28 @@ static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
 		subjects[i] = ctx->cases[i].subject;
 		ct_case_name(&ctx->cases[i], name_buf[i], sizeof(name_buf[i]));
 		names[i] = name_buf[i];
-		if (bench_series_init(&ctx->series[i], ctx->cfg->repeat, ctx->threads))
+		limits[i] = ctx->cases[i].retry_limit;
+		if (bench_series_init(&ctx->series[i], bench_reps_cap(ctx->cfg->repeat),
+				      ctx->threads))
 			goto out;
 	}
 	snprintf(label, sizeof(label), "%s, %u thread%s", ctx->scenario, ctx->threads,
 		 ctx->threads == 1 ? "" : "s");
 	if (bench_interleave(label, subjects, names, ctx->n, ctx->cfg->repeat, ct_measure, ctx))
+		goto out;
+	if (!ctx->again && bench_until_decided(&(struct bench_point){
+				   .scenario = ctx->scenario,
+				   .label = label,
+				   .threads = ctx->threads,
+				   .most_threads = ctx->most_threads,
+				   .n = ctx->n,
+				   .subjects = subjects,
+				   .retry_limits = limits,
+				   .names = names,
+				   .series = ctx->series,
+				   .measure = ct_measure,
+				   .ctx = ctx,
+			   }))
 		goto out;
 	for (size_t i = 0; i < ctx->n; i++) {
 		struct ct_figures f;
@@ -749,6 +772,7 @@ out:
 	free(subjects);
 	free(names);
 	free(name_buf);
+	free(limits);
 	ctx->series = NULL;
 	ctx->tally = NULL;
 	return ret;
@@ -829,6 +853,12 @@ int contend_run_cases(const char *scenario, const struct bench_config *cfg,
 	ct_print_header(&ctx);
 	for (size_t t = 0; t < nr_threads; t++) {
 		ctx.threads = threads[t];
+		ctx.most_threads = true;
+		ctx.again = false;
+		for (size_t u = 0; u < nr_threads; u++) {
+			ctx.most_threads &= threads[u] <= threads[t];
+			ctx.again |= u < t && threads[u] == threads[t];
+		}
 		if (ct_run_threads(&ctx, results))
 			return 1;
 	}

@@ -25,6 +25,7 @@
 
 #include "../arch/arch.h"
 #include "../baselines/refcount_full.h"
+#include "../questions.h"
 #include "scenarios.h"
 
 #define RT_NAME	    "refcount-timing"
@@ -219,12 +220,14 @@ struct rt_ctx {
 	const struct bench_config *cfg;
 	const struct bench_subject **subjects;
 	size_t n;
-	unsigned int reps;
+	unsigned int reps; /* planned */
+	unsigned int cap;  /* room: bench_reps_cap(reps), more with --until-decided */
 	struct bench_params params;
 	struct bench_series *series; /* [n] */
-	double *cycles_per_op;	     /* [n][reps] */
-	double *seconds;	     /* [n][reps] */
-	double *ratio;		     /* [n][reps], to the baseline of the same repetition */
+	double *cycles_per_op;	     /* [n][cap] */
+	double *seconds;	     /* [n][cap] */
+	double *ratio;		     /* [n][cap], to the baseline of the same repetition */
+	unsigned int *nr_ratio;	     /* [n]: how many (repetitions of both) */
 	int *base;		     /* [n]: index of the subject's rt_ratio_to, -1 if not run */
 	int cpu;		     /* where the thread ran, -1 if not pinned */
 };
@@ -243,8 +246,8 @@ static int rt_measure(void *arg, size_t i, unsigned int rep)
 		return 1;
 	}
 	bench_series_add(&ctx->series[i], &run, 0);
-	ctx->cycles_per_op[i * ctx->reps + rep] = (double)run.cycles / (double)run.total_ops;
-	ctx->seconds[i * ctx->reps + rep] = run.elapsed_ns / 1e9;
+	ctx->cycles_per_op[i * ctx->cap + rep] = (double)run.cycles / (double)run.total_ops;
+	ctx->seconds[i * ctx->cap + rep] = run.elapsed_ns / 1e9;
 	ctx->cpu = run.cpus[0];
 	bench_run_free(&run);
 	return 0;
@@ -267,6 +270,9 @@ static void rt_print(const struct rt_ctx *ctx)
 		printf("not pinned");
 	printf("), %llu ops per run, %u repetition%s\n", (unsigned long long)(2 * count - 1),
 	       ctx->reps, ctx->reps == 1 ? "" : "s");
+	if (bench_until_decided_on())
+		printf("(--until-decided: more repetitions where a question cannot tell; "
+		       "config.until_decided in the JSON says which)\n");
 	printf("%-20s %8s %19s %9s %8s %9s %10s %7s\n", "subject", "ns/op", "min..max ns/op",
 	       "Mops/s", BENCH_CYCLES_LABEL "/op", "s/run", "vs " RT_BASELINE, "spread");
 	for (size_t i = 0; i < ctx->n; i++) {
@@ -278,14 +284,13 @@ static void rt_print(const struct rt_ctx *ctx)
 		snprintf(range, sizeof(range), "%.3f..%.3f", st.min, st.max);
 		if (ctx->base[i] >= 0)
 			snprintf(ratio, sizeof(ratio), "%.3fx",
-				 bench_median(&ctx->ratio[i * ctx->reps], ctx->reps));
+				 bench_median(&ctx->ratio[i * ctx->cap], ctx->nr_ratio[i]));
 		else
 			snprintf(ratio, sizeof(ratio), "-");
 		printf("%-20s %8.3f %19s %9.1f %8.2f %9.2f %10s %6.1f%%\n", ctx->subjects[i]->name,
 		       st.median, range, bench_median(s->ops_per_sec, s->n) / 1e6,
-		       bench_median(&ctx->cycles_per_op[i * ctx->reps], ctx->reps),
-		       bench_median(&ctx->seconds[i * ctx->reps], ctx->reps), ratio,
-		       100 * st.rel_spread);
+		       bench_median(&ctx->cycles_per_op[i * ctx->cap], s->n),
+		       bench_median(&ctx->seconds[i * ctx->cap], s->n), ratio, 100 * st.rel_spread);
 	}
 	fflush(stdout);
 }
@@ -295,23 +300,23 @@ static void rt_results(const struct rt_ctx *ctx, json_t *results)
 	const uint64_t count = ctx->params.count;
 
 	for (size_t i = 0; i < ctx->n; i++) {
-		const double *ratio = &ctx->ratio[i * ctx->reps];
+		const double *ratio = &ctx->ratio[i * ctx->cap];
+		unsigned int nr = ctx->nr_ratio[i];
 		json_t *r = bench_result_json(RT_NAME, ctx->subjects[i]->name, &ctx->series[i],
 					      BENCH_HEADLINE_NS_PER_OP, 0, 0);
 
 		json_object_set_new(r, "count", json_integer((json_int_t)count));
 		json_object_set_new(r, "ops", json_integer((json_int_t)(2 * count - 1)));
-		json_object_set_new(
-			r, "cycles_per_op",
-			json_real(bench_median(&ctx->cycles_per_op[i * ctx->reps], ctx->reps)));
+		json_object_set_new(r, "cycles_per_op",
+				    json_real(bench_median(&ctx->cycles_per_op[i * ctx->cap],
+							   ctx->series[i].n)));
 		json_object_set_new(r, "in_sync", json_true());
 		json_object_set_new(r, "ratio_to", json_string(rt_ratio_to(ctx->subjects[i])));
 		json_object_set_new(r, "ratio",
-				    ctx->base[i] >= 0 ? json_real(bench_median(ratio, ctx->reps))
+				    ctx->base[i] >= 0 ? json_real(bench_median(ratio, nr))
 						      : json_null());
 		json_object_set_new(r, "ratio_runs",
-				    ctx->base[i] >= 0 ? bench_json_reals(ratio, ctx->reps)
-						      : json_null());
+				    ctx->base[i] >= 0 ? bench_json_reals(ratio, nr) : json_null());
 		json_array_append_new(results, r);
 	}
 }
@@ -327,6 +332,7 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 		.cpu = -1,
 	};
 	int base[sizeof(rt_subjects) / sizeof(rt_subjects[0])];
+	unsigned int nr_ratio[sizeof(rt_subjects) / sizeof(rt_subjects[0])];
 	int ret = 1;
 	size_t slots;
 
@@ -334,7 +340,8 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	if (!ctx.n)
 		return 0;
 	ctx.params.count = cfg->count ? cfg->count : cfg->quick ? RT_QUICK_COUNT : RT_DEFAULT_COUNT;
-	slots = ctx.n * ctx.reps;
+	ctx.cap = bench_reps_cap(ctx.reps);
+	slots = ctx.n * ctx.cap;
 	ctx.series = calloc(ctx.n, sizeof(*ctx.series));
 	ctx.cycles_per_op = calloc(slots, sizeof(double));
 	ctx.seconds = calloc(slots, sizeof(double));
@@ -344,8 +351,9 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 		goto out;
 	}
 	ctx.base = base;
+	ctx.nr_ratio = nr_ratio;
 	for (size_t i = 0; i < ctx.n; i++) {
-		if (bench_series_init(&ctx.series[i], ctx.reps, 1))
+		if (bench_series_init(&ctx.series[i], ctx.cap, 1))
 			goto out;
 		base[i] = -1;
 		for (size_t j = 0; j < ctx.n; j++) {
@@ -356,11 +364,30 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 
 	if (bench_interleave(RT_NAME, subjects, NULL, ctx.n, ctx.reps, rt_measure, &ctx))
 		goto out;
+	if (bench_until_decided(&(struct bench_point){
+		    .scenario = RT_NAME,
+		    .label = RT_NAME,
+		    .threads = 1,
+		    .n = ctx.n,
+		    .subjects = subjects,
+		    .series = ctx.series,
+		    .measure = rt_measure,
+		    .ctx = &ctx,
+	    }))
+		goto out;
 
-	/* Ratios within each repetition, so that drift between them cancels. */
+	/*
+	 * Ratios within each repetition, so that drift between them cancels: as
+	 * many as both ran (--until-decided may give one more than the other).
+	 */
 	for (size_t i = 0; i < ctx.n; i++) {
-		for (unsigned int rep = 0; base[i] >= 0 && rep < ctx.reps; rep++)
-			ctx.ratio[i * ctx.reps + rep] =
+		nr_ratio[i] = 0;
+		if (base[i] < 0)
+			continue;
+		nr_ratio[i] = ctx.series[i].n < ctx.series[base[i]].n ? ctx.series[i].n
+								      : ctx.series[base[i]].n;
+		for (unsigned int rep = 0; rep < nr_ratio[i]; rep++)
+			ctx.ratio[i * ctx.cap + rep] =
 				ctx.series[i].ns_per_op[rep] / ctx.series[base[i]].ns_per_op[rep];
 	}
 	rt_print(&ctx);

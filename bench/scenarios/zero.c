@@ -51,6 +51,7 @@
 #include <hotline/zero.h>
 
 #include "../arch/arch.h"
+#include "../questions.h"
 #include "zero.h"
 
 #define ZT_DURATION	  0.03 /* seconds per sample */
@@ -433,12 +434,25 @@ static int zt_run_size(struct zt_ctx *ctx, json_t *results)
 		goto out;
 	}
 	for (size_t i = 0; i < ctx->n; i++) {
-		if (bench_series_init(&ctx->series[i], ctx->run->reps, 1))
+		if (bench_series_init(&ctx->series[i], bench_reps_cap(ctx->run->reps), 1))
 			goto out;
 	}
 	snprintf(label, sizeof(label), "%s, %s %s", ZT_NAME, ctx->sample.cold ? "cold" : "hot",
 		 zt_size_text(ctx->sample.size, size, sizeof(size)));
 	if (bench_interleave(label, ctx->subjects, NULL, ctx->n, ctx->run->reps, zt_measure, ctx))
+		goto out;
+	if (bench_until_decided(&(struct bench_point){
+		    .scenario = ZT_NAME,
+		    .label = label,
+		    .mode = ctx->sample.cold ? "cold" : "hot",
+		    .size = ctx->sample.size,
+		    .llc = ctx->run->llc,
+		    .n = ctx->n,
+		    .subjects = ctx->subjects,
+		    .series = ctx->series,
+		    .measure = zt_measure,
+		    .ctx = ctx,
+	    }))
 		goto out;
 	zt_print_row(ctx);
 	zt_results(ctx, results);

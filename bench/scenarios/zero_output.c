@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../questions.h"
 #include "zero.h"
 
 const char *zt_size_text(size_t n, char *buf, size_t len)
@@ -36,6 +37,9 @@ void zt_print_intro(const struct zt_run *run, const char *unsupported)
 	       ZT_NAME, run->duration, run->reps, run->reps == 1 ? "" : "s", run->cfg->pin.text,
 	       run->plan, ZT_ALIGN, zt_size_text(run->arena, arena, sizeof(arena)), ZT_ARENA_LLCS,
 	       zt_size_text(run->llc, llc, sizeof(llc)), run->llc_guessed ? ", guessed" : "");
+	if (bench_until_decided_on())
+		printf("(--until-decided: more repetitions where a question cannot tell; "
+		       "config.until_decided in the JSON says which)\n");
 	if (unsupported[0])
 		printf("variants this CPU cannot run (not measured): %s\n", unsupported);
 	fflush(stdout);
@@ -80,14 +84,18 @@ void zt_print_skipped(const struct zt_run *run)
 	       zt_size_text(run->arena / 2, text, sizeof(text)));
 }
 
-/* Median over repetitions of subject i's gb_per_sec / the baseline's, into ratio[reps]. */
-static double zt_ratio(const struct zt_ctx *ctx, size_t i, double *ratio)
+/*
+ * Subject i's gb_per_sec / the baseline's in each repetition both ran, into
+ * ratio[] (--until-decided may give one more than the other); their number.
+ */
+static unsigned int zt_ratio(const struct zt_ctx *ctx, size_t i, double *ratio)
 {
 	const struct bench_series *s = &ctx->series[i], *b = &ctx->series[ctx->baseline];
+	unsigned int n = s->n < b->n ? s->n : b->n;
 
-	for (unsigned int rep = 0; rep < s->n; rep++)
+	for (unsigned int rep = 0; rep < n; rep++)
 		ratio[rep] = s->gb_per_sec[rep] / b->gb_per_sec[rep];
-	return bench_median(ratio, s->n);
+	return n;
 }
 
 static json_t *zt_string_or_null(const char *s)
@@ -98,7 +106,7 @@ static json_t *zt_string_or_null(const char *s)
 void zt_results(const struct zt_ctx *ctx, json_t *results)
 {
 	const struct zt_run *run = ctx->run;
-	double *ratio = calloc(run->reps, sizeof(*ratio));
+	double *ratio = calloc(bench_reps_cap(run->reps), sizeof(*ratio));
 
 	for (size_t i = 0; i < ctx->n; i++) {
 		const struct bench_subject *s = ctx->subjects[i];
@@ -116,9 +124,10 @@ void zt_results(const struct zt_ctx *ctx, json_t *results)
 		json_object_set_new(r, "measures", zt_string_or_null(zt_measures(s)));
 		json_object_set_new(r, "ratio_to", json_string(ZT_BASELINE));
 		if (ctx->baseline >= 0 && ratio) {
-			json_object_set_new(r, "ratio", json_real(zt_ratio(ctx, i, ratio)));
-			json_object_set_new(r, "ratio_runs",
-					    bench_json_reals(ratio, ctx->series[i].n));
+			unsigned int nr = zt_ratio(ctx, i, ratio);
+
+			json_object_set_new(r, "ratio", json_real(bench_median(ratio, nr)));
+			json_object_set_new(r, "ratio_runs", bench_json_reals(ratio, nr));
 		} else {
 			json_object_set_new(r, "ratio", json_null());
 			json_object_set_new(r, "ratio_runs", json_null());

@@ -4,6 +4,7 @@
                   [--count N]                          (refcount-timing)
                   [--threads LIST] [--duration S] [--quick]   (the others)
                   [--sizes LIST] [--mode hot|cold|both]       (zero)
+                  [--until-decided SECS]
 
 Runs `BENCH SCENARIO ... --json OUT.json` (refcount-timing by default),
 expects exit status 0 and a table row per subject on stdout, then checks
@@ -26,6 +27,12 @@ hot and, up to half the arena, cold; the dd subjects), GB/s consistent with
 calls/s x size, ratio to the baseline, "measures" on the kernel's subjects,
 "variant" and "plan". What each subject is comes from its "subjects" entry,
 never from its name. Standard library only.
+With --until-decided SECS the bench runs with --until-decided=SECS: a
+result named by a decision of config.until_decided has exactly that
+decision's repetitions, every other from --repeat up to the cap, each
+ratio_runs as many as the result and its baseline both ran, and the
+progress has its "until decided" lines (until_decided.py checks the
+decisions themselves).
 HOTLINE_TARGET_RUN in the environment, when set, is the program that runs
 BENCH (an emulator such as scripts/qemu-arm64 in a cross build). Exit
 status 0 when everything holds; otherwise every failed check is printed,
@@ -58,12 +65,49 @@ NO_LSE_NOTE = re.compile(r"^hotline-bench: note: \S+: (.*) not run: this CPU has
                          re.M)
 # The progress when stderr is not a terminal: a line per finished subject (per
 # result), with its time, and one per finished scenario, with the time elapsed and left.
-PROGRESS_TIMES = r"; \d+:\d\d elapsed, about \d+:\d\d left$"
+PROGRESS_TIMES = r"; \d+:\d\d elapsed, about \d+:\d\d left(, up to \d+:\d\d more to decide)?$"
+PROGRESS_UNTIL = re.compile(r"^hotline-bench: \[\d+/\d+\] until decided: .*" + PROGRESS_TIMES)
 PROGRESS_SUBJECT = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (.+?): (\S+)(, .+)? done, "
                               r"(\d+) repetitions? in (\d+\.\d\d) s" + PROGRESS_TIMES)
 PROGRESS_SCENARIO = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (\S+) done in \d+:\d\d" +
                                PROGRESS_TIMES)
 failures = []
+# --until-decided: {point: repetitions} of the results a decision names; the cap; all results.
+UNTIL = None
+RESULTS = []
+
+
+def point_key(r):
+    return (r.get("scenario"), r.get("subject"), r.get("threads"), r.get("retry_limit"),
+            r.get("size"), r.get("mode"))
+
+
+def runs_ok(r, repeat):
+    """(test, words) for a result's runs: REPEAT of them, or with --until-decided what its
+    decision took (else from REPEAT to the cap)."""
+    pos = lambda v: is_num(v) and v > 0
+    if UNTIL is None:
+        return (lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
+                f"a list of {repeat} positive numbers")
+    want = UNTIL["exact"].get(point_key(r))
+    if want is not None:
+        return (lambda v: isinstance(v, list) and len(v) == want and all(pos(x) for x in v),
+                f"a list of {want} positive numbers (its decision's repetitions)")
+    cap = UNTIL["cap"]
+    return (lambda v: isinstance(v, list) and repeat <= len(v) <= cap and
+            all(pos(x) for x in v), f"a list of {repeat} to {cap} positive numbers")
+
+
+def ratio_len(r, repeat):
+    """How many ratio_runs result r has: REPEAT; with --until-decided, as many as it and its
+    baseline (ratio_to, same point) both ran."""
+    if UNTIL is None:
+        return repeat
+    n = len(r.get("runs") or [])
+    base = next((b for b in RESULTS if b.get("subject") == r.get("ratio_to") and
+                 b.get("scenario") == r.get("scenario") and b.get("size") == r.get("size") and
+                 b.get("mode") == r.get("mode") and b.get("threads") == r.get("threads")), None)
+    return min(n, len(base.get("runs") or [])) if base else n
 
 
 def target_cmd(bench, *args):
@@ -152,9 +196,7 @@ def check_result(r, i, count, repeat, facts):
     ops_per_sec = check_type(r, "ops_per_sec", pos, "a positive number", w)
     ns = check_type(r, "ns_per_op", pos, "a positive number", w)
     check_type(r, "headline", lambda v: v == "ns_per_op", "'ns_per_op'", w)
-    runs = check_type(r, "runs",
-                      lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
-                      f"a list of {repeat} positive numbers", w)
+    runs = check_type(r, "runs", *runs_ok(r, repeat), w)
     if isinstance(runs, list) and runs and all(pos(x) for x in runs) and is_num(ops_per_sec) \
             and is_num(ns):
         # Medians of the runs (ns per op) and of their reciprocals (ops/s): on a
@@ -182,12 +224,13 @@ def check_result(r, i, count, repeat, facts):
     check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
     if base in facts:
         ratio = check_type(r, "ratio", pos, "a positive number", w)
+        nr = ratio_len(r, repeat)
         check_type(r, "ratio_runs",
-                   lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
-                   f"a list of {repeat} positive numbers", w)
+                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
+                   f"a list of {nr} positive numbers", w)
         if base == subj:
             check(ratio == 1.0, f"{w}: expected ratio 1.0 for the baseline itself, got {ratio!r}")
-            check(r.get("ratio_runs") == [1.0] * repeat,
+            check(r.get("ratio_runs") == [1.0] * nr,
                   f"{w}: expected ratio_runs all 1.0, got {r.get('ratio_runs')!r}")
     else:
         check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run)", w)
@@ -212,9 +255,7 @@ def check_timed_common(r, w, threads, repeat, duration):
     pos = lambda v: is_num(v) and v > 0
     ops_per_sec = check_type(r, "ops_per_sec", pos, "a positive number", w)
     ns = check_type(r, "ns_per_op", pos, "a positive number", w)
-    runs = check_type(r, "runs",
-                      lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
-                      f"a list of {repeat} positive numbers", w)
+    runs = check_type(r, "runs", *runs_ok(r, repeat), w)
     if isinstance(runs, list) and runs and all(is_num(x) for x in runs) and is_num(ops_per_sec) \
             and is_num(ns):
         # Medians of the runs: ops_per_sec of them, ns_per_op of their reciprocals
@@ -399,9 +440,8 @@ def check_zero_result(r, w, repeat, facts, buffer):
     gb = check_type(r, "gb_per_sec", pos, "a positive number", w)
     ops = check_type(r, "ops_per_sec", pos, "a positive number", w)
     check_type(r, "ns_per_op", pos, "a positive number", w)
-    runs = check_type(r, "runs",
-                      lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
-                      f"a list of {repeat} positive numbers (GB/s of each repetition)", w)
+    test, words = runs_ok(r, repeat)
+    runs = check_type(r, "runs", test, words + " (GB/s of each repetition)", w)
     if isinstance(runs, list) and runs and all(pos(x) for x in runs) and is_num(gb):
         lo, hi = min(runs) * (1 - 1e-9), max(runs) * (1 + 1e-9)
         check(lo <= gb <= hi, f"{w}: expected gb_per_sec (the median) within runs {runs}, got {gb}")
@@ -455,11 +495,12 @@ def check_zero_result(r, w, repeat, facts, buffer):
     check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
     if base in buffer:
         check_type(r, "ratio", pos, "a positive number", w)
+        nr = ratio_len(r, repeat)
         check_type(r, "ratio_runs",
-                   lambda v: isinstance(v, list) and len(v) == repeat and all(pos(x) for x in v),
-                   f"a list of {repeat} positive numbers", w)
+                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
+                   f"a list of {nr} positive numbers", w)
         if base == subj:
-            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * repeat,
+            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * nr,
                   f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself, got "
                   f"{r.get('ratio')!r} {r.get('ratio_runs')!r}")
     else:
@@ -628,7 +669,9 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--sizes")
     ap.add_argument("--mode", choices=["hot", "cold", "both"])
+    ap.add_argument("--until-decided", type=float)
     a = ap.parse_args()
+    global UNTIL
 
     timed = a.scenario != "refcount-timing"
     cmd = target_cmd(a.bench, a.scenario, "--json", a.out)
@@ -646,6 +689,8 @@ def main():
         cmd += ["--duration", str(a.duration)]
     if a.quick:
         cmd += ["--quick"]
+    if a.until_decided:
+        cmd += [f"--until-decided={a.until_decided:g}"]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         print(f"FAIL: {' '.join(cmd)}: expected exit status 0, got {p.returncode}\n{p.stderr}")
@@ -660,7 +705,7 @@ def main():
     if timed and a.scenario != "zero" and not a.quick and not target(env)[1]:
         # Without LSE the subjects that need it are left out, with a note unless --quick.
         notes.append(NO_LSE_NOTE)
-    notes += [PROGRESS_SUBJECT, PROGRESS_SCENARIO]
+    notes += [PROGRESS_SUBJECT, PROGRESS_SCENARIO, PROGRESS_UNTIL]
     stderr = "".join(l for l in p.stderr.splitlines(True)
                      if not any(n.match(l.rstrip("\n")) for n in notes))
     check(stderr == "", f"stderr: expected only progress lines (not a terminal), got {p.stderr!r}")
@@ -690,6 +735,23 @@ def main():
                    "null (not given)" if not a.duration else str(a.duration), "config")
         check_type(cfg, "pin", lambda v: isinstance(v, str) and v != "", "a string", "config")
     results = doc.get("results")
+    until = cfg.get("until_decided") if isinstance(cfg, dict) else None
+    if a.until_decided:
+        if check(isinstance(until, dict) and isinstance(until.get("decisions"), list) and
+                 is_int(until.get("cap")),
+                 f"config.until_decided: expected an object with decisions and a cap, "
+                 f"got {until!r}"):
+            UNTIL = {"cap": until["cap"], "exact": {}}
+            for d in until["decisions"]:
+                for who, limit in ((d.get("subject"), d.get("retry_limit")),
+                                   (d.get("base"), None)):
+                    key = (d.get("scenario"), who, d.get("threads") or 1, limit,
+                           d.get("size"), d.get("mode"))
+                    UNTIL["exact"][key] = d.get("repetitions")
+    else:
+        check(until is None, f"config.until_decided: expected none without the option, "
+              f"got {until!r}")
+    RESULTS[:] = results if isinstance(results, list) else []
     if not check(isinstance(results, list), f"results: expected a list, got {results!r}"):
         results = []
     elif a.scenario == "zero":

@@ -54,6 +54,16 @@ expect_bad "--subjects 'nosuch'" $safe --subjects nosuch
 expect_bad "--subjects 'nosuch'" $safe --subjects refcount,nosuch
 expect_bad "--subjects 'a,,b'" $safe --subjects a,,b
 expect_bad "--json ''" $safe --json ''
+# --until-decided[=SECS]: a positive number of seconds, given after '='.
+expect_bad "--until-decided '0'" $safe --until-decided=0
+expect_bad "--until-decided '-5'" $safe --until-decided=-5
+expect_bad "--until-decided 'abc'" $safe --until-decided=abc
+expect_bad "--until-decided '1e3'" $safe --until-decided=1e3
+expect_bad "--until-decided '2m'" $safe --until-decided=2m
+expect_bad "--until-decided ''" $safe --until-decided=
+expect_bad "--until-decided 'inf'" $safe --until-decided=inf
+expect_bad "--until-decided '99999999'" $safe --until-decided=99999999
+expect_bad "--until-decided '30' =" $safe --until-decided 30
 expect_bad "--json '$tmp/no/such/dir/x.json'" $safe --json "$tmp/no/such/dir/x.json"
 expect_bad "'--bogus'" $safe --bogus
 expect_bad "'--bogus'" $safe --bogus=1

@@ -1,7 +1,9 @@
 #!/bin/sh
 # progress_tty.sh - hotline-bench's progress on a terminal: one updating line
 # (position, time left, what runs, the repetition; a lockref-sweep line names
-# its retry limit), no per-subject lines, and the line cleared at the end.
+# its retry limit), no per-subject lines, and the line cleared at the end;
+# with --until-decided, the extra repetitions apart from the planned ones,
+# naming the question and its interval, the budget beside the time left.
 # The pseudo-terminal comes from script(1) (util-linux / bsdutils); without
 # it the test is skipped (exit 77).
 #
@@ -38,6 +40,22 @@ grep -q ' done' "$tmp/lines" && fail "expected no finished-subject lines on a te
 tail -c 4 "$tmp/tty" | od -c | grep -q '\\r 033   \[   K' ||
 	fail "expected the progress line cleared at the end, got: $(tail -c 40 "$tmp/tty" | od -c)"
 grep -q '^2 *lockref_unbounded ' "$tmp/out" || fail "expected the table on stdout, got: $(cat "$tmp/out")"
+
+# --until-decided: one repetition planned, so refcount / atomic_faa cannot tell:
+# at least one extra round, both subjects, counted apart ("+N unplanned").
+script -qec "stty cols 200; '$bench' contend --duration 0.01 --threads 2 --repeat 1 \
+	--subjects atomic_faa,refcount --until-decided=1 >'$tmp/out2'" /dev/null >"$tmp/tty2" 2>&1 </dev/null
+status=$?
+[ "$status" -eq 0 ] || fail "--until-decided on a terminal: expected exit status 0, got $status: $(cat "$tmp/tty2")"
+tr '\r' '\n' <"$tmp/tty2" | sed 's/\x1b\[K//g' | grep . >"$tmp/lines2"
+extra='^\[2/2( \+[0-9]+ unplanned)?, [0-9]+:[0-9][0-9] left, \+[0-9]+:[0-9][0-9] to decide\] until decided: refcount / atomic_faa at 2 threads, rep [0-9]+: '
+for who in refcount atomic_faa; do
+	grep -Eq "$extra$who; .*" "$tmp/lines2" ||
+		fail "expected an update '[2/2 +N unplanned, m:ss left, +m:ss to decide] until decided: refcount / atomic_faa at 2 threads, rep N: $who; ...', got: $(cat "$tmp/lines2")"
+done
+grep -q '^\[2/2, .*\] until decided: .*, rep 2: refcount; one repetition, no interval$' "$tmp/lines2" ||
+	fail "expected the first extra repetition (rep 2, reverse order: refcount first) to say there is no interval yet, got: $(cat "$tmp/lines2")"
+grep -q ' done' "$tmp/lines2" && fail "expected no finished-subject lines on a terminal, got: $(cat "$tmp/lines2")"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "progress on a terminal: $(grep -c . "$tmp/lines") updates, the last: $(tail -n 1 "$tmp/lines")"

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * questions.c - the questions hotline-bench can decide as it runs, as
+ * data: the paired comparisons of hotline-report's criteria.py (CRITERIA,
+ * ZERO_CRITERIA) and of its summary's QUESTIONS, with the same subjects,
+ * points and thresholds. See questions.h; until_decided.c decides them.
+ *
+ * Only the paired ones: both figures from the same point (thread count;
+ * size and mode; refcount-timing's one point), whose repetitions the bench
+ * runs side by side, so that the report judges the median of the
+ * per-repetition ratios (or differences) with its interval (stats.py).
+ * Left out:
+ *  - CRITERIA's "qspinlock at 8 threads >= 0.5x its own 2-thread figure":
+ *    two points, never run side by side, so not paired (the report takes
+ *    the ratio of the two medians and gives it no interval);
+ *  - INLINE_LOOP (refcount_full_inline against refcount_full): the report
+ *    sets the two ratios to atomic beside each other, each one paired with
+ *    atomic's own repetitions, not with each other.
+ * The figures with no claim (summary's refcount_full rows) are here too:
+ * nothing is decided about them, but their subject shares a base with a
+ * question, and its runs must stay paired with that base's when the base
+ * gets more (until_decided.c runs them along).
+ *
+ * tests/bench/questions_match.py compares this table, as the JSON's
+ * config.until_decided.questions shows it, with criteria.py and summary.py:
+ * change one, change the other.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "questions.h"
+
+#define Q_KIB (1ul << 10)
+#define Q_MIB (1ul << 20)
+#define Q_GIB (1ul << 30)
+
+/* clang-format off */
+const struct bench_question bench_questions[] = {
+	/* contend at 2 threads: criteria.CRITERIA[0], [1]; summary QUESTIONS[0], [1], [2]. */
+	{.scenario = "contend", .subject = "refcount", .base = "atomic_faa", .threads = 2,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 0.95,
+	 .text = "refcount >= 0.95x atomic_faa at 2 threads",
+	 .from = {"CRITERIA[0]", "QUESTIONS[0].measures[1]"}},
+	{.scenario = "contend", .subject = "refcount_full", .base = "atomic_faa", .threads = 2,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_FIGURE, .threshold = NAN,
+	 .text = "refcount_full / atomic_faa ops/s at 2 threads (a figure, no claim)",
+	 .from = {"QUESTIONS[1].measures[1]"}},
+	{.scenario = "contend", .subject = "lockref", .base = "cas_loop", .threads = 2,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 0.85,
+	 .text = "lockref >= 0.85x cas_loop at 2 threads",
+	 .from = {"CRITERIA[1]", "QUESTIONS[2].measures[0]"}},
+	/* The queued lock against the mutex: CRITERIA[3] at 8, summary QUESTIONS[4] at the most. */
+	{.scenario = "contend", .subject = "qspinlock", .base = "pthread_mutex", .threads = 8,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 0.5,
+	 .text = "qspinlock >= 0.5x pthread_mutex at 8 threads", .from = {"CRITERIA[3]"}},
+	{.scenario = "contend", .subject = "qspinlock", .base = "pthread_mutex",
+	 .threads = BENCH_Q_MOST_THREADS, .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST,
+	 .threshold = 0.5, .text = "qspinlock >= 0.5x pthread_mutex at the most threads",
+	 .from = {"QUESTIONS[4].measures[0]"}},
+	/*
+	 * The retry limit (summary QUESTIONS[3], "sweep"): lockref-sweep's lockref at
+	 * limit 100 against lockref_unbounded at the most threads; the report asks
+	 * contend's (whose lockref has limit 100) only when lockref-sweep has no answer.
+	 */
+	{.scenario = "lockref-sweep", .subject = "lockref", .subject_limit = 100,
+	 .base = "lockref_unbounded", .threads = BENCH_Q_MOST_THREADS,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 1.1,
+	 .text = "lockref (retry limit 100) >= 1.1x lockref_unbounded at the most threads",
+	 .from = {"QUESTIONS[3].measures[0]"}},
+	{.scenario = "contend", .subject = "lockref", .subject_limit = 100,
+	 .base = "lockref_unbounded", .threads = BENCH_Q_MOST_THREADS,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 1.1,
+	 .unless_run = "lockref-sweep",
+	 .text = "lockref (retry limit 100) >= 1.1x lockref_unbounded at the most threads "
+		 "(contend's, when lockref-sweep does not run)",
+	 .from = {"QUESTIONS[3].measures[0]"}},
+	/* refcount-timing, its one point: summary QUESTIONS[0], [1] ("timing": ratio_runs). */
+	{.scenario = "refcount-timing", .subject = "refcount", .base = "atomic",
+	 .value = BENCH_Q_TIME_RATIO, .claim = BENCH_Q_AT_MOST, .threshold = 1.05,
+	 .text = "refcount's time <= 1.05x atomic's, one thread",
+	 .from = {"QUESTIONS[0].measures[0]"}},
+	{.scenario = "refcount-timing", .subject = "refcount_full", .base = "atomic",
+	 .value = BENCH_Q_TIME_RATIO, .claim = BENCH_Q_FIGURE, .threshold = NAN,
+	 .text = "refcount_full's time / atomic's, one thread (a figure, no claim)",
+	 .from = {"QUESTIONS[1].measures[0]"}},
+	/* zero, hot, at each size of a range: criteria.ZERO_CRITERIA; summary QUESTIONS[5..7]. */
+	{.scenario = "zero", .subject = "hl_zero", .base = "glibc_memset", .mode = "hot",
+	 .size_from = 64, .size_to = Q_GIB, .value = BENCH_Q_GB_RATIO,
+	 .claim = BENCH_Q_AT_LEAST, .threshold = 0.95,
+	 .text = "hl_zero >= 0.95x glibc_memset at every size from 64 B to 1 GiB (hot)",
+	 .from = {"ZERO_CRITERIA[0]", "QUESTIONS[5].measures[0]"}},
+	{.scenario = "zero", .subject = "hl_zero", .base = "glibc_memset", .mode = "hot",
+	 .beyond_cache = true, .value = BENCH_Q_GB_RATIO, .claim = BENCH_Q_AT_LEAST,
+	 .threshold = 1.2,
+	 .text = "hl_zero >= 1.2x glibc_memset at every size above the last-level cache (hot)",
+	 .from = {"ZERO_CRITERIA[1]", "QUESTIONS[5].measures[1]"}},
+	{.scenario = "zero", .subject = "hl_zero", .base = "memcpy_zero_page", .mode = "hot",
+	 .size_each = {4 * Q_KIB, Q_MIB}, .value = BENCH_Q_GB_RATIO, .claim = BENCH_Q_AT_LEAST,
+	 .threshold = 1.2, .text = "hl_zero >= 1.2x memcpy_zero_page at 4 KiB and 1 MiB (hot)",
+	 .from = {"ZERO_CRITERIA[2]", "QUESTIONS[6].measures[0]"}},
+	{.scenario = "zero", .subject = "hl_try_zero", .base = "hl_zero", .mode = "hot",
+	 .size_from = 256, .value = BENCH_Q_GB_RATIO, .claim = BENCH_Q_AT_LEAST,
+	 .threshold = 0.95,
+	 .text = "hl_try_zero >= 0.95x hl_zero at every size from 256 B up (hot)",
+	 .from = {"ZERO_CRITERIA[3]", "QUESTIONS[7].measures[0]"}},
+	{.scenario = "zero", .subject = "hl_try_zero", .base = "hl_zero", .mode = "hot",
+	 .size_from = 1, .size_to = 255, .value = BENCH_Q_NS_DIFF, .claim = BENCH_Q_AT_MOST,
+	 .threshold = 2.0,
+	 .text = "hl_try_zero within 2 ns per call of hl_zero at every size below 256 B (hot)",
+	 .from = {"ZERO_CRITERIA[4]", "QUESTIONS[7].measures[1]"}},
+};
+/* clang-format on */
+
+const size_t bench_nr_questions = sizeof(bench_questions) / sizeof(bench_questions[0]);
+
+bool bench_questions_asked(const char *scenario)
+{
+	for (size_t i = 0; i < bench_nr_questions; i++) {
+		if (strcmp(bench_questions[i].scenario, scenario) == 0)
+			return true;
+	}
+	return false;
+}
+
+static json_t *q_sizes_json(const struct bench_question *q)
+{
+	json_t *each;
+
+	if (q->beyond_cache)
+		return json_string("beyond_cache");
+	if (q->size_each[0]) {
+		each = json_array();
+		for (size_t i = 0; i < 4 && q->size_each[i]; i++)
+			json_array_append_new(each, json_integer((json_int_t)q->size_each[i]));
+		return json_pack("{s:o}", "each", each);
+	}
+	if (!q->size_from && !q->size_to)
+		return json_null();
+	/* size_from 1: the range open below (every size is at least 1 byte). */
+	return json_pack("{s:o, s:o}", "from",
+			 q->size_from > 1 ? json_integer((json_int_t)q->size_from) : json_null(),
+			 "to", q->size_to ? json_integer((json_int_t)q->size_to) : json_null());
+}
+
+json_t *bench_questions_json(void)
+{
+	static const char *const value_name[] = {
+		[BENCH_Q_OPS_RATIO] = "ops_per_sec ratio",
+		[BENCH_Q_GB_RATIO] = "gb_per_sec ratio",
+		[BENCH_Q_TIME_RATIO] = "ns_per_op ratio",
+		[BENCH_Q_NS_DIFF] = "ns per call difference",
+	};
+	static const char *const claim_name[] = {
+		[BENCH_Q_FIGURE] = "figure",
+		[BENCH_Q_AT_LEAST] = "at_least",
+		[BENCH_Q_AT_MOST] = "at_most",
+	};
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < bench_nr_questions; i++) {
+		const struct bench_question *q = &bench_questions[i];
+		json_t *from = json_array(), *threads;
+
+		for (size_t k = 0; k < 3 && q->from[k]; k++)
+			json_array_append_new(from, json_string(q->from[k]));
+		threads = q->threads == BENCH_Q_MOST_THREADS ? json_string("most")
+			  : q->threads			     ? json_integer(q->threads)
+							     : json_null();
+		json_array_append_new(
+			a,
+			json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:s, s:s, s:o, s:o, s:s, "
+				  "s:o}",
+				  "scenario", q->scenario, "subject", q->subject,
+				  "subject_retry_limit",
+				  q->subject_limit ? json_integer(q->subject_limit) : json_null(),
+				  "base", q->base, "threads", threads, "mode",
+				  q->mode ? json_string(q->mode) : json_null(), "sizes",
+				  q_sizes_json(q), "value", value_name[q->value], "claim",
+				  claim_name[q->claim], "threshold",
+				  isnan(q->threshold) ? json_null() : json_real(q->threshold),
+				  "unless_run",
+				  q->unless_run ? json_string(q->unless_run) : json_null(), "text",
+				  q->text, "from", from));
+	}
+	return a;
+}

@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+"""until_decided.py - hotline-bench --until-decided: its decisions, budget, cap and pairing.
+
+    /usr/bin/python3 until_decided.py BENCH OUTDIR
+
+Runs short scenarios with --until-decided=SECONDS (contend, refcount-timing,
+zero hot, lockref-sweep, a few subjects of all; and contend with one
+repetition and a budget too small for more than one round) and checks in
+each JSON:
+
+  * config.until_decided: budget_s as given, planned = --repeat, cap =
+    4 x planned (at least 10), spent_s within the budget plus one round,
+    shared among the scenarios (all): the shares add up, each within its
+    allowance plus a round;
+  * a decision for every question of the table the run can answer, and no
+    other; each with planned <= repetitions <= cap;
+  * the subject's and the base's runs pair up: both have the decision's
+    repetitions (and a figure's subject that shares the base, as many);
+  * the verdict, its why, the interval and its level are what the report's
+    stats.py makes of the runs in the JSON (criteria.py's pairing);
+  * a decision still "cannot tell" stopped at the cap (its repetitions are
+    the cap) or on the budget (spent_s reached budget_s, or its scenario's
+    share), and says which;
+  * the progress (stderr, not a terminal) names every question that got
+    more repetitions, with its interval, and its outcome.
+
+Exit status 0 when all of it holds; otherwise every failed check is printed.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools"))
+from hotline_report import criteria, stats  # noqa: E402
+
+failures = []
+
+CONTEND_SUBJECTS = ("atomic_faa,refcount,refcount_full,cas_loop,lockref,lockref_unbounded,"
+                    "qspinlock,pthread_mutex")
+# (name, arguments, budget, repeat, the decisions expected: (subject, base, threads, size))
+RUNS = [
+    ("contend", ["contend", "--threads", "2", "--duration", "0.02", "--subjects",
+                 CONTEND_SUBJECTS], 3, 3,
+     {("refcount", "atomic_faa", 2, None), ("lockref", "cas_loop", 2, None),
+      ("qspinlock", "pthread_mutex", 2, None), ("lockref", "lockref_unbounded", 2, None)}),
+    ("contend_budget", ["contend", "--threads", "1,2", "--duration", "0.02", "--subjects",
+                        "atomic_faa,refcount,refcount_full"], 0.01, 1,
+     {("refcount", "atomic_faa", 2, None)}),
+    ("refcount", ["refcount-timing", "--count", "200000"], 2, 2,
+     {("refcount", "atomic", 1, None)}),
+    ("zero", ["zero", "--quick", "--sizes", "17,300,4K", "--mode", "hot", "--subjects",
+              "hl_zero,hl_try_zero,glibc_memset,memcpy_zero_page"], 2, 2,
+     {("hl_try_zero", "hl_zero", None, 17), ("hl_zero", "glibc_memset", None, 300),
+      ("hl_try_zero", "hl_zero", None, 300), ("hl_zero", "glibc_memset", None, 4096),
+      ("hl_zero", "memcpy_zero_page", None, 4096), ("hl_try_zero", "hl_zero", None, 4096)}),
+    ("sweep", ["lockref-sweep", "--threads", "3,2", "--duration", "0.02", "--subjects",
+               "lockref,lockref_unbounded"], 2, 2,
+     {("lockref", "lockref_unbounded", 3, None)}),
+    # Several scenarios: the budget shared among those with questions.
+    ("all", ["all", "--quick", "--subjects", "refcount,atomic,atomic_faa,hl_zero,glibc_memset",
+             "--count", "100000", "--duration", "0.02", "--threads", "2", "--sizes", "300,4K",
+             "--mode", "hot"], 2, 2,
+     {("refcount", "atomic", 1, None), ("refcount", "atomic_faa", 2, None),
+      ("hl_zero", "glibc_memset", None, 300), ("hl_zero", "glibc_memset", None, 4096)}),
+]
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+    return cond
+
+
+def at_point(results, d, subject, limit=False):
+    """The result of SUBJECT at decision D's point (at retry limit LIMIT unless False)."""
+    for r in results:
+        if (r.get("scenario") == d["scenario"] and r.get("subject") == subject and
+                r.get("size") == d["size"] and r.get("mode") == d["mode"] and
+                (d["threads"] is None or r.get("threads") == d["threads"]) and
+                (limit is False or r.get("retry_limit") == limit)):
+            return r
+    return None
+
+
+def values(q, a, b):
+    """The per-repetition values the report judges for question Q (the table's entry)."""
+    if q["value"] == "ops_per_sec ratio":
+        return criteria.side_by_side(a, b)
+    if q["value"] == "gb_per_sec ratio":
+        return criteria.side_by_side(a, b, "gb_per_sec")
+    if q["value"] == "ns_per_op ratio":     # summary.py's "timing": ratio_runs
+        return a.get("ratio_runs") if a.get("ratio_to") == b.get("subject") else None
+    pairs = criteria._paired_runs(a, b, criteria.ns_runs)
+    return [x - y for x, y in pairs] if pairs else None
+
+
+def close(x, y):
+    return abs(x - y) <= 1e-8 * max(1.0, abs(x), abs(y))
+
+
+def check_run(name, args, budget, repeat, expected, bench, outdir):
+    out = os.path.join(outdir, f"{name}.json")
+    cmd = [bench, *args, "--repeat", str(repeat), f"--until-decided={budget:g}", "--json", out]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    w = f"{name} ({' '.join(cmd[1:])})"
+    if not check(p.returncode == 0, f"{w}: expected exit status 0, got {p.returncode}: "
+                 f"{p.stderr}"):
+        return
+    with open(out) as f:
+        doc = json.load(f)
+    ud = doc.get("config", {}).get("until_decided")
+    if not check(isinstance(ud, dict), f"{w}: expected config.until_decided, got {ud!r}"):
+        return
+    cap = max(4 * repeat, 10)
+    check(ud.get("budget_s") == budget, f"{w}: budget_s: expected {budget}, got "
+          f"{ud.get('budget_s')!r}")
+    check(ud.get("planned") == repeat and ud.get("cap") == cap,
+          f"{w}: expected planned {repeat} and cap {cap}, got {ud.get('planned')!r}, "
+          f"{ud.get('cap')!r}")
+    questions, decisions = ud.get("questions"), ud.get("decisions")
+    if not check(isinstance(questions, list) and isinstance(decisions, list),
+                 f"{w}: expected lists of questions and decisions, got {ud!r}"):
+        return
+    results = doc.get("results", [])
+    got = {(d.get("subject"), d.get("base"), d.get("threads"), d.get("size")) for d in decisions}
+    check(got == expected and len(decisions) == len(expected),
+          f"{w}: expected decisions for {sorted(expected, key=str)}, got "
+          f"{[(d.get('subject'), d.get('base'), d.get('threads'), d.get('size')) for d in decisions]}")
+    # One round: the time of one repetition of every subject that got more, at the worst point.
+    rounds = [0.0]
+    for d in decisions:
+        extra = [r for r in results if r.get("scenario") == d["scenario"] and
+                 r.get("size") == d["size"] and r.get("threads") in (d["threads"], 1) and
+                 len(r.get("runs") or []) > repeat]
+        rounds.append(sum(r["machine_state"]["wall_s"] / len(r["runs"]) for r in extra))
+    slack = max(rounds) + 0.5
+    spent = ud.get("spent_s")
+    check(isinstance(spent, float) and 0 <= spent <= budget + slack,
+          f"{w}: spent_s: expected at most the budget {budget} + one round {slack:.2f}, "
+          f"got {spent!r}")
+    # The budget's shares: one per scenario run, in order, that add up to what was spent,
+    # none overrun by more than a round, none given more than was left.
+    shares = {x.get("scenario"): x for x in ud.get("shares") or []}
+    scen = [a for a in args[:1] if a != "all"] or \
+        ["refcount-timing", "contend", "lockref-sweep", "zero", "openclose"]
+    check(list(shares) == scen, f"{w}: expected a share per scenario {scen}, got "
+          f"{ud.get('shares')!r}")
+    check(isinstance(spent, float) and
+          abs(sum(x.get("spent_s", 0) for x in shares.values()) - spent) < 1e-6,
+          f"{w}: expected the shares' spent_s to add up to {spent}, got {ud.get('shares')!r}")
+    check(all(x.get("spent_s", 0) <= x.get("allowed_s", 0) + slack and
+              x.get("allowed_s", 0) <= budget + 1e-9 for x in shares.values()),
+          f"{w}: expected each share within the budget and its allowance (+ a round), got "
+          f"{ud.get('shares')!r}")
+    for d in decisions:
+        dw = f"{w}: decision {d.get('subject')} / {d.get('base')} at {d.get('threads')} " \
+             f"threads, size {d.get('size')}"
+        q = questions[d["question"]] if isinstance(d.get("question"), int) and \
+            0 <= d["question"] < len(questions) else None
+        if not check(q is not None and q["subject"] == d["subject"] and q["base"] == d["base"]
+                     and q["threshold"] == d.get("threshold"),
+                     f"{dw}: expected its question in the table, got {d.get('question')!r}"):
+            continue
+        n = d.get("repetitions")
+        check(d.get("planned") == repeat and isinstance(n, int) and repeat <= n <= cap,
+              f"{dw}: expected planned {repeat} <= repetitions <= cap {cap}, got {d!r}")
+        a = at_point(results, d, d["subject"], d.get("retry_limit"))
+        b = at_point(results, d, d["base"])
+        if not check(a is not None and b is not None, f"{dw}: expected results of both"):
+            continue
+        check(len(a["runs"]) == n and len(b["runs"]) == n,
+              f"{dw}: expected {n} runs of each (paired), got {len(a['runs'])} and "
+              f"{len(b['runs'])}")
+        vals = values(q, a, b)
+        if not check(vals is not None and len(vals) == n,
+                     f"{dw}: expected {n} paired values from the JSON, got {vals!r}"):
+            continue
+        c = stats.Comparison(vals, q["threshold"], q["claim"] == "at_least")
+        check(d.get("verdict") == c.verdict and d.get("why") == c.why,
+              f"{dw}: expected stats.py's verdict {c.verdict!r} ({c.why!r}) on the JSON's runs, "
+              f"got {d.get('verdict')!r} ({d.get('why')!r}); values {vals}")
+        iv = d.get("interval")
+        check(close(d.get("confidence"), c.level) and close(d.get("median"), c.median) and
+              (c.lo is None and iv is None or
+               iv is not None and close(iv[0], c.lo) and close(iv[1], c.hi)),
+              f"{dw}: expected median {c.median}, interval [{c.lo}, {c.hi}] at {c.level}, got "
+              f"{d.get('median')}, {iv} at {d.get('confidence')}")
+        stopped = d.get("stopped")
+        if c.verdict == stats.CANNOT_TELL:
+            share = shares.get(d["scenario"], {})
+            check(stopped == "cap" and n == cap or
+                  stopped == "budget" and (spent >= budget or
+                                           share.get("spent_s", 0) >= share.get("allowed_s", 0)),
+                  f"{dw}: cannot tell: expected the cap ({cap}) or the budget ({budget} s, "
+                  f"this scenario's share {share}) reached, got stopped {stopped!r} after {n} "
+                  f"repetitions, {spent} s spent")
+        else:
+            check(stopped == "decided", f"{dw}: expected stopped 'decided', got {stopped!r}")
+        subj = d["subject"] + (f" (retry limit {d['retry_limit']})"
+                               if q.get("subject_retry_limit") else "")
+        if n > repeat and d.get("planned_verdict") == stats.CANNOT_TELL:
+            # Its first extra round: a line naming it, the repetition and the interval.
+            pat = re.compile(rf"^hotline-bench: \[\d+/\d+\] until decided: {re.escape(subj)} / "
+                             rf"{re.escape(d['base'])} .*, rep {repeat + 1}, "
+                             rf"(\[\S+, \S+\]|one repetition, no interval)", re.M)
+            check(pat.search(p.stderr) is not None,
+                  f"{dw}: expected a progress line for its repetition {repeat + 1} with its "
+                  f"interval, got {p.stderr!r}")
+        if n > repeat or stopped != "decided":
+            out_pat = re.compile(rf"^hotline-bench: .* until decided: {re.escape(subj)} / "
+                                 rf"{re.escape(d['base'])} .*: {re.escape(d['verdict'])} after "
+                                 rf"{n} repetitions", re.M)
+            check(out_pat.search(p.stderr) is not None,
+                  f"{dw}: expected a progress line with its outcome, got {p.stderr!r}")
+    # A figure that shares a base with a question keeps pairing with it.
+    for d in decisions:
+        for fig in questions:
+            if fig["claim"] == "figure" and fig["scenario"] == d["scenario"] and \
+                    fig["base"] == d["base"]:
+                f, b = at_point(results, d, fig["subject"]), at_point(results, d, d["base"])
+                if f and b:
+                    check(len(f["runs"]) == len(b["runs"]),
+                          f"{w}: expected {fig['subject']} paired with {d['base']} "
+                          f"({len(b['runs'])} runs), got {len(f['runs'])}")
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    bench, outdir = sys.argv[1:]
+    os.makedirs(outdir, exist_ok=True)
+    for run in RUNS:
+        check_run(*run, bench, outdir)
+    # Without the option: no until_decided in the JSON.
+    out = os.path.join(outdir, "without.json")
+    p = subprocess.run([bench, "refcount-timing", "--count", "1000", "--repeat", "1", "--json",
+                        out], capture_output=True, text=True, timeout=60)
+    if check(p.returncode == 0, f"without the option: exit {p.returncode}: {p.stderr}"):
+        with open(out) as f:
+            cfg = json.load(f).get("config", {})
+        check("until_decided" not in cfg,
+              f"without the option: expected no config.until_decided, got {cfg!r}")
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        return 1
+    print(f"--until-decided: {len(RUNS)} runs checked")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
