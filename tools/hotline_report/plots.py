@@ -10,6 +10,8 @@ General helpers, usable by any scenario:
   plot_vs_size(path, results, metric)    a metric vs buffer size, log-log, cache sizes marked
   plot_vs_limit(path, series, ...)       a metric vs retry limit (log), the unbounded
                                          case as a separate point labelled "inf"
+  ratio_plot(path, series, ...)          ratios to a baseline (median line, interval band),
+                                         1.0 and a threshold marked, linear y
 
 matplotlib is imported on first use, after the inputs have been checked, so
 a bad input is reported without paying for (or hearing from) matplotlib.
@@ -483,4 +485,111 @@ def plot_vs_limit(path, series, title, ylabel, subtitle=None, logy=False):
     titles(fig, ax, title, subtitle)
     if len(series) > 1:
         ax.legend(loc="lower right")
+    return save(fig, path)
+
+
+def _finite(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def ratio_range(medians, extra=(), ends=()):
+    """(bottom, top) of a linear ratio axis: 1.0, EXTRA (e.g. the threshold) and every median
+    inside with a margin; interval ENDS as far as they widen it by no more than its span (or
+    0.4) on either side, so that one wild interval does not flatten the medians."""
+    core = [1.0] + [v for v in list(extra) + list(medians) if _finite(v)]
+    lo, hi = min(core), max(core)
+    reach = max(hi - lo, 0.4)
+    ends = [v for v in ends if _finite(v)]
+    lo = max(min([lo] + ends), lo - reach)
+    hi = min(max([hi] + ends), hi + reach)
+    if hi - lo < 0.1:  # a flat plot: 1.0 with a little room either side
+        lo, hi = min(lo, (lo + hi) / 2 - 0.05), max(hi, (lo + hi) / 2 + 0.05)
+    pad = (hi - lo) * 0.08
+    bottom = lo - pad
+    if lo >= 0 and bottom < 0:
+        bottom = 0.0
+    return bottom, hi + pad
+
+
+def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshold=None,
+               threshold_label=None, logx=False, xticks=None, xticklabel=None,
+               subtitle=None, oversub=None):
+    """SERIES: list of dicts {"label": str, "key": str (colour/marker key, as color_for),
+    "points": [(x, median, lo, hi), ...]} with lo/hi None where there is no interval; a
+    series may also set "linestyle" (default "-") and "marker" (default marker_for(key)).
+    Draw each median as a line with markers and its interval as a translucent band of the
+    same colour (error bars for an isolated point); a solid grey line at 1.0 ("= baseline");
+    a dashed line at THRESHOLD with THRESHOLD_LABEL if given; XTICKS/XTICKLABEL as in
+    line_plot (e.g. sizes as "4 KiB"); OVERSUB: the CPU count, to shade x > cpus as
+    line_plot does. Linear y, its range chosen to show 1.0, the threshold and all medians
+    (intervals may be clipped, saying so in a small note); return None if there is
+    nothing to draw, else the path."""
+    drawn = []
+    for s in series or []:
+        pts = sorted((p[0], p[1], p[2] if _finite(p[2]) else None, p[3] if _finite(p[3]) else None)
+                     for p in s.get("points") or [] if _finite(p[0]) and _finite(p[1]))
+        if logx:
+            pts = [p for p in pts if p[0] > 0]
+        if pts:
+            drawn.append((s, pts))
+    if not drawn:
+        return None
+    plt = pyplot()
+    labels = [s["label"] for s, _ in drawn if not s["label"].startswith("_")]
+    outside = len(labels) > 4 or max((len(t) for t in labels), default=0) > 40
+    fig, ax = plt.subplots(figsize=(9.5, 4.8) if outside else None)
+    nan = float("nan")
+    meds, ends = [], []
+    for s, pts in drawn:
+        color = color_for(s["key"])
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        meds += ys
+        ax.plot(xs, ys, color=color, marker=s.get("marker") or marker_for(s["key"]),
+                markersize=5, linewidth=1.8, linestyle=s.get("linestyle", "-"),
+                label=s["label"], zorder=3)
+        has = [p[2] is not None and p[3] is not None for p in pts]
+        lo = [p[2] if h else nan for p, h in zip(pts, has)]
+        hi = [p[3] if h else nan for p, h in zip(pts, has)]
+        ends += [v for v in lo + hi if v == v]
+        ax.fill_between(xs, lo, hi, color=color, alpha=0.18, linewidth=0, zorder=2)
+        for i, h in enumerate(has):  # an interval with no neighbour to join: an error bar
+            if h and not (i > 0 and has[i - 1]) and not (i + 1 < len(has) and has[i + 1]):
+                ax.errorbar([xs[i]], [ys[i]], yerr=[[max(0.0, ys[i] - lo[i])],
+                                                    [max(0.0, hi[i] - ys[i])]],
+                            fmt="none", ecolor=color, capsize=4, linewidth=1.4, zorder=3)
+    ax.axhline(1.0, color="#555555", linewidth=1.3, zorder=1, label="1.0 = baseline")
+    if _finite(threshold):
+        ax.axhline(threshold, color="#333333", linestyle="--", linewidth=1.2, zorder=1,
+                   label=threshold_label or f"threshold {threshold:g}")
+    bottom, top = ratio_range(meds, [threshold] if _finite(threshold) else [], ends)
+    ax.set_ylim(bottom, top)
+    if logx:
+        ax.set_xscale("log", base=2 if logx is True else logx)
+    allx = sorted({p[0] for _, pts in drawn for p in pts})
+    if len(allx) == 1:
+        ax.set_xlim(allx[0] / 2 if logx else allx[0] - 1, allx[0] * 2 if logx else allx[0] + 1)
+    ticks = xticks if xticks else (allx if len(allx) <= 12 else None)
+    if ticks:
+        ax.set_xticks(ticks)
+        if logx:
+            ax.minorticks_off()
+        ax.set_xticklabels([xticklabel(t) if xticklabel else f"{t:g}" for t in ticks])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    shade = shade_oversubscribed(ax, allx, oversub, logx)
+    if any(v < bottom or v > top for v in ends):
+        ax.annotate("intervals clipped at the plot's edge", xy=(1.0, 0.0),
+                    xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -3),
+                    textcoords="offset points", ha="right", va="top", fontsize=7,
+                    color="dimgray")
+    titles(fig, ax, title, subtitle)
+    handles, names = ax.get_legend_handles_labels()
+    if shade:
+        handles.append(shade[0])
+        names.append(shade[1])
+    if outside:
+        ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    else:
+        ax.legend(handles, names, loc="best")
     return save(fig, path)
