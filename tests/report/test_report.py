@@ -60,6 +60,18 @@ def notes(paths):
     return out
 
 
+def main(out):
+    """OUT/report.md: the title, the summary and the short sections (brief.py)."""
+    with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+        return f.read()
+
+
+def appendix(out):
+    """OUT/appendix.md: every file's full sections (what report.md held before issue 16)."""
+    with open(os.path.join(out, "appendix.md"), encoding="utf-8") as f:
+        return f.read()
+
+
 def png_info(path):
     """(width, height) of a PNG file, or raise AssertionError."""
     with open(path, "rb") as f:
@@ -197,18 +209,19 @@ class ToolCase(unittest.TestCase):
         return d
 
     def report(self, name, *fixtures):
-        """Run the tool on FIXTURES into a fresh directory; return (dir, report.md text)."""
+        """Run the tool on FIXTURES into a fresh directory; return (dir, appendix.md text): the
+        files' full sections (report.md, the summary and the short sections: main())."""
         out = self.outdir(name)
         paths = [fixture(f) for f in fixtures]
         rc, so, se = self.run_report_tool(*paths, "-o", out)
         self.assertEqual(rc, 0, f"exit status: expected 0, got {rc}\nstdout: {so}\nstderr: {se}")
         self.assertEqual(se, notes(paths), f"stderr: expected nothing on success (but a line "
                                            f"for each older file), got:\n{se}")
-        path = os.path.join(out, "report.md")
-        self.assertTrue(os.path.isfile(path), f"expected {path} to exist; directory has "
-                                              f"{sorted(os.listdir(out)) if os.path.isdir(out) else 'nothing'}")
-        with open(path, encoding="utf-8") as f:
-            return out, f.read()
+        for name in ("report.md", "appendix.md"):
+            path = os.path.join(out, name)
+            self.assertTrue(os.path.isfile(path), f"expected {path} to exist; directory has "
+                                                  f"{sorted(os.listdir(out)) if os.path.isdir(out) else 'nothing'}")
+        return out, appendix(out)
 
     def cached_report(self, name, *fixtures):
         """report(), run once per test class."""
@@ -233,8 +246,7 @@ class ToolCase(unittest.TestCase):
         rc, so, se = self.run_report_tool(path, "-o", out)
         self.assertEqual((rc, se), (0, notes([path])), f"{name}: expected exit 0 and no stderr "
                                                        f"(but a line for an older file)")
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            return out, f.read()
+        return out, appendix(out)
 
     def section(self, md, heading):
         """The text of report.md from HEADING (a line start) to the next heading of its level."""
@@ -256,12 +268,19 @@ class ToolCase(unittest.TestCase):
             raise AssertionError(f"{what} should not contain {needle!r}\n--- actual ---\n{text}")
 
     def assertPngs(self, out, md, expected):
-        """Every image report.md references exists and is a real, sensible PNG;
-        EXPECTED names must be among them; no PNG is left unreferenced."""
+        """Every image MD (a file's text) references exists and is a real, sensible PNG;
+        EXPECTED names must be among them; no PNG in OUT is left unreferenced by report.md
+        and appendix.md together, none shown twice in one of them."""
         refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
         for name in expected:
-            self.assertIn(name, refs, f"expected report.md to show {name}; it shows {refs}")
+            self.assertIn(name, refs, f"expected the report to show {name}; it shows {refs}")
         self.assertEqual(len(refs), len(set(refs)), f"an image is shown twice: {refs}")
+        both = []
+        for text in (main(out), appendix(out)):
+            got = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+            self.assertEqual(len(got), len(set(got)), f"an image is shown twice: {got}")
+            both += got
+        refs = sorted(set(refs) | set(both))
         for name in refs:
             self.assertNotIn("/", name, f"image path should be relative to report.md: {name}")
             path = os.path.join(out, name)
@@ -571,7 +590,8 @@ class RefcountReportTests(ToolCase):
                        "| compiler | gcc 12.2.0 |", "| CPUs | 2 |", "| placement | one thread, on CPU 0 |",
                        "| date | 2026-11-21T15:30:00Z |", "| mode | full, 5 repetitions, pinning auto |"):
             self.assertHas(self.md, needle)
-        self.assertTrue(self.md.startswith("# hotline report\n"), self.md[:80])
+        self.assertTrue(main(self.out).startswith("# hotline report\n"), main(self.out)[:80])
+        self.assertTrue(self.md.startswith("# hotline report: appendix\n"), self.md[:80])
 
     def test_plot(self):
         self.assertPngs(self.out, self.md, ["refcount-refcount-timing.png"])
@@ -673,8 +693,7 @@ class DerivedInputTests(ToolCase):
         rc, so, se = self.run_report_tool(path, "-o", out)
         self.assertEqual((rc, se), (0, notes([path])), f"{name}: expected exit 0 and no stderr "
                                                        f"(but a line for an older file)")
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            return out, f.read()
+        return out, appendix(out)
 
     def test_one_thread_count_gives_bar_chart(self):
         out, md = self.derive("two.json", lambda r: r["scenario"] == "contend" and r["threads"] == 2)
@@ -1537,8 +1556,7 @@ class OlderFileTests(ToolCase):
         self.assertEqual(se.splitlines(),
                          [f"hotline-report: {fixture('sim.json')}: {OLDER_NOTE}"],
                          "one stderr line, naming the older file only")
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            md = f.read()
+        md = appendix(out)
         self.assertEqual(md.count('*This file has no "subjects" object'), 1, md)
         self.assertHas(self.section(md, f"## 2. {fixture('sim.json')}"),
                        f'*This file has {OLDER_NOTE}.*')
@@ -1619,8 +1637,7 @@ class RegistryTests(ToolCase):
             report.write([load.load(fixture("unknown-scenario.json"))], out)
         finally:
             del report.SECTIONS["futex-storm"]
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            md = f.read()
+        md = appendix(out)
         self.assertHas(md, "### futex-storm: futexes\n\n2 futex results, facts known: True\n")
         self.assertLacks(md, "is not known to hotline-report")
         self.assertEqual((seen["n"], seen["ctx"].outdir, seen["doc"].path),
@@ -1831,8 +1848,7 @@ class ManyCoreReportTests(ToolCase):
         rc, so, se = self.run_report_tool(*paths, "-o", out)
         self.assertEqual((rc, se), (0, notes(paths)), f"{name}: expected exit 0 and no stderr "
                                                       f"(but a line for an older file)")
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            return out, f.read()
+        return out, appendix(out)
 
     def both(self):
         cache = type(self).__dict__.get("_both")
