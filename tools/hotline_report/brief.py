@@ -37,8 +37,9 @@ from . import (common, contend, criteria, fmt, kernel, lockref_sweep, machine_st
                openclose, plots, ratios, refcount_timing, stats, summary, zeroing)
 
 APPENDIX = "appendix.md"
-LINESTYLES = ("-", "--", ":", "-.")
-STYLE_NAMES = ("solid", "dashed", "dotted", "dash-dot")
+# The machines' line styles (dotted is the contend plot's thresholds').
+LINESTYLES = ("-", "--", "-.", (0, (6, 2, 1, 2, 1, 2)))
+STYLE_NAMES = ("solid", "dashed", "dash-dot", "dash-dot-dot")
 
 # The scenarios report.md has a short section for, in its order, with their titles.
 ORDER = ("refcount-timing", "contend", "lockref-sweep", "zero", "openclose")
@@ -107,7 +108,7 @@ def measured(ctx, scenario):
 
 
 def _tag(have, name):
-    return f"{name}: " if len(have) > 1 else ""
+    return f"**{name}:** " if len(have) > 1 else ""
 
 
 def _styled(have, i, series):
@@ -236,15 +237,17 @@ def _refcount(ctx, have):
 
 # -- contend ----------------------------------------------------------------------------------
 
-def _threshold_lines(series, xs, tag=""):
-    """Dashed lines at each series' threshold, in its colour (ratio_plot draws one threshold;
-    the contend questions have one each): series of two points across XS, no markers."""
-    out = []
+def _threshold_lines(series, xs):
+    """Dotted lines at each question's threshold, in its subject's colour (ratio_plot draws one
+    threshold; the contend questions have one each), once whatever the machines: series of two
+    points across XS, no markers."""
+    out, seen = [], set()
     for s in series:
-        if s.threshold is None or not xs:
+        if s.threshold is None or not xs or (s.label, s.threshold) in seen:
             continue
-        out.append({"label": f"{tag}{s.label} needs \u2265 {s.threshold:g}x", "key": s.key,
-                    "marker": "None", "linestyle": (0, (5, 4)),
+        seen.add((s.label, s.threshold))
+        out.append({"label": f"{s.label} needs \u2265 {s.threshold:g}x", "key": s.key,
+                    "marker": "None", "linestyle": ":",
                     "points": [(min(xs), s.threshold, None, None),
                                (max(xs), s.threshold, None, None)]})
     return out
@@ -265,14 +268,13 @@ def _contend(ctx, have):
     if not plot:
         return ["The files have no pairs of contend results run side by side to set a "
                 "question's subject beside its baseline.", ""] + links(ctx, have, "contend")
-    for name, doc, series in per:
-        plot += _threshold_lines(series, xs, _tag(have, name))
+    plot += _threshold_lines([s for _, _, series in per for s in series], xs)
     cpus = [c for c in (common.cpus(d) for _, d in have) if c]
     allpts = [p for _, _, ser in per for s in ser for p in s.points]
-    L = ["Each solid line is a question's subject over its baseline, their ops/s in "
-         f"repetitions run side by side: {band_words(allpts)}. 1.0 is as fast as the "
-         "baseline; each dashed line, in the colour of its subject, is that question's "
-         "threshold"
+    L = [f"Each {'solid ' if len(have) == 1 else ''}line is a question's subject over its "
+         "baseline, their ops/s in repetitions run side by side: "
+         f"{band_words(allpts)}. 1.0 is as fast as the baseline; each dotted line, in the "
+         "colour of its subject, is that question's threshold"
          + ("; shaded: more threads than the machine's CPUs (oversubscribed)"
             if len(have) == 1 and cpus and max(xs) > cpus[0] else "") + ".", ""]
     L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "contend"), plot,
@@ -282,6 +284,7 @@ def _contend(ctx, have):
                   logx=2 if max(xs) / max(1, min(xs)) >= 8 else False,
                   subtitle=_subtitle(have), oversub=cpus[0] if len(have) == 1 and cpus
                   else None)
+    said = set()   # a sentence said for one machine is not said again for the next
     for name, doc, series in per:
         by = {(s.subject, s.base): s for s in series}
         oc = common.cpus(doc)
@@ -295,7 +298,8 @@ def _contend(ctx, have):
             if p is None:
                 continue
             where = fmt.plural(p.x, "thread") + (" (oversubscribed)" if oc and p.x > oc else "")
-            parts.append((where, subject, f"{ci(p)} {base}'s"))
+            shape = p.comparison.notes()
+            parts.append((where, subject, f"{ci(p)}{f' ({shape[0]})' if shape else ''} {base}'s"))
         S = []
         if parts:
             text, last = [], None
@@ -307,7 +311,8 @@ def _contend(ctx, have):
             first = "; ".join(text)
             S.append(_tag(have, name) + first[0].upper() + first[1:]
                      + (f" ({few})" if few else "") + ".")
-        S += contend.collapse_sentences(ctx, doc, queued=False)
+        S += [x for x in contend.collapse_sentences(ctx, doc, queued=False) if x not in said]
+        said.update(S)
         if S:
             L += [" ".join(S), ""]
     return L + links(ctx, have, "contend")
@@ -348,8 +353,8 @@ def _sweep(ctx, have):
         if at is not None:
             c = stats.Comparison(at.comparison.values, m["factor"])
             text += (f", the kernel's limit {m['limit']} runs at {ci(at)} the unbounded loop's "
-                     f"throughput: the claim {c.verdict}" + (f" ({c.why})" if c.why else "")
-                     + "; across")
+                     f"throughput: the claim of \u2265 {m['factor']:g}x: {c.verdict}"
+                     + (f" ({c.why})" if c.why else "") + "; across")
         else:
             text += ", across"
         text += (f" the limits the ratio goes from {_x(lo.median)} (limit {lo.x}) to "
