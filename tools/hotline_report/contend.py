@@ -414,8 +414,9 @@ def history_paragraph(ctx, doc):
             here.append(f"{xadd} makes {fmt.num(fa * n)} M atomics/s")
         if cl is not None:
             c = f"{cas} {fmt.num(cl * n)} M/s"
-            if fa:
-                c += f" ({fmt.ratio(cl / fa)})"
+            if fa:   # side by side where the runs pair, as every ratio of the report
+                v, n = criteria.ratio(idx.get((cas, t)), idx.get((xadd, t)))
+                c += f" ({fmt.ratio(v)}{' side by side' if n else ''})"
             a = part(idx.get((cas, t)), "attempts_per_success", "mean")
             if a is not None:
                 c += f" with {fmt.num(a)} attempts per success"
