@@ -352,9 +352,12 @@ def _sweep(ctx, have):
         text = f"{_tag(have, name)}At {where}"
         if at is not None:
             c = stats.Comparison(at.comparison.values, m["factor"])
+            claim = f"the claimed gain of \u2265 {m['factor']:g}x"
+            said = {stats.HOLDS: f"{claim} holds", stats.DOES_NOT_HOLD: f"{claim} does not hold",
+                    stats.CANNOT_TELL: f"whether {claim} holds cannot be told at this noise"}
             text += (f", the kernel's limit {m['limit']} runs at {ci(at)} the unbounded loop's "
-                     f"throughput: the claim of \u2265 {m['factor']:g}x: {c.verdict}"
-                     + (f" ({c.why})" if c.why else "") + "; across")
+                     f"throughput, so {said[c.verdict]}" + (f" ({c.why})" if c.why else "")
+                     + "; across")
         else:
             text += ", across"
         text += (f" the limits the ratio goes from {_x(lo.median)} (limit {lo.x}) to "

@@ -260,13 +260,11 @@ def lead_paragraph(ctx, doc):
 def _lead_sentences(ctx, doc, results):
     facts = ctx.facts(doc, "contend")
     idx = index(results)
-    cpus = common.cpus(doc)
     threads = sorted({r["threads"] for r in results})
     multi = [t for t in threads if t > 1]
     if not multi:
         return []
     base = 2 if 2 in threads else multi[0]
-    top = threads[-1]
     where = "In this simulation" if doc.simulated else "On this machine"
     S = []
     at = sorted((r for r in results if r["threads"] == base and mops(r) is not None),

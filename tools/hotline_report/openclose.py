@@ -10,7 +10,6 @@
 
 from . import common, fmt, kernel, plots
 from .common import DAGGER, index, mops
-from .fmt import DASH
 
 TITLE = "open, read and close of one file by N threads or processes (the host kernel)"
 

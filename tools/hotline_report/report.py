@@ -1,4 +1,9 @@
-"""The Markdown report: one section per input file, one subsection per scenario.
+"""The Markdown report: report.md, the answer (brief.py), and appendix.md, the rest.
+
+appendix.md holds what report.md held before issue 16, under a line linking
+back to report.md: one section per input file, one subsection per scenario,
+each opened by an explicit anchor (<a id="STEM-SCENARIO">, anchor()) that
+report.md's short sections link to.
 
 SECTIONS is the registry {scenario: Section}: a title and a render function
 render(ctx, doc, results) -> Markdown lines (context.py); a scenario not in it
@@ -23,9 +28,11 @@ summary's contention ratios vs threads, the machines on one plot), then "Files c
 (overlay.py): the scenarios whose section has a
 threads dimension, found in more than one measured file.
 
-write() is all or nothing: every file goes first into a staging directory
-inside OUTDIR, and is renamed into place only when all are written, so a
-full or unwritable output leaves OUTDIR as it was (WriteError names the file).
+write() is all or nothing: every file (report.md, appendix.md, the PNGs) goes
+first into a staging directory inside OUTDIR, and is renamed into place only
+when all are written, so a full or unwritable output leaves OUTDIR as it was
+(WriteError names the file).  It returns Written: (report path, PNG names) as
+it always has, with .appendix, the appendix's path.
 """
 
 import os
@@ -33,8 +40,8 @@ import shutil
 import tempfile
 from collections import namedtuple
 
-from . import (VERSION, brief, common, contend, criteria, fmt, generic, lockref_sweep, machine_state,
-               machines, manycore, openclose, overlay, refcount_timing, summary, zeroing)
+from . import (VERSION, brief, common, contend, criteria, fmt, generic, lockref_sweep,
+               machine_state, machines, manycore, openclose, overlay, refcount_timing, zeroing)
 from .context import Context, WriteError, why
 from .facts import OLDER_FILE, has_facts
 from .fmt import DASH
