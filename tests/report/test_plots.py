@@ -58,6 +58,11 @@ class Drawn:
         """The y of every horizontal line across AX (axhline)."""
         return [float(ln.get_ydata()[0]) for ln in (ax or self.ax).get_lines() if is_hline(ln)]
 
+    def data_lines(self, ax=None):
+        """{label: the data line} of every series drawn by errorbar (line_plot's)."""
+        return {c.get_label(): c.lines[0] for c in (ax or self.ax).containers
+                if type(c).__name__ == "ErrorbarContainer"}
+
     def legend(self, ax=None):
         ax = ax or self.ax
         leg = ax.get_legend() or self.fig.legends and self.fig.legends[0]
@@ -185,6 +190,155 @@ class RatioPlotTests(PlotCase):
         styles = {ln.get_label(): ln.get_linestyle() for ln in d.ax.get_lines()}
         self.assertEqual(styles["other machine"], "--")
         self.assertEqual(styles["refcount / atomic_faa"], "-")
+
+
+def series(key, xs, ys, **kw):
+    """A line_plot series of KEY: points (XS, YS), no error bars."""
+    return dict({"key": key, "label": key, "subject": key, "x": list(xs), "y": list(ys),
+                 "lo": list(ys), "hi": list(ys)}, **kw)
+
+
+def overlaps(fig, labels):
+    """Pairs of the visible, non-empty text LABELS whose rendered boxes overlap."""
+    r = fig.canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(r)) for t in labels
+             if t.get_visible() and t.get_text()]
+    return [(a, b) for i, (a, ba) in enumerate(boxes) for b, bb in boxes[i + 1:]
+            if ba.overlaps(bb)]
+
+
+class LinePlotOptionTests(PlotCase):
+    """The options of line_plot / plot_vs_threads / plot_vs_size for issue 16's plots."""
+
+    SIZES = [1 << e for e in range(31)]          # 1 B .. 1 GiB, as zero's hot sweep
+
+    def size_series(self):
+        out = []
+        for i, key in enumerate(["hl_zero", "glibc_memset", "rep_stosb", "avx2", "read_dev_zero"]):
+            ys = [min(100.0, 0.4 * (1.3 + i / 10) ** e) for e in range(31)]
+            if key == "read_dev_zero":
+                ys = [0.004 * 2 ** e for e in range(31)]
+            out.append(series(key, self.SIZES, ys))
+        return out
+
+    def test_size_ticks_do_not_overlap(self):
+        """1 B to 1 GiB: ticks at powers of 16, none colliding (the last size was appended
+        as a tick beside 256 MiB, the two labels overlapping)."""
+        path = self.path("sizes.png")
+        with Drawn(self.plots) as d:
+            got = self.plots.plot_vs_size(path, [], "gb_per_sec", "zero", series=self.size_series())
+        self.check_png(got, path)
+        labels = d.ax.get_xticklabels()
+        self.assertEqual([t.get_text() for t in labels],
+                         ["1 B", "16 B", "256 B", "4 KiB", "64 KiB", "1 MiB", "16 MiB", "256 MiB"])
+        self.assertEqual(overlaps(d.fig, labels), [])
+        self.assertEqual(self.plots.size_ticks([256, 4096, 1 << 31]),
+                         [256, 4096, 65536, 1 << 20, 1 << 24, 1 << 28])
+
+    def test_crowded_tick_labels_turned_or_thinned(self):
+        """fit_xticklabels: long labels on a narrow plot end up not overlapping."""
+        xs = list(range(1, 25))
+        path = self.path("crowded.png")
+        with Drawn(self.plots) as d:
+            self.plots.line_plot(path, [series("a", xs, xs)], "t", "x", "y", xticks=xs,
+                                 xticklabel=lambda t: f"label number {t:g}")
+        labels = d.ax.get_xticklabels()
+        self.assertEqual(overlaps(d.fig, labels), [])
+        self.assertTrue(any(t.get_rotation() for t in labels) or
+                        not all(t.get_visible() for t in labels))
+
+    def test_emphasis(self):
+        """The emphasised subjects thick and on top, the others thin and light, the legend
+        outside the axes with the emphasised first; the default draws every line alike."""
+        path = self.path("emphasis.png")
+        with Drawn(self.plots) as d:
+            self.plots.plot_vs_size(path, [], "gb_per_sec", "zero", series=self.size_series(),
+                                    emphasis=["hl_zero", "glibc_memset"])
+        lines = d.data_lines()
+        for key in ("hl_zero", "glibc_memset"):
+            for other in ("rep_stosb", "avx2", "read_dev_zero"):
+                self.assertGreater(lines[key].get_linewidth(), 2 * lines[other].get_linewidth())
+                self.assertGreater(lines[key].get_zorder(), lines[other].get_zorder())
+                self.assertLess(lines[other].get_alpha(), 1.0)
+        self.assertEqual(d.legend()[:2], ["hl_zero", "glibc_memset"])
+        r = d.fig.canvas.get_renderer()
+        self.assertGreater(d.ax.get_legend().get_window_extent(r).x0,
+                           d.ax.get_window_extent(r).x1, "legend outside the axes")
+        with Drawn(self.plots) as d:
+            self.plots.plot_vs_size(path, [], "gb_per_sec", "zero", series=self.size_series())
+        widths = {ln.get_linewidth() for ln in d.data_lines().values()}
+        self.assertEqual(widths, {1.6}, "no emphasis: every line alike")
+
+    CONTEND = [series("atomic_faa", [1, 2, 4, 8], [240, 112, 114, 95]),
+               series("refcount", [1, 2, 4, 8], [224, 110, 112, 96]),
+               series("cas_loop", [1, 2, 4, 8], [143, 58, 42, 31]),
+               series("ticket", [1, 2, 4, 8], [230, 3.5, 0.061, 0.037])]
+
+    def test_clip_below_linear(self):
+        """A collapse (ticket at 0.04) no longer makes the axis log: linear from 0."""
+        path = self.path("clip-linear.png")
+        with Drawn(self.plots) as d:
+            self.plots.plot_vs_threads(path, [], "ops_per_sec", "contend", series=self.CONTEND,
+                                       logy="auto", clip_below=0.05)
+        self.assertEqual(d.ax.get_yscale(), "linear")
+        self.assertEqual(d.ax.get_ylim()[0], 0)
+        with Drawn(self.plots) as d:  # the default: as before, log
+            self.plots.plot_vs_threads(path, [], "ops_per_sec", "contend", series=self.CONTEND,
+                                       logy="auto")
+        self.assertEqual(d.ax.get_yscale(), "log")
+        self.assertLess(d.ax.get_ylim()[0], 0.04)
+
+    def test_clip_below_log(self):
+        """On a log axis the foot is the floor; the points below it are triangles on it with
+        their values written, and the legend says so."""
+        path = self.path("clip-log.png")
+        with Drawn(self.plots) as d:
+            self.plots.plot_vs_threads(path, [], "ops_per_sec", "contend", series=self.CONTEND,
+                                       logy=True, clip_below=0.05)
+        self.assertAlmostEqual(d.ax.get_ylim()[0], 240 * 0.05)
+        tri = [ln for ln in d.ax.get_lines() if ln.get_marker() == "v"]
+        self.assertEqual(sorted(float(ln.get_xdata()[0]) for ln in tri), [2, 4, 8])
+        self.assertEqual(sorted(t.get_text() for t in d.ax.texts), ["0.037", "0.061", "3.5"])
+        self.assertIn("below the axis (under 12): value written above", d.legend())
+        labels = [t.get_text() for t in d.ax.get_yticklabels() if t.get_text()]
+        self.assertGreaterEqual(len(labels), 3, f"a short log axis labelled: {labels}")
+
+    def test_flat_and_hlines(self):
+        """flat(): nothing but 1.0 to show; hlines: 1.0 marked, in the legend after the series."""
+        one = [series("a", [1, 2], [1.0, 1.005]), series("b", [1, 2], [0.999, 1.0])]
+        self.assertTrue(self.plots.flat(one))
+        self.assertTrue(self.plots.flat([("mean", one, "y")]), "panels")
+        self.assertFalse(self.plots.flat(one + [series("c", [1, 2], [1.0, 1.3])]))
+        self.assertTrue(self.plots.flat([{"points": [(1, 0.99, None, None)]}]), "ratio series")
+        self.assertFalse(self.plots.flat([{"points": [(1, 0.9, None, None)]}]))
+        self.assertTrue(self.plots.flat([]), "nothing is flat")
+        path = self.path("hline.png")
+        with Drawn(self.plots) as d:
+            self.plots.plot_vs_threads(path, [], "attempts_per_success", "attempts",
+                                       panels=[("mean", one + [series("c", [1, 2], [1, 1.3])],
+                                                "attempts")],
+                                       hlines=[(1.0, "1 = no retry")])
+        self.assertEqual(d.hlines(), [1.0])
+        self.assertEqual(d.legend(), ["a", "b", "c", "1 = no retry"])
+
+    def test_resolution(self):
+        """resolution_ns: the band under it shaded and labelled; none when the axis stays above."""
+        lat = [series("atomic_faa", [1, 2, 4], [10, 10, 20]),
+               series("ticket", [1, 2, 4], [10, 120, 130])]
+        path = self.path("latency.png")
+        with Drawn(self.plots) as d:
+            self.plots.plot_vs_threads(path, [], "x", "latency", series=lat, logy=True,
+                                       ylabel="ns", resolution_ns=20)
+        text = "at the timer's resolution (\u2264 20 ns): not a measurement"
+        self.assertIn(text, d.legend())
+        tops = [p.get_path().get_extents(p.get_transform()) for p in d.ax.patches]
+        self.assertTrue(any(abs(d.ax.transData.inverted().transform((0, b.y1))[1] - 20) < 1e-6
+                            for b in tops), "a band up to 20 ns")
+        with Drawn(self.plots) as d:
+            self.plots.plot_vs_threads(path, [], "x", "latency",
+                                       series=[series("ticket", [1, 2, 4], [100, 120, 130])],
+                                       ylabel="ns", ymin0=False, resolution_ns=5)
+        self.assertNotIn("at the timer's resolution (\u2264 5 ns): not a measurement", d.legend())
 
 
 if __name__ == "__main__":
