@@ -10,6 +10,8 @@ tick labels and their rendered boxes) as they were just before saving, caught
 by wrapping plots.save.
 """
 
+import copy
+import json
 import os
 import shutil
 import sys
@@ -17,6 +19,8 @@ import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
+
+from reportlib import fixture  # noqa: E402
 
 TOOL = None          # set from argv in __main__
 
@@ -339,6 +343,107 @@ class LinePlotOptionTests(PlotCase):
                                        series=[series("ticket", [1, 2, 4], [100, 120, 130])],
                                        ylabel="ns", ymin0=False, resolution_ns=5)
         self.assertNotIn("at the timer's resolution (\u2264 5 ns): not a measurement", d.legend())
+
+
+class ManyCoreTests(PlotCase):
+    """manycore.py: each preset's plot shows that model alone; a measured file's points go
+    only on the plot of a sweep calibrated to it.  fixtures/contend.json (measured, 2 CPUs)
+    and fixtures/sim.json (hotline-sim, 2..224 threads) given the measured file's contend
+    facts (cas_loop's baseline atomic_faa, as the tools write it now), once as a plain preset
+    and once as "calibrated" to contend.json."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        from hotline_report import context, load, manycore
+        cls.load, cls.context, cls.manycore = load, context, manycore
+        cls.measured = load.load(fixture("contend.json"))
+        with open(fixture("sim.json")) as f:
+            data = json.load(f)
+        have = {r["subject"] for r in data["results"]}
+        facts = {k: dict(v) for k, v in cls.measured.subjects["contend"].items() if k in have}
+        facts["cas_loop"]["baseline"] = "atomic_faa"   # as hotline-sim and -bench now say
+        data["subjects"] = {"contend": facts}
+        cls.older = load.check("sim-older.json", copy.deepcopy(data))
+        cls.older.subjects = None   # as an older hotline-sim's file
+        cls.plain = load.check("sim-plain.json", copy.deepcopy(data))
+        data["env"] = dict(data["env"], preset="calibrated", calibration={
+            "file": fixture("contend.json"), "base": "x86-server", "fitted": {}})
+        cls.calibrated = load.check("sim-calibrated.json", data)
+
+    def render(self, docs):
+        """(report lines, {png name: figure}) of the section on DOCS."""
+        out = self.path("mc")
+        os.makedirs(out, exist_ok=True)
+        ctx = self.context.Context(docs, out)
+        with Drawn(self.plots) as d:
+            lines = self.manycore.render(ctx)
+        return "\n".join(lines), dict(zip(ctx.pngs, d.figs))
+
+    def stars(self, fig):
+        """The x of every hollow-star line drawn on FIG (the measured points)."""
+        return sorted({float(x) for ax in fig.axes for ln in ax.get_lines()
+                       if ln.get_marker() == "*" for x in ln.get_xdata()})
+
+    def test_preset_plot_has_no_measured_points(self):
+        md, figs = self.render([self.measured, self.plain])
+        self.assertEqual(list(figs), ["manycore-thunderx2-224.png"])
+        fig = figs["manycore-thunderx2-224.png"]
+        self.assertEqual(self.stars(fig), [], "this machine's points on another's model")
+        labels = [ln.get_label() for ax in fig.axes for ln in ax.get_lines()]
+        self.assertFalse([x for x in labels if "measured" in x], labels)
+        self.assertIn("The model alone: it is not calibrated to a measured file given", md)
+        self.assertIn("Not drawn on the plots below: none of their models is calibrated", md)
+
+    def test_ratio_plot_over_the_root_baseline(self):
+        """The preset's plot: every subject's throughput over atomic_faa's (the root of the
+        facts' baselines) vs threads, 1.0 marked: the baseline's ns/op over the subject's."""
+        self.assertEqual(self.manycore.root_baseline(self.plain), "atomic_faa")
+        self.assertIsNone(self.manycore.root_baseline(self.older))
+        md, figs = self.render([self.plain])
+        ax = figs["manycore-thunderx2-224.png"].axes[0]
+        lines = {ln.get_label(): ln for ln in ax.get_lines()}
+        self.assertNotIn("atomic_faa", lines, "the baseline is the 1.0 line")
+        self.assertIn("1.0 = as fast as atomic_faa", lines)
+        idx = {(r["subject"], r["threads"]): r for r in self.plain.results}
+        got = lines["qspinlock"]
+        want = [idx[("atomic_faa", t)]["ns_per_op"] / idx[("qspinlock", t)]["ns_per_op"]
+                for t in got.get_xdata()]
+        for a, b in zip(got.get_ydata(), want):
+            self.assertAlmostEqual(float(a), b, places=6)
+        self.assertIn("throughput over atomic_faa's", md)
+
+    def test_calibrated_plot_has_the_measured_points(self):
+        """The sweep calibrated to contend.json gets its points (1 and 2 threads: its CPUs),
+        as ratios paired per repetition; the plain preset beside it still has none."""
+        md, figs = self.render([self.measured, self.plain, self.calibrated])
+        self.assertEqual(self.stars(figs["manycore-thunderx2-224.png"]), [])
+        self.assertEqual(self.stars(figs["manycore-calibrated.png"]), [1.0, 2.0])
+        self.assertIn("Drawn as hollow stars on the plot of calibrated, the model calibrated "
+                      "to this file, and on no other.", md)
+        self.assertIn("Hollow stars: measured, this machine (", md)
+
+    def test_older_sim_file_ns_plot_without_stars(self):
+        """A sim file without facts: the ns per count update plot, still the model alone."""
+        md, figs = self.render([self.measured, self.older])
+        fig = figs["manycore-thunderx2-224.png"]
+        self.assertEqual(self.stars(fig), [])
+        self.assertEqual(fig.axes[0].get_yscale(), "log")
+
+    def test_calibrated_to(self):
+        mc = self.manycore
+        self.assertTrue(mc.calibrated_to(self.calibrated, self.measured, [self.measured]))
+        self.assertFalse(mc.calibrated_to(self.plain, self.measured, [self.measured]))
+        other = self.load.load(fixture("verdicts.json"))
+        self.assertFalse(mc.calibrated_to(self.calibrated, other, [self.measured, other]))
+        gone = copy.copy(self.calibrated)
+        gone.env = dict(gone.env, calibration={"file": "/nonexistent/dir/contend.json"})
+        self.assertTrue(mc.calibrated_to(gone, self.measured, [self.measured]),
+                        "moved: the same name, the only one")
+        twin = copy.copy(self.measured)
+        twin.path = "/elsewhere/contend.json"
+        self.assertFalse(mc.calibrated_to(gone, self.measured, [self.measured, twin]),
+                         "moved, and two files of that name: neither")
 
 
 if __name__ == "__main__":

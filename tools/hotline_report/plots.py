@@ -695,10 +695,13 @@ def ratio_range(medians, extra=(), ends=()):
 
 def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshold=None,
                threshold_label=None, logx=False, xticks=None, xticklabel=None,
-               subtitle=None, oversub=None):
+               subtitle=None, oversub=None, baseline_label=None, styles=None):
     """SERIES: list of dicts {"label": str, "key": str (colour/marker key, as color_for),
     "points": [(x, median, lo, hi), ...]} with lo/hi None where there is no interval; a
-    series may also set "linestyle" (default "-") and "marker" (default marker_for(key)).
+    series may also set "linestyle" (default "-"), "marker" (default marker_for(key)),
+    "markersize" and "hollow" (a white marker face); a label starting with "_" stays out
+    of the legend.  BASELINE_LABEL: the legend's text for 1.0 (default "1.0 = baseline");
+    STYLES: extra legend entries as for line_plot.
     Draw each median as a line with markers and its interval as a translucent band of the
     same colour (error bars for an isolated point); a solid grey line at 1.0 ("= baseline");
     a dashed line at THRESHOLD with THRESHOLD_LABEL if given; XTICKS/XTICKLABEL as in
@@ -728,8 +731,9 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
         ys = [p[1] for p in pts]
         meds += ys
         ax.plot(xs, ys, color=color, marker=s.get("marker") or marker_for(s["key"]),
-                markersize=5, linewidth=1.8, linestyle=s.get("linestyle", "-"),
-                label=s["label"], zorder=3)
+                markersize=s.get("markersize", 5), linewidth=1.8,
+                linestyle=s.get("linestyle", "-"), label=s["label"], zorder=3,
+                markerfacecolor="white" if s.get("hollow") else None)
         has = [p[2] is not None and p[3] is not None for p in pts]
         lo = [p[2] if h else nan for p, h in zip(pts, has)]
         hi = [p[3] if h else nan for p, h in zip(pts, has)]
@@ -740,7 +744,8 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
                 ax.errorbar([xs[i]], [ys[i]], yerr=[[max(0.0, ys[i] - lo[i])],
                                                     [max(0.0, hi[i] - ys[i])]],
                             fmt="none", ecolor=color, capsize=4, linewidth=1.4, zorder=3)
-    ax.axhline(1.0, color="#555555", linewidth=1.3, zorder=1, label="1.0 = baseline")
+    ax.axhline(1.0, color="#555555", linewidth=1.3, zorder=1,
+               label=baseline_label or "1.0 = baseline")
     if _finite(threshold):
         ax.axhline(threshold, color="#333333", linestyle="--", linewidth=1.2, zorder=1,
                    label=threshold_label or f"threshold {threshold:g}")
@@ -767,11 +772,20 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
                     color="dimgray")
     titles(fig, ax, title, subtitle)
     handles, names = ax.get_legend_handles_labels()
+    if styles:
+        from matplotlib.lines import Line2D
+        for ls, text, *marker in styles:
+            handles.append(Line2D([], [], color="#444444", linestyle=ls or "none", linewidth=1.6,
+                                  marker=marker[0] if marker else None, markersize=9,
+                                  markerfacecolor="white"))
+            names.append(text)
     if shade:
         handles.append(shade[0])
         names.append(shade[1])
+    outside = outside or len(names) > 7
     if outside:
         ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     else:
         ax.legend(handles, names, loc="best")
+    fit_xticklabels(fig, ax)
     return save(fig, path)
