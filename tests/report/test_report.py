@@ -1894,8 +1894,11 @@ class ManyCoreReportTests(ToolCase):
         for p in PRESETS:
             sec = self.preset_section(md, p)
             self.assertHas(sec, f"Lines: simulated, {p}, one colour per subject.")
-            self.assertHas(sec, f"Hollow stars: measured, this machine ({cpu}, 2 CPUs)")
-            self.assertHas(sec, "1 and 2 threads")
+            # issue 16: this machine's points are not drawn on other machines' models
+            self.assertLacks(sec, "Hollow stars")
+            self.assertLacks(sec, cpu)
+            self.assertHas(sec, "The model alone: it is not calibrated to a measured file "
+                                "given, so no measured point is drawn on it.")
             self.assertHas(sec, f"| figure | published (docs/sources.md) | "
                                 f"model (simulated, {p}) |")
 
@@ -1919,8 +1922,10 @@ class ManyCoreReportTests(ToolCase):
                 for v in (ns, ns / 2):
                     self.assertLacks(sec, f"| {self.fmt.num(v)} |")
         self.assertLacks(sec, "4 threads |")
+        self.assertHas(sec, "2 CPUs. Not drawn on the plots below: none of their models is "
+                            "calibrated to this file")
         for p in PRESETS:
-            self.assertHas(self.preset_section(md, p), "2 CPUs), 1 and 2 threads, in the colour")
+            self.assertLacks(self.preset_section(md, p), "1 and 2 threads, in the colour")
 
     def test_plotted_measured_points(self):
         """What is drawn: the measured series stop at 2 threads, out of the legend, starred;
@@ -2028,6 +2033,15 @@ class ManyCoreReportTests(ToolCase):
         for k, v in cal["fitted"].items():
             self.assertHas(line, f"{k} {self.fmt.num(v)}")
         self.assertPngs(out, md, ["manycore-calibrated.png"])
+        self.assertLacks(sec, "Hollow stars")  # fitted to another file than the one given
+        # given the file it was fitted to: that file's points on its plot (the model of its
+        # machine), said in the measured file's section and the caption
+        out, md = self.run_on("manycore-calibrated-own", bench, path)
+        sec = self.section(md, f"### calibrated (simulated): {path}\n")
+        self.assertHas(sec, "Hollow stars: measured, this machine (")
+        self.assertHas(sec, "the file this model was calibrated to")
+        self.assertHas(md, "Drawn as hollow stars on the plot of calibrated, the model "
+                           "calibrated to this file, and on no other.")
 
     def test_overlay_kept_for_measured_files(self):
         """Two measured files still get the generic overlay; the sweep stays out of it."""
@@ -2039,7 +2053,7 @@ class ManyCoreReportTests(ToolCase):
         self.assertPngs(out, md, ["overlay-contend.png", "manycore-thunderx2.png"])
         self.assertHas(md, "### Measured, contend: ")
         self.assertHas(md, "### Measured, contend-again: ")
-        self.assertHas(self.preset_section(md, "thunderx2"), "Hollow stars: measured, contend-again")
+        self.assertLacks(self.preset_section(md, "thunderx2"), "Hollow stars")
 
 
 class PlotHelperTests(unittest.TestCase):
