@@ -388,6 +388,24 @@ def _sizes(points, most=4):
     return ", ".join(xs[:most - 1]) + f" and {len(xs) - most + 1} more"
 
 
+def _in_range(x, sizes):
+    if not isinstance(sizes, tuple):
+        return True
+    lo, hi = sizes
+    return (lo is None or x >= lo) and (hi is None or x <= hi)
+
+
+def _range_words(sizes):
+    if not isinstance(sizes, tuple):
+        return "at the summary's sizes"
+    lo, hi = sizes
+    if lo is None:
+        return f"up to {fmt.size_exact(hi)}"
+    if hi is None:
+        return f"from {fmt.size_exact(lo)} up"
+    return f"from {fmt.size_exact(lo)} to {fmt.size_exact(hi)}"
+
+
 def _zero(ctx, have):
     c = criteria.ZERO_VS_GLIBC
     plot, per = [], []
@@ -414,14 +432,17 @@ def _zero(ctx, have):
         z = zeroing.ZeroData(doc, rs, ctx.facts(doc, criteria.ZERO))
         S = []
         for s in series:
-            below = [p for p in s.points if p.hi is not None and p.hi < c["factor"]]
             worst = min(s.points, key=lambda p: p.median)
             best = max(s.points, key=lambda p: p.median)
             t = (f"with {s.label} the ratio runs from {_x(worst.median)} "
                  f"({fmt.size_exact(worst.x)}) to {_x(best.median)} ({fmt.size_exact(best.x)})")
-            if below:
-                t += (f", its whole interval below {c['factor']:g}x at "
-                      f"{len(below)} of {fmt.plural(len(s.points), 'size')} ({_sizes(below)})")
+            if s.key == c["mode"]:   # the summary's sizes: the criterion's range
+                inside = [p for p in s.points if _in_range(p.x, c["sizes"])]
+                below = [p for p in inside if p.hi is not None and p.hi < c["factor"]]
+                if below:
+                    t += (f"; {_range_words(c['sizes'])} (the summary's sizes) its whole "
+                          f"interval is below {c['factor']:g}x at {len(below)} of "
+                          f"{fmt.plural(len(inside), 'size')} ({_sizes(below)})")
             S.append(t)
         text = "; ".join(S)
         text = _tag(have, name) + text[0].upper() + text[1:]
