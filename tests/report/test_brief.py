@@ -264,6 +264,47 @@ class RatiosUnitTests(unittest.TestCase):
         self.assertEqual(brief.reps_note(pts), "no interval: 3 repetitions")
 
 
+class QuickRunTests(unittest.TestCase):
+    """A --quick run: one repetition, so medians only, and the text says so."""
+
+    def test_one_repetition(self):
+        from hotline_report import brief, ratios
+
+        def edit(data):
+            for r in data["results"]:
+                r["runs"] = r["runs"][:1]
+        tmp = tempfile.mkdtemp(prefix="hotline-brief-quick-")
+        try:
+            doc = edited(tmp, "contend.json", edit)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        pts = [p for s in ratios.contend(doc) for p in s.points]
+        self.assertTrue(pts and all(p.lo is None and p.n == 1 for p in pts))
+        self.assertEqual(brief.reps_note(pts), "no interval: 1 repetition")
+        self.assertIn("(no interval: 1 repetition)", brief.band_words(pts))
+
+
+class WriteTests(unittest.TestCase):
+    """report.write returns what it did, (report path, PNG names), and .appendix."""
+
+    def test_written(self):
+        from hotline_report import report
+        tmp = tempfile.mkdtemp(prefix="hotline-brief-write-")
+        try:
+            w = report.write([load("unknown-scenario.json")], tmp)
+            path, pngs = w
+            self.assertEqual((path, pngs), (os.path.join(tmp, "report.md"), []))
+            self.assertEqual(w.appendix, os.path.join(tmp, "appendix.md"))
+            self.assertEqual(sorted(os.listdir(tmp)), ["appendix.md", "report.md"])
+            with open(path, encoding="utf-8") as f:
+                md = f.read()
+            self.assertIn("## futex-storm\n\nNot a scenario this version of hotline-report "
+                          "knows", md)
+            self.assertIn("(appendix.md#unknown-scenario-futex-storm)", md)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 class Recorder:
     """plots.ratio_plot's stand-in: records what it is asked to draw."""
 
