@@ -107,18 +107,24 @@ def measured(ctx, scenario):
     return out
 
 
-def _tag(have, name):
-    return f"**{name}:** " if len(have) > 1 else ""
+def multi(ctx):
+    """Whether the measured files come from more than one machine (summary.machines)."""
+    return len(summary.machines(ctx.docs)) > 1
 
 
-def _styled(have, i, series):
+def _tag(ctx, name):
+    """A machine's name before its sentences, when there are several machines."""
+    return f"**{name}:** " if multi(ctx) else ""
+
+
+def _styled(ctx, have, i, series):
     """Series dicts for ratio_plot; with several machines, the machine in the label and its
     own line style."""
     name = have[i][0]
     out = []
     for s in series:
         d = s.plot()
-        if len(have) > 1:
+        if multi(ctx):
             d["label"] = f"{name}: {d['label']}"
             d["linestyle"] = LINESTYLES[i % len(LINESTYLES)]
         out.append(d)
@@ -186,7 +192,9 @@ def _refcount(ctx, have):
         return ["No per-repetition ratios in these files (an older bench): the figures are in "
                 "the appendix.", ""] + links(ctx, have, "refcount-timing")
     subjects = list(dict.fromkeys(s for _, _, by in cols for s in by))
-    ref = kernel.reference_for(cols[0][1].env.get("arch"))
+    refs = list({id(r): r for r in (kernel.reference_for(d.env.get("arch"))
+                                    for _, d, _ in cols)}.values())  # each arch's, once
+    ref = refs[0]
     compared = {c["subject"] for c in kernel.REFCOUNT_COMPARED}
     rows = []
     for s in subjects:
@@ -198,10 +206,10 @@ def _refcount(ctx, have):
                 continue
             p = by[s][1]
             row.append(ci(p) + (f" ({reps_note([p])})" if p.lo is None else ""))
-        row.append(f"{ref[s][0]} ({ref['short']}, {ref['machine']})" if s in compared
-                   else fmt.DASH)
+        row.append("; ".join(f"{r[s][0]} ({r['short']}, {r['machine']})" for r in refs)
+                   if s in compared else fmt.DASH)
         rows.append(row)
-    head = ["time per operation"] + [f"{n}: median [interval]" if len(cols) > 1 else
+    head = ["time per operation"] + [f"{n}: median [interval]" if multi(ctx) else
                                      "this machine: median [interval]" for n, _, _ in cols]
     name, doc, by = cols[0]
     base = next(iter(by.values()))[0]
@@ -224,7 +232,7 @@ def _refcount(ctx, have):
             S.append(f"{s} is cheaper here than {c['kernel']} ({_x(v)} vs {ref[s][0]})")
     text = []
     if S:
-        text.append(("On " + name + ", " if len(cols) > 1 else "") + "; ".join(S) + ".")
+        text.append(("On " + name + ", " if multi(ctx) else "") + "; ".join(S) + ".")
     q = criteria.INLINE_LOOP
     if q["subject"] in by and q["base"] in by:
         ri, rf = by[q["subject"]][1].median, by[q["base"]][1].median
@@ -263,7 +271,7 @@ def _contend(ctx, have):
     for i, (name, doc) in enumerate(have):
         series = ratios.contend(doc)
         per.append((name, doc, series))
-        plot += _styled(have, i, series)
+        plot += _styled(ctx, have, i, series)
         xs += [p.x for s in series for p in s.points]
     if not plot:
         return ["The files have no pairs of contend results run side by side to set a "
@@ -309,7 +317,7 @@ def _contend(ctx, have):
                 last = where
             few = reps_note([p for s in series for p in s.points])
             first = "; ".join(text)
-            S.append(_tag(have, name) + first[0].upper() + first[1:]
+            S.append(_tag(ctx, name) + first[0].upper() + first[1:]
                      + (f" ({few})" if few else "") + ".")
         S += [x for x in contend.collapse_sentences(ctx, doc, queued=False) if x not in said]
         said.update(S)
@@ -326,7 +334,7 @@ def _sweep(ctx, have):
         s, t = ratios.sweep(doc, ctx.facts(doc, "lockref-sweep"))
         if s is not None:
             per.append((name, doc, s, t))
-            plot += _styled(have, i, [s])
+            plot += _styled(ctx, have, i, [s])
     if not per:
         return ["No retry limit and unbounded loop run side by side in these files: nothing "
                 "to set beside each other.", ""] + links(ctx, have, "lockref-sweep")
@@ -349,7 +357,7 @@ def _sweep(ctx, have):
         lo, hi = min(s.points, key=lambda p: p.median), max(s.points, key=lambda p: p.median)
         cpus = common.cpus(doc)
         where = fmt.plural(t, "thread") + (f" on {fmt.plural(cpus, 'CPU')}" if cpus else "")
-        text = f"{_tag(have, name)}At {where}"
+        text = f"{_tag(ctx, name)}At {where}"
         if at is not None:
             c = stats.Comparison(at.comparison.values, m["factor"])
             claim = f"the claimed gain of \u2265 {m['factor']:g}x"
@@ -413,7 +421,7 @@ def _zero(ctx, have):
         series = ratios.zero(doc)
         if series:
             per.append((name, doc, series))
-            plot += _styled(have, i, series)
+            plot += _styled(ctx, have, i, series)
     if not per:
         return [f"No {c['subject']} and {c['base']} results run side by side in these files.",
                 ""] + links(ctx, have, "zero")
@@ -445,7 +453,7 @@ def _zero(ctx, have):
                           f"{fmt.plural(len(inside), 'size')} ({_sizes(below)})")
             S.append(t)
         text = "; ".join(S)
-        text = _tag(have, name) + text[0].upper() + text[1:]
+        text = _tag(ctx, name) + text[0].upper() + text[1:]
         few = reps_note([p for s in series for p in s.points])
         text += (f" ({few})" if few else "") + "."
         if z.plan:
@@ -462,7 +470,7 @@ def _openclose(ctx, have):
         series = ratios.openclose(doc, ctx.facts(doc, "openclose"))
         if series:
             per.append((name, doc, series))
-            plot += _styled(have, i, series)
+            plot += _styled(ctx, have, i, series)
     rel = [common.kernel_release(d.env.get("kernel")) or "version not recorded" for _, d in have]
     L = [f"**This measures the host kernel ({', '.join(dict.fromkeys(rel))}), not hotline:** "
          "open, read and close of one shared file by N threads of one process or N "
@@ -486,7 +494,7 @@ def _openclose(ctx, have):
     for name, doc, series in per:
         for s in series:
             few = reps_note(s.points)
-            S.append(f"{_tag(have, name)}{s.subject} / {s.base}: " + ", ".join(
+            S.append(f"{_tag(ctx, name)}{s.subject} / {s.base}: " + ", ".join(
                 f"{ci(p)} at N={p.x}" for p in s.points) + (f" ({few})" if few else "") + ".")
     return L + [" ".join(S), ""] + links(ctx, have, "openclose")
 
@@ -545,8 +553,7 @@ def _manycore(ctx):
                    + [f"below {contend.COLLAPSE:g}x their 2-thread figure"],
                    [[r[0], r[1]] + [r[2].get(p, fmt.DASH) for p in cols] + [r[3]]
                     for r in rows], "lr" + "r" * len(cols) + "l")
-    L += ["", "The model's sweeps with this machine's points, and the published figures "
-          "beside the model's: "
+    L += ["", "Each model's plot and the published figures beside the model's: "
           f"[{manycore.TITLE}]({APPENDIX}#{slug(manycore.TITLE)}).", ""]
     return L
 
