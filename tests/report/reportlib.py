@@ -1,7 +1,7 @@
 """reportlib.py - what the report's newer test files share: their fixtures and one report run.
 
-test_verdicts.py, test_machine_state.py and test_machines.py import it (their
-own directory is on sys.path when they run).
+test_verdicts.py, test_machine_state.py, test_machines.py and test_brief.py import
+it (their own directory is on sys.path when they run).
 """
 
 import os
@@ -13,6 +13,12 @@ FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 def fixture(name):
     """The path of fixtures/NAME."""
     return os.path.join(FIXTURES, name)
+
+
+def appendix(out):
+    """OUT/appendix.md, written beside report.md: every file's full sections."""
+    with open(os.path.join(out, "appendix.md"), encoding="utf-8") as f:
+        return f.read()
 
 
 def run_report(tool, paths, out, env):

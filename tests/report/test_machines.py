@@ -63,6 +63,7 @@ class TwoMachinesTests(unittest.TestCase):
                        PYTHONDONTWRITEBYTECODE="1")
         cls.md = run_report([fixture("verdicts.json"), fixture("machine-arm64.json")],
                             os.path.join(cls.tmp, "two"), cls.env)
+        cls.app = reportlib.appendix(os.path.join(cls.tmp, "two"))
         cls.head, cls.rows = summary(cls.md)
 
     @classmethod
@@ -82,7 +83,8 @@ class TwoMachinesTests(unittest.TestCase):
         self.assertIn(f"**{X86}** (", self.md)
         self.assertIn(f"**{ARM}** (", self.md)
         self.assertIn("The contention ratios at every thread count, the machines on one plot: "
-                      "\"Machines compared\" below.", self.md)
+                      "the contend section below, and \"Machines compared\" in the appendix.",
+                      self.md)
         self.assertEqual(self.md.splitlines()[2],
                          "Machines: AMD EPYC 9B14 (AuthenticAMD), 2 CPUs, x86_64; "
                          "ThunderX2-like (Cavium), 4 CPUs, aarch64.")
@@ -117,7 +119,7 @@ class TwoMachinesTests(unittest.TestCase):
     def test_ratio_plots(self):
         """"Machines compared": each contend question's ratio vs threads, both machines on one
         plot, and its table; a dash row for the machine without the subject."""
-        sec = self.md[self.md.index("## Machines compared"):]
+        sec = self.app[self.app.index("## Machines compared"):]
         sec = sec[:sec.find("\n## ", 1)]
         out = os.path.join(self.tmp, "two")
         for s, b in (("refcount", "atomic_faa"), ("refcount_full", "atomic_faa"),

@@ -60,6 +60,18 @@ def notes(paths):
     return out
 
 
+def main(out):
+    """OUT/report.md: the title, the summary and the short sections (brief.py)."""
+    with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+        return f.read()
+
+
+def appendix(out):
+    """OUT/appendix.md: every file's full sections (what report.md held before issue 16)."""
+    with open(os.path.join(out, "appendix.md"), encoding="utf-8") as f:
+        return f.read()
+
+
 def png_info(path):
     """(width, height) of a PNG file, or raise AssertionError."""
     with open(path, "rb") as f:
@@ -197,18 +209,19 @@ class ToolCase(unittest.TestCase):
         return d
 
     def report(self, name, *fixtures):
-        """Run the tool on FIXTURES into a fresh directory; return (dir, report.md text)."""
+        """Run the tool on FIXTURES into a fresh directory; return (dir, appendix.md text): the
+        files' full sections (report.md, the summary and the short sections: main())."""
         out = self.outdir(name)
         paths = [fixture(f) for f in fixtures]
         rc, so, se = self.run_report_tool(*paths, "-o", out)
         self.assertEqual(rc, 0, f"exit status: expected 0, got {rc}\nstdout: {so}\nstderr: {se}")
         self.assertEqual(se, notes(paths), f"stderr: expected nothing on success (but a line "
                                            f"for each older file), got:\n{se}")
-        path = os.path.join(out, "report.md")
-        self.assertTrue(os.path.isfile(path), f"expected {path} to exist; directory has "
-                                              f"{sorted(os.listdir(out)) if os.path.isdir(out) else 'nothing'}")
-        with open(path, encoding="utf-8") as f:
-            return out, f.read()
+        for name in ("report.md", "appendix.md"):
+            path = os.path.join(out, name)
+            self.assertTrue(os.path.isfile(path), f"expected {path} to exist; directory has "
+                                                  f"{sorted(os.listdir(out)) if os.path.isdir(out) else 'nothing'}")
+        return out, appendix(out)
 
     def cached_report(self, name, *fixtures):
         """report(), run once per test class."""
@@ -233,8 +246,7 @@ class ToolCase(unittest.TestCase):
         rc, so, se = self.run_report_tool(path, "-o", out)
         self.assertEqual((rc, se), (0, notes([path])), f"{name}: expected exit 0 and no stderr "
                                                        f"(but a line for an older file)")
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            return out, f.read()
+        return out, appendix(out)
 
     def section(self, md, heading):
         """The text of report.md from HEADING (a line start) to the next heading of its level."""
@@ -256,12 +268,19 @@ class ToolCase(unittest.TestCase):
             raise AssertionError(f"{what} should not contain {needle!r}\n--- actual ---\n{text}")
 
     def assertPngs(self, out, md, expected):
-        """Every image report.md references exists and is a real, sensible PNG;
-        EXPECTED names must be among them; no PNG is left unreferenced."""
+        """Every image MD (a file's text) references exists and is a real, sensible PNG;
+        EXPECTED names must be among them; no PNG in OUT is left unreferenced by report.md
+        and appendix.md together, none shown twice in one of them."""
         refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
         for name in expected:
-            self.assertIn(name, refs, f"expected report.md to show {name}; it shows {refs}")
+            self.assertIn(name, refs, f"expected the report to show {name}; it shows {refs}")
         self.assertEqual(len(refs), len(set(refs)), f"an image is shown twice: {refs}")
+        both = []
+        for text in (main(out), appendix(out)):
+            got = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
+            self.assertEqual(len(got), len(set(got)), f"an image is shown twice: {got}")
+            both += got
+        refs = sorted(set(refs) | set(both))
         for name in refs:
             self.assertNotIn("/", name, f"image path should be relative to report.md: {name}")
             path = os.path.join(out, name)
@@ -571,7 +590,8 @@ class RefcountReportTests(ToolCase):
                        "| compiler | gcc 12.2.0 |", "| CPUs | 2 |", "| placement | one thread, on CPU 0 |",
                        "| date | 2026-11-21T15:30:00Z |", "| mode | full, 5 repetitions, pinning auto |"):
             self.assertHas(self.md, needle)
-        self.assertTrue(self.md.startswith("# hotline report\n"), self.md[:80])
+        self.assertTrue(main(self.out).startswith("# hotline report\n"), main(self.out)[:80])
+        self.assertTrue(self.md.startswith("# hotline report: appendix\n"), self.md[:80])
 
     def test_plot(self):
         self.assertPngs(self.out, self.md, ["refcount-refcount-timing.png"])
@@ -673,8 +693,7 @@ class DerivedInputTests(ToolCase):
         rc, so, se = self.run_report_tool(path, "-o", out)
         self.assertEqual((rc, se), (0, notes([path])), f"{name}: expected exit 0 and no stderr "
                                                        f"(but a line for an older file)")
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            return out, f.read()
+        return out, appendix(out)
 
     def test_one_thread_count_gives_bar_chart(self):
         out, md = self.derive("two.json", lambda r: r["scenario"] == "contend" and r["threads"] == 2)
@@ -846,7 +865,8 @@ class ContendReportTests(ToolCase):
                 "pthread_mutex (9.80).",
                 "The ticket lock is the expected casualty",
                 "lock xadd at about 62 Mops/s and a cmpxchg loop at about 29 (0.47x), 1.17 attempts",
-                "atomic_faa makes 61.0 M atomics/s and cas_loop 28.4 M/s (0.47x) with 1.18 attempts",
+                "atomic_faa makes 61.0 M atomics/s and cas_loop 28.4 M/s (0.46x side by side) with "
+                "1.18 attempts",
                 "about 25 attempts per success on ThunderX2 and 3-4 attempts per success on "
                 "high-core x86; here the mean peaks at 1.33 (lockref_unbounded, 8 threads)."):
             self.assertHas(sec, needle, "What this machine says")
@@ -1537,8 +1557,7 @@ class OlderFileTests(ToolCase):
         self.assertEqual(se.splitlines(),
                          [f"hotline-report: {fixture('sim.json')}: {OLDER_NOTE}"],
                          "one stderr line, naming the older file only")
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            md = f.read()
+        md = appendix(out)
         self.assertEqual(md.count('*This file has no "subjects" object'), 1, md)
         self.assertHas(self.section(md, f"## 2. {fixture('sim.json')}"),
                        f'*This file has {OLDER_NOTE}.*')
@@ -1619,8 +1638,7 @@ class RegistryTests(ToolCase):
             report.write([load.load(fixture("unknown-scenario.json"))], out)
         finally:
             del report.SECTIONS["futex-storm"]
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            md = f.read()
+        md = appendix(out)
         self.assertHas(md, "### futex-storm: futexes\n\n2 futex results, facts known: True\n")
         self.assertLacks(md, "is not known to hotline-report")
         self.assertEqual((seen["n"], seen["ctx"].outdir, seen["doc"].path),
@@ -1831,8 +1849,7 @@ class ManyCoreReportTests(ToolCase):
         rc, so, se = self.run_report_tool(*paths, "-o", out)
         self.assertEqual((rc, se), (0, notes(paths)), f"{name}: expected exit 0 and no stderr "
                                                       f"(but a line for an older file)")
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            return out, f.read()
+        return out, appendix(out)
 
     def both(self):
         cache = type(self).__dict__.get("_both")
@@ -1877,8 +1894,11 @@ class ManyCoreReportTests(ToolCase):
         for p in PRESETS:
             sec = self.preset_section(md, p)
             self.assertHas(sec, f"Lines: simulated, {p}, one colour per subject.")
-            self.assertHas(sec, f"Hollow stars: measured, this machine ({cpu}, 2 CPUs)")
-            self.assertHas(sec, "1 and 2 threads")
+            # issue 16: this machine's points are not drawn on other machines' models
+            self.assertLacks(sec, "Hollow stars")
+            self.assertLacks(sec, cpu)
+            self.assertHas(sec, "The model alone: it is not calibrated to a measured file "
+                                "given, so no measured point is drawn on it.")
             self.assertHas(sec, f"| figure | published (docs/sources.md) | "
                                 f"model (simulated, {p}) |")
 
@@ -1902,8 +1922,10 @@ class ManyCoreReportTests(ToolCase):
                 for v in (ns, ns / 2):
                     self.assertLacks(sec, f"| {self.fmt.num(v)} |")
         self.assertLacks(sec, "4 threads |")
+        self.assertHas(sec, "2 CPUs. Not drawn on the plots below: none of their models is "
+                            "calibrated to this file")
         for p in PRESETS:
-            self.assertHas(self.preset_section(md, p), "2 CPUs), 1 and 2 threads, in the colour")
+            self.assertLacks(self.preset_section(md, p), "1 and 2 threads, in the colour")
 
     def test_plotted_measured_points(self):
         """What is drawn: the measured series stop at 2 threads, out of the legend, starred;
@@ -2011,6 +2033,15 @@ class ManyCoreReportTests(ToolCase):
         for k, v in cal["fitted"].items():
             self.assertHas(line, f"{k} {self.fmt.num(v)}")
         self.assertPngs(out, md, ["manycore-calibrated.png"])
+        self.assertLacks(sec, "Hollow stars")  # fitted to another file than the one given
+        # given the file it was fitted to: that file's points on its plot (the model of its
+        # machine), said in the measured file's section and the caption
+        out, md = self.run_on("manycore-calibrated-own", bench, path)
+        sec = self.section(md, f"### calibrated (simulated): {path}\n")
+        self.assertHas(sec, "Hollow stars: measured, this machine (")
+        self.assertHas(sec, "the file this model was calibrated to")
+        self.assertHas(md, "Drawn as hollow stars on the plot of calibrated, the model "
+                           "calibrated to this file, and on no other.")
 
     def test_overlay_kept_for_measured_files(self):
         """Two measured files still get the generic overlay; the sweep stays out of it."""
@@ -2022,7 +2053,7 @@ class ManyCoreReportTests(ToolCase):
         self.assertPngs(out, md, ["overlay-contend.png", "manycore-thunderx2.png"])
         self.assertHas(md, "### Measured, contend: ")
         self.assertHas(md, "### Measured, contend-again: ")
-        self.assertHas(self.preset_section(md, "thunderx2"), "Hollow stars: measured, contend-again")
+        self.assertLacks(self.preset_section(md, "thunderx2"), "Hollow stars")
 
 
 class PlotHelperTests(unittest.TestCase):

@@ -46,12 +46,12 @@ class Subtitle(unittest.TestCase):
 class InlineLoop(unittest.TestCase):
     def test_faster_inlined_loop_leaves_the_rest_to_the_call(self):
         from hotline_report import refcount_timing
-        text = refcount_timing._call_says("refcount_full", 1.08, 0.94)
+        text = refcount_timing.call_says("refcount_full", 1.08, 0.94)
         self.assertIn("accounts for the rest", text)
 
     def test_slower_inlined_loop_does_not_blame_the_call(self):
         from hotline_report import refcount_timing
-        text = refcount_timing._call_says("refcount_full", 1.00, 1.05)
+        text = refcount_timing.call_says("refcount_full", 1.00, 1.05)
         self.assertNotIn("accounts for the rest", text)
         self.assertIn("costs nothing measurable", text)
 

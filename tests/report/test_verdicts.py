@@ -73,6 +73,7 @@ class VerdictReportTests(ToolCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.md = run_report([fixture("verdicts.json")], os.path.join(cls.tmp, "v"), cls.env)
+        cls.app = reportlib.appendix(os.path.join(cls.tmp, "v"))
         cls.rows = summary_rows(cls.md)
 
     def row(self, measure):
@@ -100,7 +101,7 @@ class VerdictReportTests(ToolCase):
         self.assertIn("93.75% with 5 repetitions", self.md)
 
     def test_done_criteria_interval_column(self):
-        sec = self.md[self.md.index("#### Done criteria"):]
+        sec = self.app[self.app.index("#### Done criteria"):]
         self.assertIn("| **met** | cannot tell at this noise (its two clusters lie on both "
                       "sides of the threshold) |", sec)
         self.assertIn("| **not met** | does not hold |", sec)
@@ -134,6 +135,7 @@ class FirstScreenTests(ToolCase):
             with open(paths[-1], "w") as f:
                 json.dump(data, f)
         cls.md = run_report(paths, os.path.join(cls.tmp, "all"), cls.env)
+        cls.app = reportlib.appendix(os.path.join(cls.tmp, "all"))
 
     def test_summary_on_first_screen(self):
         lines = self.md.splitlines()
@@ -173,7 +175,7 @@ class FirstScreenTests(ToolCase):
                 for x in v:
                     walk(x)
         walk(pub)
-        text = self.md
+        text = self.md + "\n" + self.app   # report.md and its appendix: both say nothing else
         # A published figure may name its machine, as the machine it was published on.
         for m in sorted(published, key=len, reverse=True):
             text = re.sub(r"(?i)published on " + re.escape(m), "published on <M>", text)
@@ -194,8 +196,9 @@ class FirstScreenTests(ToolCase):
 
     def test_old_machine_sentence_gone(self):
         self.assertNotIn("For this project's machine kind", self.md)
+        self.assertNotIn("For this project's machine kind", self.app)
         self.assertIn("Published on an x86-64 VM, Emerald Rapids class, 2 cores "
-                      "(docs/sources.md, This project's machine kind)", self.md)
+                      "(docs/sources.md, This project's machine kind)", self.app)
 
 
 class StatsUnitTests(unittest.TestCase):

@@ -1,14 +1,19 @@
 """hotline_report: turn hotline-bench / hotline-sim JSON into a Markdown report
-with PNG plots.  The command-line entry point is tools/hotline-report; this
-package holds its parts, one job each:
+(report.md, the answer; appendix.md, the rest) with PNG plots.  The command-line
+entry point is tools/hotline-report; this package holds its parts, one job each:
 
   cli        argument parsing and top-level error handling
   load       read and check input files (InputError: one line, exit 2)
   facts      what each subject is, from a file's "subjects" object (never its name)
-  report     the document: the section registry {scenario: Section}, each file's
-             environment and sections, "What this machine says", write()
+  report     the two documents: the section registry {scenario: Section}; appendix.md,
+             each file's environment and sections, "What this machine says"; write()
+             (report.md and appendix.md together, all or nothing)
+  brief      report.md, the answer: the summary, then one short section per scenario
+             with its ratio plot and a link to its full section in appendix.md
   summary    the first screen: the machine from the JSON, then one row per question
              (criteria.QUESTIONS) with its interval, verdict and published figure
+  ratios     the ratio plots' data: paired per-repetition ratios per point, with the
+             interval of their median (stats.py)
   stats      paired per-repetition medians with an exact order-statistic interval
              (numpy, scipy), three-valued verdicts, the bimodality gap test
   context    what a section renders with: the documents, output and staging

@@ -20,9 +20,19 @@ USAGE = f"{PROG} FILE.json [FILE.json ...] [-o OUTDIR]"
 DESCRIPTION = """\
 Turn hotline-bench / hotline-sim JSON into a Markdown report with PNG plots.
 
-Writes OUTDIR/report.md and the plots it shows (OUTDIR/*.png), replacing
-earlier ones of the same name: all or none, so a full or unwritable OUTDIR
-keeps what it had. Each input file gets its own section: its
+Writes OUTDIR/report.md, OUTDIR/appendix.md and the plots they show
+(OUTDIR/*.png), replacing earlier ones of the same name: all or none, so a
+full or unwritable OUTDIR keeps what it had.
+
+report.md is the answer, a few screens: the machine, the summary table (one
+row per question, this machine's paired ratio with its interval and a
+verdict of holds, does not hold or cannot tell at this noise), then one
+short section per scenario with the ratio plot that answers its question
+(subject over baseline, the interval as a band, 1.0 and the threshold
+marked) and a link to its full section in appendix.md, a short table of
+the simulated sweeps, and the input files.
+
+appendix.md holds everything else. Each input file gets its own section: its
 environment (CPU, flags, kernel, libc, compiler, placement, mode), then one
 subsection per scenario. refcount-timing gets a bar chart, a table and the
 kernel's published ratios; contend plots and tables of throughput, cmpxchg
@@ -40,8 +50,9 @@ says" and the project's done criteria, met or not. Results from hotline-sim
 are marked as simulated, and their sweeps are drawn together with the
 measured points in "Many-core machines (simulated)". Measured files from
 several machines (their env's CPU and arch differ) put the machines side by
-side: one column group per machine in the summary table, and the contention
-ratios against thread count with every machine on one plot."""
+side: one column group per machine in the summary table, a series per
+machine on report.md's ratio plots, and the contention ratios against
+thread count with every machine on one plot in the appendix."""
 
 EPILOG = """\
 examples:
@@ -117,7 +128,8 @@ def run(argv):
         return 1
     from . import report
     try:
-        path, pngs = report.write(docs, out)
+        written = report.write(docs, out)
+        path, pngs = written
     except (PlotError, report.WriteError) as e:
         say(str(e))
         return 1
@@ -128,8 +140,8 @@ def run(argv):
         if not has_facts(doc):
             say(f"{doc.path}: {OLDER_FILE}")
     try:
-        print(f"{PROG}: wrote {path} and {len(pngs)} plot{'s' if len(pngs) != 1 else ''}",
-              flush=True)
+        print(f"{PROG}: wrote {path}, {written.appendix} and {len(pngs)} "
+              f"plot{'s' if len(pngs) != 1 else ''}", flush=True)
     except BrokenPipeError:
         raise  # the reader went away: main() exits 1 quietly
     except OSError as e:

@@ -260,13 +260,11 @@ def lead_paragraph(ctx, doc):
 def _lead_sentences(ctx, doc, results):
     facts = ctx.facts(doc, "contend")
     idx = index(results)
-    cpus = common.cpus(doc)
     threads = sorted({r["threads"] for r in results})
     multi = [t for t in threads if t > 1]
     if not multi:
         return []
     base = 2 if 2 in threads else multi[0]
-    top = threads[-1]
     where = "In this simulation" if doc.simulated else "On this machine"
     S = []
     at = sorted((r for r in results if r["threads"] == base and mops(r) is not None),
@@ -294,7 +292,8 @@ def _lead_sentences(ctx, doc, results):
             n_paired = n_paired or n
             ratios.append(f"{a} reaches {fmt.ratio(v)} {b}'s throughput")
     if ratios:
-        how = (f" (medians of {n_paired} side-by-side repetitions)" if n_paired else "")
+        how = (" (one repetition each)" if n_paired == 1 else
+               f" (medians of {n_paired} side-by-side repetitions)" if n_paired else "")
         S.append(f"At {fmt.plural(base, 'thread')}, " + " and ".join(ratios) + how + ".")
     kinds = [(b, paired(idx.get((v["lse"], base)), idx.get((v["llsc"], base))))
              for b, v in atomics_pairs(facts, facts.order(results))]
@@ -303,49 +302,89 @@ def _lead_sentences(ctx, doc, results):
         S.append(f"With LSE atomics inlined, at {fmt.plural(base, 'thread')} "
                  + common.names(f"{b} runs at {v}" for b, v in kinds)
                  + " its throughput with exclusives (LDXR/STXR).")
-    if top > base:
-        keep = {}
-        for s in facts.order(results):
-            a, b = m(s, top), m(s, base)
-            if a is not None and b:
-                keep[s] = a / b
-        over = bool(cpus and top > cpus)
-        when = (f"Oversubscribed ({top} threads on {fmt.plural(cpus, 'CPU')})" if over
-                else f"At {top} threads")
-        gone = [s for s, k in keep.items() if k < COLLAPSE]
-        if len(gone) == 1:
-            S.append(f"{when}, {gone[0]} collapses to {fmt.ratio(keep[gone[0]])} its "
-                     f"{base}-thread throughput (below {COLLAPSE:g}x).")
-        elif gone:
-            S.append(f"{when}, {common.names(f'{s} ({fmt.ratio(keep[s])})' for s in gone)} "
-                     f"collapse to below {COLLAPSE:g}x their {base}-thread throughput.")
-        elif keep:
-            low = min(keep, key=keep.get)
-            S.append(f"{when}, no subject collapses: each keeps at least {COLLAPSE:g}x its "
-                     f"{base}-thread throughput (lowest: {low}, {fmt.ratio(keep[low])}).")
-        lock, rival = criteria.scaling()
-        q_top, q_base = m(lock, top), m(lock, base)
-        mu = m(rival, top) if rival else None
-        if q_top is not None and q_base:
-            s = (f"{lock} at {top} threads runs at {fmt.num(q_top)} Mops/s, "
-                 f"{fmt.ratio(q_top / q_base)} its {base}-thread figure")
-            if mu:
-                s += f" and {fmt.ratio(q_top / mu)} {rival} ({fmt.num(mu)})"
-            S.append(s + ".")
-        g = kernel.TICKET_GRAVITON2
-        if g["subject"] in keep:
-            k = keep[g["subject"]]
-            if k < COLLAPSE:
-                S.append("The ticket lock is the expected casualty: it hands the lock to the "
-                         "next waiter in line even when that waiter is not running, and "
-                         "everyone behind it spins"
-                         + (" (with more threads than CPUs, that is the rule)" if over else "")
-                         + f"; even without oversubscription, ticket locks on {g['machine']} "
-                         f"took {g['text']}.")
-            else:
-                S.append(f"The ticket lock holds at {fmt.ratio(k)} its {base}-thread figure "
-                         f"(on {g['machine']} ticket locks took {g['text']}).")
+    S += collapse_sentences(ctx, doc, results)
     return S
+
+
+def collapse_sentences(ctx, doc, results=None, queued=True):
+    """What happens at the largest thread count: which subjects collapse (below COLLAPSE of
+    their figure at 2 threads), the queued lock against its own and its rival's figure, and
+    the ticket lock's fate with its explanation ([] with one thread count).  QUEUED False:
+    without the queued lock's sentence (report.md gives its ratio with an interval)."""
+    results = _contend(doc) if results is None else results
+    facts = ctx.facts(doc, "contend")
+    idx = index(results)
+    cpus = common.cpus(doc)
+    threads = sorted({r["threads"] for r in results})
+    multi = [t for t in threads if t > 1]
+    if not multi:
+        return []
+    base = 2 if 2 in threads else multi[0]
+    top = threads[-1]
+    if top <= base:
+        return []
+
+    def m(s, t):
+        return mops(idx.get((s, t)))
+    S = []
+    keep = {}
+    for s in facts.order(results):
+        a, b = m(s, top), m(s, base)
+        if a is not None and b:
+            keep[s] = a / b
+    over = bool(cpus and top > cpus) and not doc.simulated
+    when = (f"Oversubscribed ({top} threads on {fmt.plural(cpus, 'CPU')})" if over
+            else f"At {top} threads")
+    gone = [s for s, k in keep.items() if k < COLLAPSE]
+    if len(gone) == 1:
+        S.append(f"{when}, {gone[0]} collapses to {fmt.ratio(keep[gone[0]])} its "
+                 f"{base}-thread throughput (below {COLLAPSE:g}x).")
+    elif gone:
+        S.append(f"{when}, {common.names(f'{s} ({fmt.ratio(keep[s])})' for s in gone)} "
+                 f"collapse to below {COLLAPSE:g}x their {base}-thread throughput.")
+    elif keep:
+        low = min(keep, key=keep.get)
+        S.append(f"{when}, no subject collapses: each keeps at least {COLLAPSE:g}x its "
+                 f"{base}-thread throughput (lowest: {low}, {fmt.ratio(keep[low])}).")
+    lock, rival = criteria.scaling()
+    q_top, q_base = m(lock, top), m(lock, base)
+    if queued and q_top is not None and q_base:
+        s = (f"{lock} at {top} threads runs at {fmt.num(q_top)} Mops/s, "
+             f"{fmt.ratio(q_top / q_base)} its {base}-thread figure")
+        mu = idx.get((rival, top)) if rival else None
+        if mops(mu):
+            # the same figure as the criteria and the summary: paired where the runs pair
+            s += f" and {paired(idx.get((lock, top)), mu)} {rival} ({fmt.num(mops(mu))})"
+        S.append(s + ".")
+    g = kernel.TICKET_GRAVITON2
+    if g["subject"] in keep:
+        k = keep[g["subject"]]
+        if k < COLLAPSE:
+            if doc.simulated:
+                S.append(_ticket_why(doc, over) + f"; measured on {g['machine']}, ticket "
+                         f"locks took {g['text']}.")
+            else:
+                S.append(_ticket_why(doc, over) + f"; even without oversubscription, ticket "
+                         f"locks on {g['machine']} took {g['text']}.")
+        else:
+            S.append(f"The ticket lock holds at {fmt.ratio(k)} its {base}-thread figure "
+                     f"(on {g['machine']} ticket locks took {g['text']}).")
+    return S
+
+
+def _ticket_why(doc, over):
+    """Why the ticket lock collapses, by what the figures come from: a machine's scheduler
+    (the lock handed to a waiter that is not running), or hotline-sim's model, which has no
+    scheduler (docs/sim.md: every waiter holds a copy of the one line and re-reads it after
+    each release's invalidation, each re-read a request the line's home serves in turn)."""
+    if doc.simulated:
+        return ("The ticket lock is the expected casualty in this model, which has no "
+                "preemption: every waiter polls the one line, each release invalidates all "
+                "their copies, and their re-reads queue at the line's home one at a time, so "
+                "each handover costs more the more threads wait")
+    return ("The ticket lock is the expected casualty: it hands the lock to the next waiter "
+            "in line even when that waiter is not running, and everyone behind it spins"
+            + (" (with more threads than CPUs, that is the rule)" if over else ""))
 
 
 def history_paragraph(ctx, doc):
@@ -373,8 +412,9 @@ def history_paragraph(ctx, doc):
             here.append(f"{xadd} makes {fmt.num(fa * n)} M atomics/s")
         if cl is not None:
             c = f"{cas} {fmt.num(cl * n)} M/s"
-            if fa:
-                c += f" ({fmt.ratio(cl / fa)})"
+            if fa:   # side by side where the runs pair, as every ratio of the report
+                v, n = criteria.ratio(idx.get((cas, t)), idx.get((xadd, t)))
+                c += f" ({fmt.ratio(v)}{' side by side' if n else ''})"
             a = part(idx.get((cas, t)), "attempts_per_success", "mean")
             if a is not None:
                 c += f" with {fmt.num(a)} attempts per success"

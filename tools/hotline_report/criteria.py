@@ -23,8 +23,8 @@ its differences in ns per call are side by side too.
 
 The criteria name the subjects they are about: that is the question asked,
 not a fact about the subjects.  The zero section's comparisons are these
-criteria's (ZERO_RATIOS and the sentences' ZERO_VS_GLIBC ...), and the one
-other comparison between named subjects is here too (INLINE_LOOP); what a
+criteria's (ZERO_RATIOS and the sentences' ZERO_VS_GLIBC ...), and the other
+comparisons between named subjects are here too (INLINE_LOOP, OPENCLOSE_RATIO); what a
 subject *is* (its kind, baseline, variants, loop, fallback) the report reads
 from the file's "subjects" object (facts.py), and the published figures name
 the subject they are set beside (data/published.json).
@@ -448,6 +448,11 @@ ZERO_RATIOS = tuple((c["subject"], c["base"]) for c in (ZERO_VS_GLIBC, TRY_ZERO_
 # (what the call costs).  A question, like the criteria: no fact of the subjects says that one
 # is the other inlined.
 INLINE_LOOP = {"subject": "refcount_full_inline", "base": "refcount_full"}
+
+# openclose: N processes (a file table each) against N threads of one process (one shared
+# table), the ratio report.md plots (brief.py) when the file's facts give no baseline.  A
+# question too: whether sharing the file table costs the threads anything.
+OPENCLOSE_RATIO = {"subject": "processes", "base": "threads"}
 
 
 # -- the questions of the report's summary table (summary.py) ---------------------------------

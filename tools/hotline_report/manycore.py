@@ -1,17 +1,23 @@
-"""The "Many-core machines (simulated)" section: hotline-sim's sweeps with the measured points.
+"""The "Many-core machines (simulated)" section: hotline-sim's sweeps, each on its own plot.
 
   intro          said plainly: model outputs, not measurements (docs/sim.md, "Limits")
-  measured       the measured contend points drawn on every plot: the thread
-                 counts up to the measuring machine's CPUs (oversubscribed ones
-                 are listed as left out, never drawn) and the subjects the model
-                 has; a table of them
-  per sim file   "### PRESET (simulated): FILE": a log-log plot of ns per count
-                 update vs threads, one colour per subject, simulated lines and
-                 the measured points as hollow stars; then the anchor table, the
-                 figures the lockref threads argued about with the published
-                 number for the machine the preset models (kernel.SIM_PUBLISHED;
-                 the subjects each row compares are the published figures',
-                 kernel.ANCHORS)
+  measured       the measured contend points: the thread counts up to the
+                 measuring machine's CPUs (oversubscribed ones are listed as left
+                 out) and the subjects the model has; a table of them.  They are
+                 drawn only on the plot of a calibrated sweep fitted to that very
+                 file (env.calibration.file: the model of that machine), never on
+                 another machine's model
+  per sim file   "### PRESET (simulated): FILE": a ratio plot (plots.ratio_plot) of
+                 each subject's throughput over the root of the facts' baselines
+                 (the subject the others are measured against: the atomic add) vs
+                 simulated threads, one colour per subject; on a calibrated
+                 sweep's plot, the measured ratios (paired per repetition, their
+                 interval as a band) as hollow stars; a file without facts gets
+                 the log-log ns per count update plot instead.  Then the anchor
+                 table, the figures the lockref threads argued about with the
+                 published number for the machine the preset models
+                 (kernel.SIM_PUBLISHED; the subjects each row compares are the
+                 published figures', kernel.ANCHORS)
 
 Units: hotline-sim's op is one count update; hotline-bench's contend op is a
 get and a put, two updates.  Both are drawn as ns per count update, all
@@ -24,7 +30,10 @@ them (facts.py).
 """
 
 import math
-from . import fmt, kernel, plots
+import os
+from collections import Counter
+
+from . import fmt, kernel, machines, plots
 from .common import cpus as _cpus, index as _index, names as _names
 from .facts import Facts
 from .fmt import DASH
@@ -95,12 +104,85 @@ class Measured:
             s.update(MEASURED_STYLE, key=s["subject"], label=f"_{self.label}: {s['subject']}")
         return out
 
+    def ratio_series(self, base):
+        """ratio_plot series, one per subject of the points but BASE: its throughput over
+        BASE's, paired per repetition (machines.ratio_series), up to the CPUs; hollow stars
+        out of the legend."""
+        out = []
+        for subject in dict.fromkeys(r["subject"] for r in self.points):
+            if subject == base:
+                continue
+            pts = [(t, c.median, c.lo, c.hi) for t, c in machines.ratio_series(self.doc, subject, base)
+                   if t <= self.limit]
+            if pts:
+                out.append(dict(MEASURED_STYLE, key=subject, points=pts,
+                                label=f"_{self.label}: {subject}"))
+        return out
+
     def machine(self):
         env = self.doc.env
         what = str(env.get("cpu") or "CPU not recorded")
         if self.cpus:
             what += ", " + fmt.plural(self.cpus, "CPU")
         return what
+
+
+def calibrated_to(sim, doc, docs=()):
+    """Whether simulated file SIM is calibrated to measured file DOC (its env.calibration's
+    "file" is DOC: the same file, the same path, or the same name when no other of DOCS has
+    it): then SIM models DOC's machine."""
+    cal = sim.env.get("calibration")
+    f = cal.get("file") if isinstance(cal, dict) else None
+    if not isinstance(f, str) or not f:
+        return False
+    try:
+        if os.path.samefile(f, doc.path):
+            return True
+    except OSError:
+        pass
+    if os.path.normpath(os.path.abspath(f)) == os.path.normpath(os.path.abspath(doc.path)):
+        return True
+    if os.path.exists(f):
+        return False
+    name = os.path.basename(f)
+    return (os.path.basename(doc.path) == name
+            and sum(1 for d in docs if os.path.basename(d.path) == name) == 1)
+
+
+def root_baseline(doc):
+    """The subject DOC's contend facts measure the others against at the end of their
+    baseline chains (the atomic add), the commonest if several; None without facts."""
+    facts = Facts(doc, "contend")
+    have = {r["subject"] for r in _contend(doc)}
+    roots = []
+    for s in facts.order(_contend(doc)):
+        b, seen = facts.baseline(s), {s}
+        while b is not None and facts.baseline(b) is not None and b not in seen:
+            seen.add(b)
+            b = facts.baseline(b)
+        if b is not None and b in have:
+            roots.append(b)
+    return Counter(roots).most_common(1)[0][0] if roots else None
+
+
+def model_series(doc, base):
+    """ratio_plot series of simulated file DOC: each subject's throughput over BASE's at every
+    thread count both ran (one run each: no interval)."""
+    rs = _contend(doc)
+    idx = _index(rs)
+    rank = _ranker(doc)
+    out = []
+    for subject in sorted({r["subject"] for r in rs} - {base}, key=rank):
+        pts = []
+        for t in sorted({r["threads"] for r in rs}):
+            a, b = idx.get((subject, t)), idx.get((base, t))
+            na = ns_per_update(doc, a) if a else None
+            nb = ns_per_update(doc, b) if b else None
+            if na and nb:
+                pts.append((t, nb / na, None, None))
+        if pts:
+            out.append({"key": subject, "label": subject, "points": pts})
+    return out
 
 
 def docs(ctx):
@@ -122,29 +204,41 @@ def render(ctx):
          "one contended cache line (docs/sim.md) with each preset's parameters; some are "
          "assumed and some were fitted to the very published figures in the tables "
          "below, so agreement there shows the model *can* reproduce them, not that it "
-         "predicts (docs/sim.md, \"Limits\"). Lines are simulated; hollow stars, where "
-         "there are any, "
-         "are measured on a real machine and drawn on the same axes for scale.", "",
-         "The figure is time per count update, all threads together (10\u2079 / updates "
-         "per second; lower is better): a simulated op is one update, a measured contend "
-         "op is a get and a put, so measured ns/op are halved.", ""]
+         "predicts (docs/sim.md, \"Limits\"). Each preset's plot shows that model alone: "
+         "a measured point is drawn only on the plot of a model calibrated to the file it "
+         "came from (the model of that machine), never on another machine's.", "",
+         "The plots show each subject's throughput over its baseline's, at every simulated "
+         "thread count (1.0: as fast); the tables give time per count update, all threads "
+         "together (10\u2079 / updates per second; lower is better): a simulated op is one "
+         "update, a measured contend op is a get and a put, so measured ns/op are halved.", ""]
     for m in measured:
-        L += _measured_points(m)
+        L += _measured_points(m, [d for d in sims if calibrated_to(d, m.doc, mdocs)])
     if not measured:
         L += ["No measured contend results were given: the plots show the model alone.", ""]
     for doc in sims:
-        L += _preset(ctx, doc, measured)
+        L += _preset(ctx, doc, [m for m in measured if calibrated_to(doc, m.doc, mdocs)])
     return L
 
 
-def _measured_points(m):
+def _preset_name(doc):
+    return str(doc.env.get("preset") or doc.stem)
+
+
+def _measured_points(m, models):
+    """The measured file's points; MODELS: the simulated files calibrated to it."""
     doc = m.doc
     L = [f"### {m.label[0].upper() + m.label[1:]}: {doc.path}", ""]
     if not m.points:
         L += [f"{doc.path} has no contend result of a modelled subject at "
               f"{m.limit} threads or fewer: nothing measured is drawn.", ""]
     else:
-        L += [f"{m.machine()}. Drawn as hollow stars on every plot below: "
+        where = (f"Drawn as hollow stars on the plot of "
+                 f"{_names(_preset_name(d) for d in models)}, the model calibrated to this "
+                 f"file, and on no other"
+                 if models else
+                 "Not drawn on the plots below: none of their models is calibrated to this "
+                 "file, and a model of another machine is no scale for it")
+        L += [f"{m.machine()}. {where}. "
               f"{_names(fmt.plural(t, 'thread') for t in m.threads)}, ns per count update"
               + (" (the bench's ns/op \u00f7 2)" if m.halved else "") + ", median of the runs:",
               ""]
@@ -196,33 +290,69 @@ def _preset(ctx, doc, measured):
         if warn:
             L += [warn, ""]
 
+    base = root_baseline(doc)
+    drawn = [m for m in measured if m.points]
+    if base is not None:
+        L += _ratio_plot(ctx, doc, preset, base, drawn)
+    else:
+        L += _ns_plot(ctx, doc, preset, rs, drawn)
+    caption = f"Lines: simulated, {preset}, one colour per subject."
+    for m in drawn:
+        caption += (f" Hollow stars: {m.label} ({m.machine()}), "
+                    f"{_names(str(t) for t in m.threads)} "
+                    f"{'thread' if m.threads == [1] else 'threads'}, in the colour of their "
+                    f"subject: the file this model was calibrated to"
+                    + (", its paired ratios with their interval as a band."
+                       if base is not None else "."))
+    if not drawn:
+        caption += (" The model alone: it is not calibrated to a measured file given, so no "
+                    "measured point is drawn on it.")
+    L += [caption, ""]
+    L += _anchor_table(doc, preset, rs)
+    return L
+
+
+def _ratio_plot(ctx, doc, preset, base, drawn):
+    """The ratio plot of simulated file DOC: every subject over BASE vs threads, with DRAWN's
+    measured ratios (the machine DOC is calibrated to) as hollow stars."""
+    series = model_series(doc, base)
+    styles = [("-", f"lines: simulated, {preset}")]
+    for m in drawn:
+        series += m.ratio_series(base)
+        styles.append((":", f"hollow stars: {m.label}", "*"))
+    xs = sorted({p[0] for s in series for p in s["points"]})
+    sub = f"simulated, {preset} (model outputs, not measurements)"
+    if drawn:
+        sub += " \u00b7 " + " \u00b7 ".join(f"{m.label}: {m.machine()}" for m in drawn)
+    return ctx.plot(plots.ratio_plot, ctx.png("manycore", preset), series,
+                    title=f"{preset}: throughput over {base}'s vs threads (simulated)",
+                    xlabel="threads" + (" (log scale)" if len(xs) > 1 and xs[-1] >= 8 * xs[0]
+                                        else ""),
+                    ylabel=f"throughput / {base}'s (higher is better)",
+                    logx=2 if len(xs) > 1 and xs[-1] >= 8 * xs[0] else False,
+                    baseline_label=f"1.0 = as fast as {base}", subtitle=sub, styles=styles,
+                    oversub=_cpus(doc))
+
+
+def _ns_plot(ctx, doc, preset, rs, drawn):
+    """Without facts (no baseline known): ns per count update vs threads, log-log."""
     series = plots.series_vs([dict(r, ns_per_op=ns_per_update(doc, r)) for r in rs],
                              "threads", "ns_per_op")
     if len({s["subject"] for s in series}) == len(series):
         for s in series:  # one line per subject: the subject's colour
             s["key"] = s["subject"]
     styles = [("-", f"lines: simulated, {preset}")]
-    drawn = [m for m in measured if m.points]
     for m in drawn:
         series += m.series()
         styles.append((":", f"hollow stars: {m.label}", "*"))
     sub = f"simulated, {preset} (model outputs, not measurements)"
     if drawn:
         sub += " \u00b7 " + " \u00b7 ".join(f"{m.label}: {m.machine()}" for m in drawn)
-    L += ctx.plot(plots.plot_vs_threads, ctx.png("manycore", preset), [], "ns_per_op",
-                  title=f"{preset}: time per count update vs threads (simulated), "
-                        f"lower is better",
-                  subtitle=sub, series=series, logy=True, styles=styles,
-                  ylabel="time per count update, all threads (ns)")
-    caption = f"Lines: simulated, {preset}, one colour per subject."
-    for m in drawn:
-        caption += (f" Hollow stars: {m.label} ({m.machine()}), "
-                    f"{_names(str(t) for t in m.threads)} "
-                    f"{'thread' if m.threads == [1] else 'threads'}, in the colour of their "
-                    f"subject.")
-    L += [caption, ""]
-    L += _anchor_table(doc, preset, rs)
-    return L
+    return ctx.plot(plots.plot_vs_threads, ctx.png("manycore", preset), [], "ns_per_op",
+                    title=f"{preset}: time per count update vs threads (simulated), "
+                          f"lower is better",
+                    subtitle=sub, series=series, logy=True, styles=styles,
+                    ylabel="time per count update, all threads (ns)")
 
 
 def _anchor_table(doc, preset, rs):

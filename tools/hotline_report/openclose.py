@@ -10,7 +10,6 @@
 
 from . import common, fmt, kernel, plots
 from .common import DAGGER, index, mops
-from .fmt import DASH
 
 TITLE = "open, read and close of one file by N threads or processes (the host kernel)"
 
@@ -58,8 +57,7 @@ def render(ctx, doc, results):
         row = [str(n) + (f" {DAGGER}" if cpus and n > cpus else "")]
         row += [fmt.num((idx.get((s, n)) or {}).get("ops_per_sec")) for s in order]
         for a, b in ratios:
-            p, t = mops(idx.get((a, n))), mops(idx.get((b, n)))
-            row.append(fmt.ratio(p / t) if p is not None and t else DASH)
+            row.append(common.paired(idx.get((a, n)), idx.get((b, n))))
         rows.append(row)
     L += fmt.table(headers, rows, "r" * len(headers)) + [""]
     L += common.over_note(ns, cpus, "threads or processes",

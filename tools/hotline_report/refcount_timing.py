@@ -127,11 +127,11 @@ def _inline_note(by_label, results, base_name):
     else:
         loop = f"the compare-and-swap loop itself costs {fmt.ratio(ri)} inlined"
     return [f"{q['subject']} is the same loop without the out-of-line call: {loop}, "
-            f"{_call_says(q['base'], rf, ri)}. "
+            f"{call_says(q['base'], rf, ri)}. "
             f"A loop's real price is paid under contention, where failed attempts retry."]
 
 
-def _call_says(base, rf, ri):
+def call_says(base, rf, ri):
     """What the out-of-line call costs, from the loop's ratio out of line (rf) and inlined (ri)."""
     if ri < rf:
         return f"and the call accounts for the rest of {base}'s {fmt.ratio(rf)}"

@@ -273,7 +273,8 @@ def render(ctx):
                          for name, docs in groups) + f". A dash ({fmt.DASH}): that "
              "machine's files do not answer the measure."
              + (f" The contention ratios at every thread count, the machines on one plot: "
-                f"\"{compare.TITLE}\" below." if compare.compared(ctx) else ""), ""]
+                f"the contend section below, and \"{compare.TITLE}\" in the appendix."
+                if compare.compared(ctx) else ""), ""]
         head = [h for name, _ in groups for h in (f"{name}: median [interval]", "verdict")]
     else:
         L = [f"## {TITLE}", ""]

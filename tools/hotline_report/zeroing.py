@@ -259,8 +259,13 @@ class ZeroData:
             if mine not in vals or len(vals) < 2:
                 continue
             best = max(vals, key=vals.get)
-            if vals[mine] < PLAN_NEAR * vals[best]:
-                out.append((s, mine, vals[mine] / vals[best], best))
+            if best == mine:
+                continue
+            # side by side where the runs pair, as every ratio of the report
+            v = criteria.ratio(self.idx[(mine, mode, s)], self.idx[(best, mode, s)],
+                               "gb_per_sec")[0]
+            if v is not None and v < PLAN_NEAR:
+                out.append((s, mine, v, best))
         return out
 
 
