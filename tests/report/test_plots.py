@@ -446,6 +446,35 @@ class ManyCoreTests(PlotCase):
                          "moved, and two files of that name: neither")
 
 
+class MachinesDrawTests(PlotCase):
+    """machines.draw: two machines on one ratio plot, in the subject's colour, told apart by
+    line style and marker; each machine's CPU count marked where exceeded."""
+
+    def test_two_machines(self):
+        from hotline_report import machines, stats
+        c = stats.Comparison
+        x86 = [(1, c([0.99, 1.0, 1.01])), (2, c([1.0, 1.01, 0.99])), (4, c([0.97, 0.98, 0.99]))]
+        arm = [(1, c([0.99, 0.99, 1.0])), (2, c([0.79, 0.8, 0.81])), (4, c([0.95, 0.96, 0.97]))]
+        path = self.path("machines.png")
+        with Drawn(self.plots) as d:
+            got = machines.draw(path, [("x86 box", x86, 2), ("arm box", arm, 4), ("none", [], 8)],
+                                title="refcount / atomic_faa", threshold=0.95, key="refcount")
+        self.check_png(got, path)
+        lines = {ln.get_label(): ln for ln in d.ax.get_lines()}
+        a, b = lines["x86 box, 2 CPUs"], lines["arm box, 4 CPUs"]
+        self.assertEqual(a.get_color(), b.get_color(), "one subject, one colour")
+        self.assertEqual(a.get_color(), self.plots.color_for("refcount"))
+        self.assertNotEqual(a.get_linestyle(), b.get_linestyle())
+        self.assertNotEqual(a.get_marker(), b.get_marker())
+        self.assertEqual([float(y) for y in b.get_ydata()], [0.99, 0.8, 0.96])
+        self.assertEqual(sorted(d.hlines()), [0.95, 1.0])
+        self.assertEqual(len(d.ax.collections), 2, "a band per machine")
+        marks = sorted(t.get_text().strip() for t in d.ax.texts)
+        self.assertEqual(marks, ["2 CPUs"], "x86's 2 CPUs exceeded at 4 threads; arm's 4 not")
+        self.assertNotIn("none", " ".join(d.legend()))
+        self.assertIsNone(machines.draw(path, [("none", [], 8)], title="nothing"))
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit("usage: test_plots.py TOOL [unittest args]")

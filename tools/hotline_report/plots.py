@@ -695,13 +695,14 @@ def ratio_range(medians, extra=(), ends=()):
 
 def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshold=None,
                threshold_label=None, logx=False, xticks=None, xticklabel=None,
-               subtitle=None, oversub=None, baseline_label=None, styles=None):
+               subtitle=None, oversub=None, baseline_label=None, styles=None, marks=None):
     """SERIES: list of dicts {"label": str, "key": str (colour/marker key, as color_for),
     "points": [(x, median, lo, hi), ...]} with lo/hi None where there is no interval; a
     series may also set "linestyle" (default "-"), "marker" (default marker_for(key)),
     "markersize" and "hollow" (a white marker face); a label starting with "_" stays out
     of the legend.  BASELINE_LABEL: the legend's text for 1.0 (default "1.0 = baseline");
-    STYLES: extra legend entries as for line_plot.
+    STYLES: extra legend entries as for line_plot; MARKS: [(x, text)] labelled dotted
+    vertical lines (mark_x; e.g. each machine's CPU count).
     Draw each median as a line with markers and its interval as a translucent band of the
     same colour (error bars for an isolated point); a solid grey line at 1.0 ("= baseline");
     a dashed line at THRESHOLD with THRESHOLD_LABEL if given; XTICKS/XTICKLABEL as in
@@ -765,6 +766,7 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     shade = shade_oversubscribed(ax, allx, oversub, logx)
+    mark_x(ax, marks)
     if any(v < bottom or v > top for v in ends):
         ax.annotate("intervals clipped at the plot's edge", xy=(1.0, 0.0),
                     xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -3),
@@ -782,7 +784,7 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
     if shade:
         handles.append(shade[0])
         names.append(shade[1])
-    outside = outside or len(names) > 7
+    outside = outside or len(names) > 7 or bool(marks)  # "best" does not see the marks' text
     if outside:
         ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     else:
