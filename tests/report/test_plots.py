@@ -82,6 +82,7 @@ class PlotCase(unittest.TestCase):
         os.environ["MPLCONFIGDIR"] = os.path.join(cls.tmp, "mpl")
         from hotline_report import plots
         cls.plots = plots
+        plots.DPI = 30  # small PNGs: what is drawn is read from the figure, not the file
 
     @classmethod
     def tearDownClass(cls):
@@ -444,6 +445,75 @@ class ManyCoreTests(PlotCase):
         twin.path = "/elsewhere/contend.json"
         self.assertFalse(mc.calibrated_to(gone, self.measured, [self.measured, twin]),
                          "moved, and two files of that name: neither")
+
+
+class MachinesDrawTests(PlotCase):
+    """machines.draw: two machines on one ratio plot, in the subject's colour, told apart by
+    line style and marker; each machine's CPU count marked where exceeded."""
+
+    def test_two_machines(self):
+        from hotline_report import machines, stats
+        c = stats.Comparison
+        x86 = [(1, c([0.99, 1.0, 1.01])), (2, c([1.0, 1.01, 0.99])), (4, c([0.97, 0.98, 0.99]))]
+        arm = [(1, c([0.99, 0.99, 1.0])), (2, c([0.79, 0.8, 0.81])), (4, c([0.95, 0.96, 0.97]))]
+        path = self.path("machines.png")
+        with Drawn(self.plots) as d:
+            got = machines.draw(path, [("x86 box", x86, 2), ("arm box", arm, 4), ("none", [], 8)],
+                                title="refcount / atomic_faa", threshold=0.95, key="refcount")
+        self.check_png(got, path)
+        lines = {ln.get_label(): ln for ln in d.ax.get_lines()}
+        a, b = lines["x86 box, 2 CPUs"], lines["arm box, 4 CPUs"]
+        self.assertEqual(a.get_color(), b.get_color(), "one subject, one colour")
+        self.assertEqual(a.get_color(), self.plots.color_for("refcount"))
+        self.assertNotEqual(a.get_linestyle(), b.get_linestyle())
+        self.assertNotEqual(a.get_marker(), b.get_marker())
+        self.assertEqual([float(y) for y in b.get_ydata()], [0.99, 0.8, 0.96])
+        self.assertEqual(sorted(d.hlines()), [0.95, 1.0])
+        self.assertEqual(len(d.ax.collections), 2, "a band per machine")
+        marks = sorted(t.get_text().strip() for t in d.ax.texts)
+        self.assertEqual(marks, ["2 CPUs"], "x86's 2 CPUs exceeded at 4 threads; arm's 4 not")
+        self.assertNotIn("none", " ".join(d.legend()))
+        self.assertIsNone(machines.draw(path, [("none", [], 8)], title="nothing"))
+
+
+class LatencyAndAttemptsTests(PlotCase):
+    """plot_latency: the timer's resolution shaded (fixtures/machine-state.json: a 12.5 ns
+    latency clock, so up to 2 x 12.5 = 25 ns); an older file (contend.json, no resolution)
+    nothing shaded.  The attempts plot marks 1.0 by itself."""
+
+    def contend(self, name):
+        from hotline_report import load
+        return [r for r in load.load(fixture(name)).results if r["scenario"] == "contend"]
+
+    def test_latency_resolution(self):
+        rs = self.contend("machine-state.json")
+        s = self.plots.part_series(rs, "latency_ns", "p50", order=["cas_loop"])
+        self.assertEqual(s[0]["subject"], "cas_loop")
+        self.assertEqual(s[0]["x"], [1, 2, 4, 8])
+        self.assertEqual(s[0]["y"], [19, 131, 135, 138])
+        path = self.path("latency.png")
+        with Drawn(self.plots) as d:
+            got = self.plots.plot_latency(path, rs, "latency p50", oversub=2)
+        self.check_png(got, path)
+        self.assertIn("at the timer's resolution (\u2264 25.2 ns): not a measurement",
+                      d.legend())
+        self.assertEqual(d.ax.get_yscale(), "log")
+        with Drawn(self.plots) as d:
+            self.plots.plot_latency(path, self.contend("contend.json"), "latency, older file")
+        self.assertFalse([t for t in d.legend() if "resolution" in t])
+        self.assertIsNone(self.plots.plot_latency(path, [], "nothing"))
+
+    def test_attempts_marks_one(self):
+        rs = self.contend("contend.json")
+        path = self.path("attempts.png")
+        with Drawn(self.plots) as d:
+            self.plots.plot_vs_threads(path, rs, "attempts_per_success", "attempts")
+        self.assertEqual(d.hlines(), [1.0])
+        self.assertIn("1 = no retry", d.legend())
+        with Drawn(self.plots) as d:  # turned off; other metrics: nothing marked
+            self.plots.plot_vs_threads(path, rs, "attempts_per_success", "attempts", hlines=[])
+            self.plots.plot_vs_threads(path, rs, "ops_per_sec", "throughput")
+        self.assertEqual([d.hlines(f.axes[0]) for f in d.figs], [[], []])
 
 
 if __name__ == "__main__":

@@ -3,10 +3,13 @@
   render(ctx)  when the measured files come from more than one machine
                (summary.machines()): for each contend measure of
                criteria.QUESTIONS (refcount / atomic_faa, lockref / cas_loop,
-               ...), one plot of the paired ratio subject / baseline against
-               thread count, one line per machine (its first file with contend
-               results) with the median's interval (stats.py) as a band, 1.0 and
-               the question's threshold marked; then a table of the same figures
+               ...), one plot (plots.ratio_plot) of the paired ratio subject /
+               baseline against thread count, one line per machine (its first
+               file with contend results) in the subject's colour, told apart by
+               line style, with the median's interval (stats.py) as a band, 1.0
+               and the question's threshold marked; then a table of the same figures
+  machine_series(i, machine, pts, key)  one machine's ratio_plot series, for any
+               plot that puts machines side by side
 
 A ratio per repetition is what the summary judges, so the plot shows what
 the verdict was made from, at every thread count; the machines' own speeds
@@ -37,43 +40,51 @@ def ratio_series(doc, subject, base):
     return out
 
 
-def draw(path, lines, title, threshold=None, subtitle=None):
-    """LINES [(machine, [(threads, Comparison)], cpus)]: one line per machine, its interval
-    as a band; 1.0 and THRESHOLD as horizontal lines.  Returns PATH, None when nothing to draw."""
+# How the machines are told apart on one plot: by line style and marker, in file order (the
+# colour is the subject's, the same on every plot).
+LINESTYLES = ["-", "--", ":", "-."]
+MARKERS = ["o", "s", "^", "D"]
+
+
+def machine_series(i, machine, pts, key, cpus=None):
+    """A plots.ratio_plot series of the I-th machine (file order): PTS [(x, Comparison)] as
+    (x, median, lo, hi); its colour KEY's (the subject's), its line style and marker the
+    machine's; labelled with MACHINE (and its CPUS)."""
+    label = machine + (f", {fmt.plural(cpus, 'CPU')}" if isinstance(cpus, int) else "")
+    return {"label": label, "key": key, "linestyle": LINESTYLES[i % len(LINESTYLES)],
+            "marker": MARKERS[i % len(MARKERS)],
+            "points": [(x, c.median, c.lo, c.hi) for x, c in pts]}
+
+
+def draw(path, lines, title, threshold=None, subtitle=None, key=None):
+    """LINES [(machine, [(threads, Comparison)], cpus)]: one line per machine in KEY's colour
+    (the subject's; default each machine's name), told apart by line style, its interval as
+    a band (plots.ratio_plot); 1.0 and THRESHOLD as horizontal lines; where a machine runs
+    more threads than its CPUs, its CPU count as a dotted line (the range shaded when the
+    machines have the same count).  Returns PATH, None when nothing to draw."""
     lines = [x for x in lines if x[1]]
     if not lines:
         return None
-    plt = plots.pyplot()
-    fig, ax = plt.subplots()
+    series = [machine_series(i, machine, pts, key or machine, cpus)
+              for i, (machine, pts, cpus) in enumerate(lines)]
     xs = sorted({t for _, pts, _ in lines for t, _ in pts})
-    if len(xs) > 1 and xs[-1] / max(1, xs[0]) >= 8:
-        ax.set_xscale("log", base=2)
-    top = max([1.0, threshold or 0] + [p[1].hi or p[1].median for _, pts, _ in lines
-                                         for p in pts])
-    for i, (machine, pts, cpus) in enumerate(lines):
-        color = plots.PALETTE[i % len(plots.PALETTE)]   # the machines' colours, in file order
-        t = [p[0] for p in pts]
-        med = [p[1].median for p in pts]
-        lo = [p[1].lo if p[1].lo is not None else p[1].median for p in pts]
-        hi = [p[1].hi if p[1].hi is not None else p[1].median for p in pts]
-        label = machine + (f", {fmt.plural(cpus, 'CPU')}" if isinstance(cpus, int) else "")
-        ax.plot(t, med, color=color, marker=plots.MARKERS[i % len(plots.MARKERS)],
-                linewidth=1.8, label=label)
-        ax.fill_between(t, lo, hi, color=color, alpha=0.2, linewidth=0)
-        if isinstance(cpus, int) and any(x > cpus for x in t):
-            ax.axvline(cpus, color=color, linestyle=":", linewidth=1.0)
-    ax.axhline(1.0, color="#444444", linewidth=1.0, label="1.0: as fast as the baseline")
-    if threshold is not None:
-        ax.axhline(threshold, color="#777777", linestyle="--", linewidth=1.2,
-                   label=f"threshold {threshold:g}x")
-    ax.set_xticks(xs)
-    ax.set_xticklabels([f"{x:g}" for x in xs])
-    ax.set_xlabel("threads (dotted: the machine's CPU count, where exceeded)")
-    ax.set_ylabel("ratio of ops/s, paired per repetition")
-    ax.set_ylim(0, top * 1.08)
-    ax.legend(loc="best")
-    plots.titles(fig, ax, title, subtitle)
-    return plots.save(fig, path)
+    counts = {cpus for _, _, cpus in lines}
+    same = counts.pop() if len(counts) == 1 and isinstance(next(iter(counts), None), int) \
+        else None
+    marks = []
+    if same is None:
+        for machine, pts, cpus in lines:
+            if isinstance(cpus, int) and any(t > cpus for t, _ in pts):
+                marks.append((cpus, fmt.plural(cpus, "CPU")))  # whose: the legend says
+    logx = 2 if len(xs) > 1 and xs[-1] / max(1, xs[0]) >= 8 else False
+    return plots.ratio_plot(path, series, title, "threads" + (" (log scale)" if logx else ""),
+                            ylabel="ratio of ops/s, paired per repetition",
+                            threshold=threshold,
+                            threshold_label=(f"threshold {threshold:g}x"
+                                             if threshold is not None else None),
+                            logx=logx, xticks=xs, xticklabel=lambda t: f"{t:g}",
+                            subtitle=subtitle, oversub=same,
+                            baseline_label="1.0: as fast as the baseline", marks=marks)
 
 
 def _have(ctx):
@@ -112,7 +123,7 @@ def render(ctx):
             what = f"{m['subject']} / {m['base']}"
             L += [f"### {what}: {q['question']}", ""]
             L += ctx.plot(draw, ctx.png("machines", m["subject"], m["base"]), lines,
-                          threshold=m["factor"],
+                          threshold=m["factor"], key=m["subject"],
                           title=f"contend: {what} ops/s vs threads, machines compared",
                           subtitle=_subtitle(lines))
             ts = sorted({t for _, pts, _ in lines for t, _ in pts})

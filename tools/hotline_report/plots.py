@@ -10,6 +10,8 @@ General helpers, usable by any scenario:
   plot_vs_size(path, results, metric)    a metric vs buffer size, log-log, cache sizes marked
   size_ticks(xs)                         size ticks (1 B, 16 B, 256 B, 4 KiB ...) that fit
   flat(series, value)                    whether a plot would show nothing but VALUE
+  part_series(results, field, part)      lines of one part of a dict figure (latency p50)
+  plot_latency(path, results, ...)       latency vs threads, the timer's resolution shaded
   mark_resolution(ax, ns)                the timer's resolution shaded on a plot of ns
   fit_xticklabels(fig, ax)               x tick labels turned or thinned until none overlap
   plot_vs_limit(path, series, ...)       a metric vs retry limit (log), the unbounded
@@ -380,7 +382,7 @@ def mark_resolution(ax, resolution_ns):
     span = ax.axhspan(bottom, resolution_ns, color="#D55E00", alpha=0.12, hatch="//",
                       linewidth=0, zorder=0)
     ax.set_ylim(bottom, top)
-    return span, f"at the timer's resolution (\u2264 {resolution_ns:g} ns): not a measurement"
+    return span, f"at the timer's resolution (\u2264 {resolution_ns:.3g} ns): not a measurement"
 
 
 def overlapping(labels, renderer, pad=2.0):
@@ -517,6 +519,11 @@ def _pick_ticks(values, limit=12):
     return picked
 
 
+# Metrics whose plots mark a value by default (plot_vs_threads' HLINES): attempts per success
+# are 1 when no cmpxchg had to be retried.
+UNIT_LINES = {"attempts_per_success": (1.0, "1 = no retry")}
+
+
 def plot_vs_threads(path, results, metric, title, subtitle=None, series=None, oversub=None,
                     logy=False, xlabel="threads", ylabel=None, styles=None, panels=None,
                     dodge=0, ymin0=True, emphasis=None, clip_below=None, hlines=None,
@@ -527,9 +534,12 @@ def plot_vs_threads(path, results, metric, title, subtitle=None, series=None, ov
     SERIES, if given, replaces the lines built from RESULTS (overlays);
     PANELS [(name, series, ylabel)] draws several side by side.  OVERSUB (a
     CPU count) shades the counts above it; logy, styles, dodge, emphasis,
-    clip_below, hlines and resolution_ns as for line_plot.  Returns PATH, or
+    clip_below, hlines and resolution_ns as for line_plot; HLINES defaults to
+    UNIT_LINES[METRIC] (attempts: 1.0 marked), [] for none.  Returns PATH, or
     None when there is nothing to draw.
     """
+    if hlines is None and metric in UNIT_LINES:  # e.g. attempts: 1 = no retry, marked
+        hlines = [UNIT_LINES[metric]]
     if panels is None:
         series = series if series is not None else series_vs(results, "threads", metric)
         panels = [(None, series, ylabel or fmt.metric_axis(metric))]
@@ -542,6 +552,44 @@ def plot_vs_threads(path, results, metric, title, subtitle=None, series=None, ov
                      oversub=oversub, styles=styles, panels=panels, dodge=dodge,
                      emphasis=emphasis, clip_below=clip_below, hlines=hlines,
                      resolution_ns=resolution_ns)
+
+
+def part_series(results, field, part, xkey="threads", order=None):
+    """line_plot series of the PART (e.g. "p50") of dict figure FIELD (e.g. "latency_ns") of
+    RESULTS against XKEY, one per subject (in ORDER, else as they come); no error bars."""
+    pts = {}
+    for r in results:
+        v = r.get(field)
+        y = v.get(part) if isinstance(v, dict) else None
+        if _finite(y) and r.get(xkey) is not None:
+            pts.setdefault(r["subject"], []).append((r[xkey], y))
+    subjects = [s for s in (order or []) if s in pts] + [s for s in pts if s not in (order or [])]
+    out = []
+    for s in subjects:
+        p = sorted(pts[s])
+        ys = [y for _, y in p]
+        out.append({"key": s, "label": s, "subject": s, "x": [x for x, _ in p], "y": ys,
+                    "lo": list(ys), "hi": list(ys)})
+    return out
+
+
+def plot_latency(path, results, title, part="p50", subtitle=None, oversub=None, order=None):
+    """Latency PART (p50, p99, p999) of RESULTS' latency_ns vs threads, one line per subject,
+    log y; the range at the timer's resolution (machine_state: up to AT_RESOLUTION steps of
+    the results' latency clock, the figures the tables show as "<= N") shaded and labelled
+    (an older file without the resolution: nothing shaded).  Returns PATH, or None when
+    there is nothing to draw."""
+    from . import machine_state
+    series = part_series(results, "latency_ns", part, order=order)
+    if not series:
+        return None
+    steps = [machine_state.latency_step(r) for r in results]
+    steps = [s for s in steps if s is not None]
+    res = (machine_state.AT_RESOLUTION * max(steps) * getattr(machine_state, "SLACK", 1.0)
+           if steps else None)
+    return plot_vs_threads(path, [], "latency_ns", title, subtitle=subtitle, series=series,
+                           oversub=oversub, logy=True, ymin0=False,
+                           ylabel=f"latency of one op, {part} (ns)", resolution_ns=res)
 
 
 def flat(series, value=1.0, tol=0.02):
@@ -695,13 +743,14 @@ def ratio_range(medians, extra=(), ends=()):
 
 def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshold=None,
                threshold_label=None, logx=False, xticks=None, xticklabel=None,
-               subtitle=None, oversub=None, baseline_label=None, styles=None):
+               subtitle=None, oversub=None, baseline_label=None, styles=None, marks=None):
     """SERIES: list of dicts {"label": str, "key": str (colour/marker key, as color_for),
     "points": [(x, median, lo, hi), ...]} with lo/hi None where there is no interval; a
     series may also set "linestyle" (default "-"), "marker" (default marker_for(key)),
     "markersize" and "hollow" (a white marker face); a label starting with "_" stays out
     of the legend.  BASELINE_LABEL: the legend's text for 1.0 (default "1.0 = baseline");
-    STYLES: extra legend entries as for line_plot.
+    STYLES: extra legend entries as for line_plot; MARKS: [(x, text)] labelled dotted
+    vertical lines (mark_x; e.g. each machine's CPU count).
     Draw each median as a line with markers and its interval as a translucent band of the
     same colour (error bars for an isolated point); a solid grey line at 1.0 ("= baseline");
     a dashed line at THRESHOLD with THRESHOLD_LABEL if given; XTICKS/XTICKLABEL as in
@@ -765,6 +814,7 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     shade = shade_oversubscribed(ax, allx, oversub, logx)
+    mark_x(ax, marks)
     if any(v < bottom or v > top for v in ends):
         ax.annotate("intervals clipped at the plot's edge", xy=(1.0, 0.0),
                     xycoords=("axes fraction", ax.xaxis.label), xytext=(0, -3),
@@ -782,7 +832,7 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
     if shade:
         handles.append(shade[0])
         names.append(shade[1])
-    outside = outside or len(names) > 7
+    outside = outside or len(names) > 7 or bool(marks)  # "best" does not see the marks' text
     if outside:
         ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     else:
