@@ -888,7 +888,9 @@ class ContendReportTests(ToolCase):
 
     def test_plots(self):
         self.assertPngs(self.out, self.md, ["contend-contend-ops_per_sec.png",
-                                            "contend-contend-attempts.png"])
+                                            "contend-contend-attempts.png",
+                                            "contend-contend-latency.png"])
+        self.assertLacks(self.md, "nothing to plot")
 
 
 class ContendVariantsTests(ToolCase):
@@ -1004,6 +1006,21 @@ class ContendVariantsTests(ToolCase):
                        f"| lockref | {DASH} | {DASH} | {DASH} | {DASH} |", "fallback section")
         self.assertPngs(out, md, ["no-extras-contend-ops_per_sec.png"])
         self.assertLacks(md, "attempts.png")
+
+    def test_attempts_all_one_not_plotted(self):
+        """On 2 CPUs the loops hardly retry: a plot of points all at 1.0 shows nothing, so
+        the section says so in words and keeps its table."""
+        def edit(d):
+            for r in d["results"]:
+                if isinstance(r.get("attempts_per_success"), dict):
+                    r["attempts_per_success"].update(mean=1.0, p99=1)
+        out, md = self.edited("flat-attempts.json", "contend.json", edit)
+        att = self.section(md, "#### cmpxchg attempts per success")
+        self.assertHas(att, "within 2% of 1 attempt per success", "attempts section")
+        self.assertHas(att, "| cas_loop | 1.00 / 1 / 1 / 3 |", "attempts section")
+        self.assertLacks(md, "attempts.png")
+        self.assertPngs(out, md, ["flat-attempts-contend-ops_per_sec.png",
+                                  "flat-attempts-contend-latency.png"])
 
     def test_unknown_fields_ignored(self):
         def edit(d):

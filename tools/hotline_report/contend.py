@@ -32,6 +32,10 @@ RELAX_INSNS = {"isb": "ISB in place of cpu_relax", "none": "no instruction in pl
 # A subject collapses when its throughput at the largest thread count is
 # below COLLAPSE times its 2-thread figure.
 COLLAPSE = 0.5
+# The throughput plot's axis stops at this fraction of its best figure, so that a lock
+# collapsing to 1% of it (the ticket lock oversubscribed) does not stretch a log axis
+# over the figures the questions compare; the points below are marked at its foot.
+CLIP_BELOW = 0.05
 
 
 def render(ctx, doc, results):
@@ -59,7 +63,8 @@ def render(ctx, doc, results):
         L += ctx.plot(plots.plot_vs_threads, ctx.png(stem, "contend", "ops_per_sec"),
                       ordered, "ops_per_sec", series=series,
                       title=f"contend: Mops/s vs threads, higher is better{mark}",
-                      subtitle=sub, oversub=cpus, logy="auto")
+                      subtitle=sub, oversub=cpus, logy="auto",
+                      emphasis=criteria.question_subjects(), clip_below=CLIP_BELOW)
     else:
         L += common.bars_one_count(ctx, doc, "contend", results, "ops_per_sec")
     top = threads[-1]
@@ -79,7 +84,7 @@ def render(ctx, doc, results):
     L += _attempts(ctx, doc, facts, results, order, threads, cpus, idx)
     L += _fallback(facts, results, order, threads, cpus, idx)
     L += _fairness(results, order, threads, cpus, idx)
-    L += _latency(results, order, threads, cpus, idx)
+    L += _latency(ctx, doc, results, order, threads, cpus, idx)
     L += common.all_figures(results, order)
     L += common.threads_summary(results, "ops_per_sec")
     L += common.flags(doc, results)
@@ -157,6 +162,7 @@ def _attempts(ctx, doc, facts, results, order, threads, cpus, idx):
     if not rows:
         return []
     L = ["#### cmpxchg attempts per success", ""]
+    panels = []
     if have and len(threads) > 1:
         panels = []
         for key in ("mean", "p99"):
@@ -170,6 +176,12 @@ def _attempts(ctx, doc, facts, results, order, threads, cpus, idx):
                                    "lo": [p[1] for p in pts], "hi": [p[1] for p in pts]})
             if series:
                 panels.append((key, series, f"attempts per success, {key} (1 = no retry)"))
+        if plots.flat(panels):
+            L += ["Every subject's mean and p99 are within 2% of 1 attempt per success at "
+                  "every thread count: the loops hardly ever retried, so there is nothing "
+                  "to plot.", ""]
+            panels = []
+    if panels:
         name = ctx.png(ctx.stem(doc), "contend", "attempts")
         L += ctx.plot(plots.plot_vs_threads, name, [], "attempts_per_success",
                       panels=panels, oversub=cpus, logy="auto", dodge=0.04,
@@ -221,7 +233,7 @@ def _fairness(results, order, threads, cpus, idx):
     return L
 
 
-def _latency(results, order, threads, cpus, idx):
+def _latency(ctx, doc, results, order, threads, cpus, idx):
     if not any(isinstance(r.get("latency_ns"), dict) for r in results):
         return ["#### Latency", "", "No latency figures in this file.", ""]
 
@@ -234,6 +246,12 @@ def _latency(results, order, threads, cpus, idx):
     L = ["#### Latency", "",
          "Time of one op (get + put) as each thread saw it; each cell: p50 / p99 / p99.9, "
          f"in ns unless marked ({DASH}: no figure in the file):", ""]
+    if len(threads) > 1:
+        L += ctx.plot(plots.plot_latency, ctx.png(ctx.stem(doc), "contend", "latency"),
+                      results, part="p50", oversub=cpus, order=order,
+                      title="contend: latency p50 vs threads, lower is better"
+                            + (" (simulated)" if doc.simulated else ""),
+                      subtitle=common.subtitle(doc, results))
     L += common.grid("subject", [(s, s) for s in order], threads, cpus, cell)
     L += machine_state.latency_note(results)
     return L

@@ -55,6 +55,17 @@ def contend_subjects():
     return list(dict.fromkeys(c["subject"] for c in CRITERIA))
 
 
+def question_subjects(kind="contend"):
+    """The subjects the summary's questions compare in KIND's scenario (subject and base of
+    each measure), in the order asked: the lines a plot of every subject draws thick."""
+    out = []
+    for q in QUESTIONS:
+        for m in q["measures"]:
+            if m.get("kind") == kind:
+                out += [x for x in (m.get("subject"), m.get("base")) if x]
+    return list(dict.fromkeys(out))
+
+
 def scaling():
     """(subject, rival): the subject a criterion holds to its own figure at fewer threads, and
     what another criterion compares it with at one thread count (None when there is none)."""

@@ -323,6 +323,8 @@ def _plots(ctx, doc, z):
                 "-" if z.facts.library(s["subject"]) else ":"
         L += ctx.plot(plots.plot_vs_size, ctx.png(ctx.stem(doc), "zero", m), rs,
                       "gb_per_sec", series=series, marks=z.marks, styles=styles,
+                      emphasis=[criteria.ZERO_VS_GLIBC["subject"],
+                                criteria.ZERO_VS_GLIBC["base"]],
                       title=f"zero, {m}: GB/s vs buffer size, higher is better{mark}",
                       subtitle=sub)
     if L and not z.marks:
