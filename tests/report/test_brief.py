@@ -284,6 +284,26 @@ class QuickRunTests(unittest.TestCase):
         self.assertIn("(no interval: 1 repetition)", brief.band_words(pts))
 
 
+class LevelsWordsTests(unittest.TestCase):
+    """Each count of repetitions is named with its own confidence level, never two lists
+    whose order a reader would pair wrongly (9 repetitions give 96.09%, 12 give 95.10%)."""
+
+    def test_pairs(self):
+        from types import SimpleNamespace as P
+        from hotline_report import brief
+        one = [P(n=5, level=0.9375, lo=0.9)]
+        self.assertEqual(brief.levels_words(one), "5 repetitions, 93.75%")
+        two = [P(n=9, level=0.9609375, lo=0.9), P(n=5, level=0.9375, lo=0.9)]
+        self.assertEqual(brief.levels_words(two), "5 repetitions at 93.75% and 9 at 96.09%")
+        three = two + [P(n=12, level=0.9510498, lo=0.9)]
+        self.assertEqual(brief.levels_words(three),
+                         "5 repetitions at 93.75%, 9 at 96.09% and 12 at 95.10%")
+        many = three + [P(n=20, level=0.9586105, lo=0.9), P(n=17, level=0.9613, lo=0.9)]
+        words = brief.levels_words(many)
+        self.assertIn("5 to 20 repetitions", words)
+        self.assertIn("93.75% to 96.13%", words)
+
+
 class WriteTests(unittest.TestCase):
     """report.write returns what it did, (report path, PNG names), and .appendix."""
 

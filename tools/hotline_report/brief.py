@@ -71,13 +71,29 @@ def band_words(points):
     """How the plot's band and the brackets are made, in words."""
     if not any(p.lo is not None for p in points):
         return "each the median of the paired per-repetition ratios (" + reps_note(points) + ")"
-    ns = sorted({p.n for p in points if p.lo is not None})
-    levels = sorted({p.level for p in points if p.lo is not None})
     few = reps_note(points)
     return ("each the median of the paired per-repetition ratios, its interval as the band "
-            f"and in brackets ({'/'.join(str(n) for n in ns)} repetitions, "
-            f"{'/'.join(f'{lv:.2%}' for lv in levels)})"
+            f"and in brackets ({levels_words(points)})"
             + (f"; {few} at some points" if few else ""))
+
+
+def levels_words(points):
+    """The repetitions behind the intervals and each one's confidence level: "5 repetitions,
+    93.75%", "5 repetitions at 93.75% and 9 at 96.09%", or beyond three counts (--until-decided
+    took more at some points) the range of each."""
+    pairs = sorted({(p.n, p.level) for p in points if p.lo is not None})
+    if len(pairs) == 1:
+        n, lv = pairs[0]
+        return f"{fmt.plural(n, 'repetition')}, {lv:.2%}"
+    if len(pairs) <= 3:
+        head = f"{fmt.plural(pairs[0][0], 'repetition')} at {pairs[0][1]:.2%}"
+        rest = [f"{n} at {lv:.2%}" for n, lv in pairs[1:]]
+        return head + (", " if len(rest) > 1 else " and ") + \
+            (", ".join(rest[:-1]) + " and " + rest[-1] if len(rest) > 1 else rest[0])
+    levels = sorted(lv for _, lv in pairs)
+    return (f"{pairs[0][0]} to {pairs[-1][0]} repetitions, more where the bench's "
+            f"--until-decided took them; intervals at {levels[0]:.2%} to {levels[-1]:.2%}, "
+            "as each count allows")
 
 
 def link(ctx, doc, scenario, text="all figures"):
