@@ -304,6 +304,41 @@ class LevelsWordsTests(unittest.TestCase):
         self.assertIn("93.75% to 96.13%", words)
 
 
+class UntilDecidedTests(unittest.TestCase):
+    """The summary says what the bench's --until-decided did, from config.until_decided."""
+
+    def doc(self, ud):
+        from types import SimpleNamespace
+        return SimpleNamespace(path="b.json", config={"until_decided": ud} if ud else {})
+
+    def test_counts(self):
+        from hotline_report import summary
+        c = "cannot tell at this noise"
+        ds = [dict(repetitions=5, planned=5, planned_verdict="holds", verdict="holds",
+                   stopped="decided"),
+              dict(repetitions=9, planned=5, planned_verdict=c, verdict="holds",
+                   stopped="decided"),
+              dict(repetitions=9, planned=5, planned_verdict="holds", verdict="holds",
+                   stopped="decided"),
+              dict(repetitions=20, planned=5, planned_verdict=c, verdict=c, stopped="cap"),
+              dict(repetitions=7, planned=5, planned_verdict=c, verdict=c, stopped="budget")]
+        lines = summary.until_decided(self.doc(dict(budget_s=120, spent_s=20.66, planned=5,
+                                                    cap=20, decisions=ds)))
+        self.assertEqual(lines[1], "")
+        text = lines[0]
+        self.assertIn("a budget of 120 s, 20.7 s spent", text)
+        self.assertIn("of the 5 comparisons it judged, 4 had more repetitions than the "
+                      "planned 5", text)
+        self.assertIn("and 1 went from \"cannot tell\" to a verdict", text)
+        self.assertIn("1 stayed \"cannot tell\" when the budget ran out", text)
+        self.assertIn("1 stayed \"cannot tell\" at the cap of 20 repetitions", text)
+
+    def test_absent(self):
+        from hotline_report import summary
+        self.assertIsNone(summary.until_decided(self.doc(None)))
+        self.assertIsNone(summary.until_decided(self.doc({"budget_s": 1})))
+
+
 class WriteTests(unittest.TestCase):
     """report.write returns what it did, (report path, PNG names), and .appendix."""
 

@@ -290,4 +290,43 @@ def render(ctx):
           "interval is on one side of the threshold, and is \"cannot tell at this noise\" "
           "when it straddles it, the series is bimodal across it, or fewer than 5 "
           "repetitions were taken.", ""]
+    for d in ctx.docs:
+        if not d.simulated:
+            L += until_decided(d) or []
     return L
+
+
+def until_decided(doc):
+    """What the bench's --until-decided did for DOC (its config.until_decided), as one
+    paragraph line and a blank, or None when it did not run: the budget and what was spent,
+    how many comparisons it judged, how many the extra repetitions decided and how many stayed
+    "cannot tell" at the cap or the budget's end."""
+    ud = (doc.config or {}).get("until_decided")
+    if not isinstance(ud, dict) or not isinstance(ud.get("decisions"), list):
+        return None
+    ds = [d for d in ud["decisions"] if isinstance(d, dict)]
+    cannot = stats.CANNOT_TELL
+    extra = [d for d in ds if is_number(d.get("repetitions")) and is_number(d.get("planned"))
+             and d["repetitions"] > d["planned"]]
+    settled = [d for d in extra if d.get("planned_verdict") == cannot
+               and d.get("verdict") != cannot]
+    left = [d for d in ds if d.get("verdict") == cannot]
+    why = {}
+    for d in left:
+        why[d.get("stopped") or "?"] = why.get(d.get("stopped") or "?", 0) + 1
+    stop = {"cap": "at the cap" + (f" of {ud['cap']} repetitions" if is_number(ud.get("cap"))
+                                   else ""),
+            "budget": "when the budget ran out"}
+    spent = ud.get("spent_s")
+    budget = ud.get("budget_s")
+    text = (f"The bench ran with --until-decided"
+            + (f" (a budget of {fmt.num(budget)} s" if is_number(budget) else " (")
+            + (f", {fmt.num(spent)} s spent)" if is_number(spent) else ")")
+            + f" in {doc.path}: of the {fmt.plural(len(ds), 'comparison')} it judged, "
+            f"{len(extra)} had more repetitions than the planned "
+            f"{ud.get('planned', '?')} (the undecided ones and those sharing their subjects), "
+            f"and {len(settled)} went from \"cannot tell\" to a verdict")
+    if left:
+        text += "; " + " and ".join(f"{n} stayed \"cannot tell\" {stop.get(k, k)}"
+                                    for k, n in sorted(why.items()))
+    return [text + ".", ""]
