@@ -339,6 +339,20 @@ class UntilDecidedTests(unittest.TestCase):
         self.assertIsNone(summary.until_decided(self.doc({"budget_s": 1})))
 
 
+class UnequalRunsTests(unittest.TestCase):
+    """--until-decided gives some subjects at a point more runs than others; the runs both
+    have were taken in the same rounds, so they pair up to the shorter (criteria.py)."""
+
+    def test_prefix_pairs(self):
+        from hotline_report import criteria
+        a = {"threads": 2, "headline": "ops_per_sec", "runs": [10, 20, 30, 40, 50, 60, 70]}
+        b = {"threads": 2, "headline": "ops_per_sec", "runs": [10, 10, 10, 10, 10]}
+        self.assertEqual(criteria.side_by_side(a, b), [1, 2, 3, 4, 5])
+        self.assertEqual(criteria.ratio(a, b), (3, 5))
+        self.assertIsNone(criteria.side_by_side(a, dict(b, threads=4)))
+        self.assertIsNone(criteria.side_by_side(a, dict(b, runs=[])))
+
+
 class WriteTests(unittest.TestCase):
     """report.write returns what it did, (report path, PNG names), and .appendix."""
 

@@ -159,11 +159,16 @@ def _mops(results, subject, threads):
 
 def _paired_runs(a, b, how):
     """[(x, y)]: repetition k of a with repetition k of b, each turned into a figure by HOW(r)
-    (a list, or None when it cannot); None when a and b were not run side by side."""
+    (a list, or None when it cannot); None when a and b were not run side by side.
+
+    Runs of unequal length pair up to the shorter: the bench runs every subject at a point
+    in each planned round, and with --until-decided every subject still deciding there in
+    each extra round (bench/until_decided.c), so a subject that stopped earlier has its
+    runs[k] beside the other's runs[k] for every k it has."""
     if a is None or b is None or a.get("threads") != b.get("threads"):
         return None
     ra, rb = how(a), how(b)
-    if (not isinstance(ra, list) or not isinstance(rb, list) or not ra or len(ra) != len(rb)
+    if (not isinstance(ra, list) or not isinstance(rb, list) or not ra or not rb
             or not all(is_number(x) for x in ra + rb)):
         return None
     return list(zip(ra, rb))
