@@ -108,7 +108,8 @@ def main():
         print(__doc__)
         return 2
     bench, out = sys.argv[1:]
-    cmd = [bench, "refcount-timing", "--count", "1000", "--repeat", "1",
+    run = os.environ.get("HOTLINE_TARGET_RUN", "")  # an emulator in a cross build
+    cmd = ([run] if run else []) + [bench, "refcount-timing", "--count", "1000", "--repeat", "1",
            "--subjects", "atomic,refcount,refcount_full", "--until-decided=1", "--json", out]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     if p.returncode != 0:

@@ -99,15 +99,22 @@ def values(q, a, b):
     return [x - y for x, y in pairs] if pairs else None
 
 
+def target(bench):
+    """The command that runs the bench: through HOTLINE_TARGET_RUN (an emulator in a cross
+    build) when it is set."""
+    run = os.environ.get("HOTLINE_TARGET_RUN", "")
+    return ([run] if run else []) + [bench]
+
+
 def close(x, y):
     return abs(x - y) <= 1e-8 * max(1.0, abs(x), abs(y))
 
 
 def check_run(name, args, budget, repeat, expected, bench, outdir):
     out = os.path.join(outdir, f"{name}.json")
-    cmd = [bench, *args, "--repeat", str(repeat), f"--until-decided={budget:g}", "--json", out]
+    cmd = [*target(bench), *args, "--repeat", str(repeat), f"--until-decided={budget:g}", "--json", out]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    w = f"{name} ({' '.join(cmd[1:])})"
+    w = f"{name} ({' '.join(cmd[len(target(bench)):])})"
     if not check(p.returncode == 0, f"{w}: expected exit status 0, got {p.returncode}: "
                  f"{p.stderr}"):
         return
@@ -239,7 +246,7 @@ def main():
         check_run(*run, bench, outdir)
     # Without the option: no until_decided in the JSON.
     out = os.path.join(outdir, "without.json")
-    p = subprocess.run([bench, "refcount-timing", "--count", "1000", "--repeat", "1", "--json",
+    p = subprocess.run([*target(bench), "refcount-timing", "--count", "1000", "--repeat", "1", "--json",
                         out], capture_output=True, text=True, timeout=60)
     if check(p.returncode == 0, f"without the option: exit {p.returncode}: {p.stderr}"):
         with open(out) as f:
