@@ -391,11 +391,11 @@ static void parse_subjects(const char *value)
 	free(opts.subjects_buf);
 	free(opts.subjects);
 	items = tool_split_list(value, &opts.subjects_buf, &n);
+	opts.subjects = (const char **)items; /* reachable if the next line exits */
 	for (size_t i = 0; i < n; i++) {
 		if (!*items[i])
 			tool_bad_usage("--subjects: '%s' has an empty subject name", value);
 	}
-	opts.subjects = (const char **)items;
 	opts.cfg.subjects = opts.subjects;
 	opts.cfg.nr_subjects = n;
 }
