@@ -24,6 +24,10 @@ CMAKE   ?= cmake
 CTEST   ?= ctest
 
 # Sanitizer runs: any report fails the test.
+# The ASan+UBSan build at -O1, as ASan's own documentation advises: two to five
+# times faster than -O0, and LeakSanitizer then sees what -O0 keeps alive in
+# dead stack slots (two leaks on exit-2 paths were found that way).
+ASAN_CFLAGS ?= -g -O1
 SAN_ENV := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
@@ -57,7 +61,8 @@ test-release:
 
 test-asan:
 	@scripts/deps.sh test
-	$(CMAKE) -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DHOTLINE_SANITIZE=address,undefined
+	$(CMAKE) -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DHOTLINE_SANITIZE=address,undefined \
+		-DCMAKE_C_FLAGS_DEBUG="$(ASAN_CFLAGS)"
 	$(CMAKE) --build build-asan -j$(JOBS)
 	cd build-asan && $(SAN_ENV) $(CTEST) --output-on-failure -j$(JOBS) -LE nosan
 
