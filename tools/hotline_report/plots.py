@@ -132,6 +132,22 @@ def mark_x(ax, marks):
                 fontsize=8, color="#444444")
 
 
+def legend_extras(handles, labels, styles, shade):
+    """Append to a legend's HANDLES and LABELS an entry per line style of STYLES [(linestyle,
+    text[, marker])] (drawn in grey: what a style means, whatever the colour) and the
+    oversubscribed shading SHADE (handle, text) from shade_oversubscribed, if any."""
+    if styles:
+        from matplotlib.lines import Line2D
+        for ls, text, *marker in styles:
+            handles.append(Line2D([], [], color="#444444", linestyle=ls or "none", linewidth=1.6,
+                                  marker=marker[0] if marker else None, markersize=9,
+                                  markerfacecolor="white"))
+            labels.append(text)
+    if shade:
+        handles.append(shade[0])
+        labels.append(shade[1])
+
+
 def titles(fig, ax, title, subtitle):
     fig.suptitle(title, fontsize=12, fontweight="bold")
     if subtitle:
@@ -487,16 +503,7 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
     for h, text in extra:
         handles.append(h)
         labels.append(text)
-    if styles:
-        from matplotlib.lines import Line2D
-        for ls, text, *marker in styles:
-            handles.append(Line2D([], [], color="#444444", linestyle=ls or "none", linewidth=1.6,
-                                  marker=marker[0] if marker else None, markersize=9,
-                                  markerfacecolor="white"))
-            labels.append(text)
-    if shade:
-        handles.append(shade[0])
-        labels.append(shade[1])
+    legend_extras(handles, labels, styles, shade)
     if len(labels) > 1 or shade:
         if many or len(panels) > 1:
             axes[-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0),
@@ -822,16 +829,7 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
                     color="dimgray")
     titles(fig, ax, title, subtitle)
     handles, names = ax.get_legend_handles_labels()
-    if styles:
-        from matplotlib.lines import Line2D
-        for ls, text, *marker in styles:
-            handles.append(Line2D([], [], color="#444444", linestyle=ls or "none", linewidth=1.6,
-                                  marker=marker[0] if marker else None, markersize=9,
-                                  markerfacecolor="white"))
-            names.append(text)
-    if shade:
-        handles.append(shade[0])
-        names.append(shade[1])
+    legend_extras(handles, names, styles, shade)
     outside = outside or len(names) > 7 or bool(marks)  # "best" does not see the marks' text
     if outside:
         ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
