@@ -13,12 +13,14 @@
   all_figures(...)       the same, under its caption, in a subject order
   threads_summary(...)   who leads and who is last at the largest thread count
   bars_one_count(...)    a bar chart when every result has one thread count
+  threads_view(...)      what a section with a threads dimension starts from
 
 None of them knows a subject by name: subject orders come from the caller
 (facts.py), and a row is a result.
 """
 
 import json
+from types import SimpleNamespace
 
 from . import criteria, fmt, plots
 from .fmt import DASH, EN
@@ -274,3 +276,16 @@ def subject_table(facts, results, order, caption=None):
         return []
     head = [caption, ""] if caption else []
     return head + fmt.table(["subject", "what it is"], rows, "ll") + [""]
+
+
+def threads_view(ctx, doc, scenario, results):
+    """What a section whose results have a threads dimension starts from: the scenario's
+    facts, the plots' stem and subtitle, the title mark of a simulation, the machine's CPUs,
+    the thread counts, the subjects in the facts' order and the results by (subject,
+    threads)."""
+    facts = ctx.facts(doc, scenario)
+    return SimpleNamespace(
+        facts=facts, stem=ctx.stem(doc), sub=subtitle(doc, results),
+        mark=" (simulated)" if doc.simulated else "", cpus=cpus(doc),
+        threads=sorted({r["threads"] for r in results}), order=facts.order(results),
+        idx=index(results))

@@ -39,13 +39,9 @@ CLIP_BELOW = 0.05
 
 
 def render(ctx, doc, results):
-    facts = ctx.facts(doc, "contend")
-    stem, sub = ctx.stem(doc), common.subtitle(doc, results)
-    mark = " (simulated)" if doc.simulated else ""
-    cpus = common.cpus(doc)
-    threads = sorted({r["threads"] for r in results})
-    order = facts.order(results)
-    idx = index(results)
+    v = common.threads_view(ctx, doc, "contend", results)
+    facts, stem, sub, mark = v.facts, v.stem, v.sub, v.mark
+    cpus, threads, order, idx = v.cpus, v.threads, v.order, v.idx
     op = ("one op is one count update (a get or a put)"
           if all(r.get("op") == "one count update" for r in results)
           else "one op is one get and one put")

@@ -15,13 +15,9 @@ TITLE = "open, read and close of one file by N threads or processes (the host ke
 
 
 def render(ctx, doc, results):
-    facts = ctx.facts(doc, "openclose")
-    stem, sub = ctx.stem(doc), common.subtitle(doc, results)
-    mark = " (simulated)" if doc.simulated else ""
-    cpus = common.cpus(doc)
-    ns = sorted({r["threads"] for r in results})
-    order = facts.order(results)
-    idx = index(results)
+    v = common.threads_view(ctx, doc, "openclose", results)
+    facts, stem, sub, mark = v.facts, v.stem, v.sub, v.mark
+    cpus, ns, order, idx = v.cpus, v.threads, v.order, v.idx
     if doc.simulated:
         L = ["*Simulated: hotline-sim's model of open/close, not a kernel.*", ""]
     else:
