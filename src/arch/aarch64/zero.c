@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <ucontext.h>
 
+#include "../../zero_plan.h"
 #include "../arch.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
@@ -87,6 +88,12 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 	} else {
 		plan->vec_max = plan->rep_max = SIZE_MAX;
 	}
+}
+
+/* arm64 has no user-space cache enumeration that Linux lets us read: sysfs says. */
+void hl_arch_zero_caches(struct hl_zero_machine *m)
+{
+	(void)m;
 }
 
 /* 48-bit user addresses, 52 with FEAT_LVA; some kernels use 39 or 42. */
