@@ -332,6 +332,30 @@ static bool parse_size(const char *s, size_t len, size_t *out)
 	return true;
 }
 
+/* s[0..n) for a message: at most 32 bytes, each unclear byte as \xNN, so the line stays one. */
+static const char *shown(const char *s, size_t n, char *out, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && i < 32 && o + 8 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c > ' ' && c < 0x7f && c != '\\') {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	if (n > 32 && o + 4 < size)
+		out[o++] = '.', out[o++] = '.', out[o++] = '.';
+	out[o] = '\0';
+	return out;
+}
+
 bool hl__zero_tunables(const char *value, struct hl_zero_thresholds *t, char *err, size_t err_size)
 {
 	struct hl_zero_thresholds next = *t;
@@ -344,6 +368,7 @@ bool hl__zero_tunables(const char *value, struct hl_zero_thresholds *t, char *er
 	}
 	for (;;) {
 		size_t item = strcspn(p, ":"), name = strcspn(p, "=:"), v;
+		char show[160];
 		int which = -1;
 
 		if (name == 3 + 4 && strncmp(p, "vec_max", 7) == 0)
@@ -352,8 +377,8 @@ bool hl__zero_tunables(const char *value, struct hl_zero_thresholds *t, char *er
 			which = 1;
 		if (which < 0) {
 			snprintf(err, err_size,
-				 "unknown tunable '%.*s' (expected vec_max or rep_max)",
-				 (int)(name < 32 ? name : 32), p);
+				 "unknown tunable '%s' (expected vec_max or rep_max)",
+				 shown(p, name, show, sizeof(show)));
 			return false;
 		}
 		if (seen[which]) {
@@ -363,8 +388,8 @@ bool hl__zero_tunables(const char *value, struct hl_zero_thresholds *t, char *er
 		seen[which] = true;
 		if (name == item || !parse_size(p + name + 1, item - name - 1, &v) || !v) {
 			snprintf(err, err_size,
-				 "%.*s: not a size of 1 or more (digits, then K, M, G or nothing)",
-				 (int)(item < 40 ? item : 40), p);
+				 "%s: not a size of 1 or more (digits, then K, M, G or nothing)",
+				 shown(p, item, show, sizeof(show)));
 			return false;
 		}
 		set(which ? &next.rep_max : &next.vec_max, v, HL_ZERO_TUNABLE,
