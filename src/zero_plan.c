@@ -122,6 +122,7 @@ static void derive_arm64(const struct hl_zero_machine *m, struct hl_zero_thresho
 
 		set(&t->vec_max, four > 256 ? four : 256, HL_ZERO_DERIVED,
 		    "max(256 B, 4 x DC ZVA block %u B)", m->dczva_block);
+		t->vec_floor = 2 * (size_t)m->dczva_block - 1; /* dc_zva's body needs 2 blocks */
 	} else {
 		set(&t->vec_max, SIZE_MAX, HL_ZERO_UNUSED,
 		    "DC ZVA not usable: stp clears every size");
@@ -397,6 +398,13 @@ bool hl__zero_tunables(const char *value, struct hl_zero_thresholds *t, char *er
 		if (!p[item])
 			break;
 		p += item + 1;
+	}
+	if (next.vec_max.value < t->vec_floor) {
+		snprintf(err, err_size,
+			 "vec_max %zu is below %zu, the least this CPU's plan allows (2 DC ZVA "
+			 "blocks - 1)",
+			 next.vec_max.value, t->vec_floor);
+		return false;
 	}
 	if (next.vec_max.value > next.rep_max.value) {
 		snprintf(err, err_size, "vec_max %zu is above rep_max %zu", next.vec_max.value,

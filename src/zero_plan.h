@@ -60,6 +60,7 @@ struct hl_zero_threshold {
  */
 struct hl_zero_thresholds {
 	struct hl_zero_threshold vec_max, rep_max;
+	size_t vec_floor; /* the least vec_max the plan's code allows (arm64: 2 ZVA blocks - 1) */
 };
 
 /* The thresholds for machine m: a pure function (no CPUID, no files). */
@@ -84,7 +85,8 @@ bool hl__zero_machine_sysfs(struct hl_zero_machine *m, const char *dir);
 /*
  * hl__zero_tunables - apply HOTLINE_ZERO_TUNABLES' value to t:
  * "name=size[:name=size...]", names vec_max and rep_max, sizes decimal
- * digits with an optional K, M or G (powers of 1024), at least 1. Returns
+ * digits with an optional K, M or G (powers of 1024), at least 1, vec_max
+ * at least t->vec_floor and at most rep_max. Returns
  * true and updates t (each given threshold's source becomes tunable); or
  * false, t unchanged, with what is wrong in err (one line, no newline).
  */

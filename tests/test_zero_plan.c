@@ -169,9 +169,19 @@ static void arm64_from_the_zva_block(void **state)
 	hl__zero_derive(&m, &t);
 	expect("arm64 zva 64", "vec_max", &t.vec_max, 256, HL_ZERO_DERIVED, "block 64 B");
 	expect("arm64 zva 64", "rep_max", &t.rep_max, SIZE_MAX, HL_ZERO_UNUSED, NULL);
+	assert_int_equal(t.vec_floor, 127);
 	m.dczva_block = 512; /* qemu's max */
 	hl__zero_derive(&m, &t);
 	expect("arm64 zva 512", "vec_max", &t.vec_max, 2048, HL_ZERO_DERIVED, "block 512 B");
+	/* dc_zva's body needs two blocks: a smaller vec_max is refused, the least taken */
+	{
+		char err[160];
+
+		assert_false(hl__zero_tunables("vec_max=1000", &t, err, sizeof(err)));
+		assert_non_null(strstr(err, "vec_max 1000 is below 1023"));
+		assert_true(hl__zero_tunables("vec_max=1023", &t, err, sizeof(err)));
+		assert_int_equal(t.vec_max.value, 1023);
+	}
 	m.dczva_block = 0;
 	hl__zero_derive(&m, &t);
 	expect("arm64 no zva", "vec_max", &t.vec_max, SIZE_MAX, HL_ZERO_UNUSED, "DC ZVA");
@@ -512,7 +522,11 @@ static void exact_around_every_threshold(void **state)
 	assert_non_null(strstr(c.out, "cleared around"));
 	run("clear", "vec_max=2K:rep_max=16K", &c);
 	assert_non_null(strstr(c.out, "cleared around"));
-	run("clear", "vec_max=300:rep_max=1000", &c);
+	run("clear", "vec_max=300:rep_max=1000", &c); /* refused on arm64 with a 512 B block */
+	assert_non_null(strstr(c.out, "cleared around"));
+	run("clear", "vec_max=1:rep_max=2", &c);
+	assert_non_null(strstr(c.out, "cleared around"));
+	run("clear", "vec_max=127:rep_max=128", &c); /* the least on arm64 with a 64 B block */
 	assert_non_null(strstr(c.out, "cleared around"));
 }
 
