@@ -67,7 +67,8 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
  *    block without reading it first;
  *  - without a usable DC ZVA, stp for every size.
  * The entry points are the stp/dc_zva plan themselves (zero.S); mops goes
- * through the redirect.
+ * through the redirect. The threshold set here is replaced by zero.c with
+ * zero_plan.c's (the same rule, or HOTLINE_ZERO_TUNABLES' vec_max).
  */
 void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 {
