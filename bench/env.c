@@ -16,6 +16,7 @@
 #endif
 
 #include <hotline/cpu.h>
+#include <hotline/zero.h>
 
 #include "arch/arch.h"
 #include "harness.h"
@@ -52,6 +53,15 @@ static json_t *flags_json(void)
 		json_array_append_new(a, json_string(f));
 	free(buf);
 	return a;
+}
+
+/* hl_zero_plan_sources(): the automatic plan's thresholds and where each came from. */
+static json_t *zero_sources_json(void)
+{
+	char buf[512];
+
+	hl_zero_plan_sources(buf, sizeof(buf));
+	return string_json(buf);
 }
 
 static json_t *kernel_json(void)
@@ -179,6 +189,7 @@ json_t *bench_env_json(long long start_time, int argc, char *const argv[])
 	json_object_set_new(env, "stepping", json_integer(cpu->stepping));
 	json_object_set_new(env, "atomics",
 			    bench_atomics() ? json_string(bench_atomics()) : json_null());
+	json_object_set_new(env, "zero_plan_sources", zero_sources_json());
 	json_object_set_new(env, "kernel", kernel_json());
 	json_object_set_new(env, "libc", libc_json());
 	json_object_set_new(env, "compiler", compiler_json());

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * env.h - how the library reads its environment variables
- * (HOTLINE_REFCOUNT, HOTLINE_LOCKREF_RETRIES, HOTLINE_ZERO): one rule for
+ * (HOTLINE_REFCOUNT, HOTLINE_LOCKREF_RETRIES, HOTLINE_ZERO,
+ * HOTLINE_ZERO_TUNABLES, whose sizes may end in K, M or G): one rule for
  * all of them, written once here and in README.md's "Environment".
  *
  * A value is taken exactly as written. Nothing is trimmed (" 5" and "5 "

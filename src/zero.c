@@ -51,12 +51,16 @@
 
 #include "arch/arch.h"
 #include "env.h"
+#include "zero_plan.h"
 
 /* Thresholds of the automatic plan, read by the architecture's code. */
 size_t hl__zero_vec_max = SIZE_MAX;
 size_t hl__zero_rep_max = SIZE_MAX;
 
 static struct hl_zero_auto auto_plan;
+
+/* The automatic plan's thresholds and where each came from (zero_plan.h). */
+static struct hl_zero_thresholds thresholds;
 
 /*
  * Where hl_zero and hl_try_zero go (arch.h): resolvers until init() has
@@ -100,6 +104,42 @@ static void publish(const struct hl_zero_impl *v)
 								 : auto_plan.try_fn);
 }
 
+static void unused(struct hl_zero_threshold *t, const char *why)
+{
+	if (t->source != HL_ZERO_TUNABLE)
+		return;
+	t->source = HL_ZERO_UNUSED;
+	snprintf(t->why, sizeof(t->why), "tunable ignored: %s", why);
+}
+
+/*
+ * The thresholds: derived from the machine, then HOTLINE_ZERO_TUNABLES
+ * (all of it, or, if any of it is not understood, none). A plan of three
+ * classes switches at vec_max and rep_max; one of two (no rep stosb class)
+ * at vec_max alone; one of one never.
+ */
+static void plan_thresholds(const struct hl_cpu *cpu)
+{
+	const char *env = getenv("HOTLINE_ZERO_TUNABLES");
+	struct hl_zero_machine machine;
+	char err[160];
+
+	hl__zero_machine_probe(cpu, &machine);
+	hl__zero_derive(&machine, &thresholds);
+	if (env && !hl__zero_tunables(env, &thresholds, err, sizeof(err)))
+		hl__env_report("HOTLINE_ZERO_TUNABLES", env, "%s; using the derived plan", err);
+	if (!auto_plan.mid)
+		unused(&thresholds.rep_max, "this plan has no rep stosb class");
+	if (!auto_plan.mid && !auto_plan.large)
+		unused(&thresholds.vec_max, "one variant clears every size");
+	if (auto_plan.mid) {
+		auto_plan.vec_max = thresholds.vec_max.value;
+		auto_plan.rep_max = thresholds.rep_max.value;
+	} else if (auto_plan.large) {
+		auto_plan.vec_max = auto_plan.rep_max = thresholds.vec_max.value;
+	}
+}
+
 /* First use: the automatic plan, then HOTLINE_ZERO if it names a variant this CPU runs. */
 static void init(void)
 {
@@ -108,6 +148,7 @@ static void init(void)
 	const struct hl_zero_impl *v = NULL;
 
 	hl_arch_zero_auto(cpu, &auto_plan);
+	plan_thresholds(cpu);
 	hl__zero_vec_max = auto_plan.vec_max;
 	hl__zero_rep_max = auto_plan.rep_max;
 	if (env && strcmp(env, "auto") != 0) {
@@ -311,8 +352,17 @@ int hl_zero_plan(char *buf, size_t size)
 	if (!auto_plan.mid)
 		return snprintf(buf, size, "%s <= %zu < %s", auto_plan.name, auto_plan.rep_max,
 				auto_plan.large);
+	if (auto_plan.rep_max == SIZE_MAX) /* no streaming class */
+		return snprintf(buf, size, "%s <= %zu < %s", auto_plan.name, auto_plan.vec_max,
+				auto_plan.mid);
 	return snprintf(buf, size, "%s <= %zu < %s <= %zu < %s", auto_plan.name, auto_plan.vec_max,
 			auto_plan.mid, auto_plan.rep_max, auto_plan.large);
+}
+
+int hl_zero_plan_sources(char *buf, size_t size)
+{
+	pthread_once(&init_once, init);
+	return hl__zero_sources(&thresholds, buf, size);
 }
 
 const char *hl_zero_variant_name(unsigned i)

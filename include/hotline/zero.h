@@ -154,6 +154,32 @@ HL_API int hl_zero_use(const char *name);
 HL_API int hl_zero_plan(char *buf, size_t size);
 
 /*
+ * hl_zero_plan_sources - the automatic plan's thresholds and where each
+ * came from, for logs and reports.
+ *
+ * Writes, e.g., "vec_max=262144 (derived: L2 1 MiB (CPUID 0x8000001D) / 4);
+ * rep_max=max (derived: AMD family 0x19: ...)" into buf (at most size
+ * bytes, NUL-terminated when size > 0) and returns the length the full
+ * string needs, like snprintf. Each threshold is "NAME=BYTES (SOURCE...)"
+ * ("max" for never), SOURCE one of: "derived: " and the rule and figures
+ * it used (cache sizes and where they were read: CPUID, sysfs, sysconf);
+ * "default: " and why nothing could be derived; "tunable" (set by
+ * HOTLINE_ZERO_TUNABLES); "unused: " and why the plan does not switch
+ * there. vec_max is the largest size cleared by vector (arm64: plain)
+ * stores, rep_max the largest cleared by rep stosb, streaming stores
+ * beyond. It describes the automatic plan even while hl_zero_use() or
+ * HOTLINE_ZERO forces a variant. docs/zero.md gives the rules.
+ *
+ * HOTLINE_ZERO_TUNABLES="vec_max=SIZE:rep_max=SIZE" (either or both;
+ * SIZE is decimal digits with an optional K, M or G suffix, powers of
+ * 1024, at least 1) sets thresholds, read once when the library is loaded.
+ * A value not understood (an unknown name, a name given twice, a bad or
+ * zero size, vec_max above rep_max) is reported in one line on stderr and
+ * none of it is used.
+ */
+HL_API int hl_zero_plan_sources(char *buf, size_t size);
+
+/*
  * hl_zero_variant_name - the i-th variant this architecture has, or NULL
  * past the last one. Lists every variant, supported by this CPU or not.
  */

@@ -165,6 +165,11 @@ def check_env(env, scenario):
     check_type(env, "flags", lambda v: isinstance(v, list) and all(isinstance(f, str) for f in v),
                "a list of strings", w)
     check_type(env, "cpus", lambda v: is_int(v) and v >= 1, "a positive integer", w)
+    source = r"=(\d+|max) \((derived: |default: |unused: |tunable\)).*"
+    check_type(env, "zero_plan_sources",
+               lambda v: isinstance(v, str) and
+               re.fullmatch(r"vec_max" + source + r"; rep_max" + source, v) is not None,
+               "hl_zero_plan_sources(): 'vec_max=N (SOURCE...); rep_max=N (SOURCE...)'", w)
     check_type(env, "placement",
                lambda v: v is None or (isinstance(v, list) and len(v) >= 1 and
                                        all(is_int(c) and c >= 0 for c in v)),

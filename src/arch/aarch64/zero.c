@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <ucontext.h>
 
+#include "../../zero_plan.h"
 #include "../arch.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
@@ -66,7 +67,8 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
  *    block without reading it first;
  *  - without a usable DC ZVA, stp for every size.
  * The entry points are the stp/dc_zva plan themselves (zero.S); mops goes
- * through the redirect.
+ * through the redirect. The threshold set here is replaced by zero.c with
+ * zero_plan.c's (the same rule, or HOTLINE_ZERO_TUNABLES' vec_max).
  */
 void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 {
@@ -87,6 +89,12 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 	} else {
 		plan->vec_max = plan->rep_max = SIZE_MAX;
 	}
+}
+
+/* arm64 has no user-space cache enumeration that Linux lets us read: sysfs says. */
+void hl_arch_zero_caches(struct hl_zero_machine *m)
+{
+	(void)m;
 }
 
 /* 48-bit user addresses, 52 with FEAT_LVA; some kernels use 39 or 42. */

@@ -15,6 +15,7 @@
 
 #include <hotline/zero.h>
 
+#include "../../zero_plan.h"
 #include "../arch.h"
 
 /* This thread's recovery point and range while try_zero_bytes runs. */
@@ -66,6 +67,12 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 	plan->try_fn = try_zero_bytes;
 	plan->name = "memset";
 	plan->inline_entry = true;
+}
+
+/* No cache enumeration of its own: sysfs or sysconf (the plan uses none). */
+void hl_arch_zero_caches(struct hl_zero_machine *m)
+{
+	(void)m;
 }
 
 /* The entry points (arch.h): memset is the plan, inline. */

@@ -6,9 +6,11 @@
  */
 #include <cpuid.h>
 #include <signal.h>
+#include <stdio.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "../../zero_plan.h"
 #include "../arch.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
@@ -58,8 +60,8 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
 };
 
 /*
- * The automatic plan; docs/zero.md has the measurements behind it (Zen 5,
- * hot = the buffer is in cache, cold = it is not).
+ * The automatic plan's variants; its thresholds come from zero_plan.c
+ * (docs/zero.md has the measurements behind both).
  *  - Up to vec_max, vector stores: a few overlapping stores and no
  *    start-up cost for small sizes; for buffers in L1 or L2 the vector loop
  *    runs 1.5-2x faster than rep stosb. With AVX-512VL that is avx512, the
@@ -67,21 +69,15 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
  *    64-byte stores beat 32-byte ones (evex256) by 1.2-1.4x from 256 B up,
  *    as glibc's own AVX-512 memset does here. The price: a cold
  *    buffer is cleared 0.6-0.8x as fast as by rep stosb, which (like
- *    streaming stores) avoids reading lines it will overwrite. vec_max is
- *    a quarter of L2, where the hot gain fades (at the L2 size rep stosb
- *    is ahead even hot).
+ *    streaming stores) avoids reading lines it will overwrite.
  *  - Up to rep_max, rep stosb when ERMS says it is fast.
- *  - Beyond rep_max, streaming stores: the buffer cannot be in the cache
- *    any more, and streaming stores neither read the lines they write nor
- *    evict the working set. rep_max is 16 MiB, not the L3 size that
- *    sysconf reports: on a many-chiplet part (and in VMs) that is the whole
- *    socket's L3, while one core's data lives in its own chiplet's share.
+ *  - Beyond rep_max, streaming stores, where the CPU gains by them.
+ * The values set here are placeholders: zero.c replaces them with the
+ * derived (or tunable) thresholds.
  */
 void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 {
-	long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-
-	plan->vec_max = (l2 >= 65536 ? (size_t)l2 : (size_t)1 << 20) / 4;
+	plan->vec_max = (size_t)1 << 18;
 	plan->rep_max = (size_t)16 << 20;
 	plan->large = "nontemporal";
 	plan->mid = "rep_stosb";
@@ -99,10 +95,56 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 		plan->mid = plan->large = NULL;
 		return;
 	}
-	if (!cpu->erms) { /* no fast rep stosb: vectors up to the stream */
-		plan->vec_max = plan->rep_max;
+	if (!cpu->erms) /* no fast rep stosb: vectors up to the stream */
 		plan->mid = NULL;
+}
+
+/*
+ * The deterministic cache parameters: CPUID leaf 4 on Intel, 0x8000001D on
+ * AMD (with TOPOEXT), the same layout. Each subleaf is one cache of this
+ * core: its type, level, the logical CPUs that share it, and its geometry.
+ */
+void hl_arch_zero_caches(struct hl_zero_machine *m)
+{
+	unsigned int a, b, c, d, leaf;
+	const char *from;
+
+	if (m->vendor == HL_ZERO_VENDOR_INTEL && __get_cpuid_max(0, NULL) >= 4) {
+		leaf = 4;
+		from = "CPUID leaf 4";
+	} else if (m->vendor == HL_ZERO_VENDOR_AMD &&
+		   __get_cpuid_max(0x80000000, NULL) >= 0x8000001d &&
+		   __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & (1u << 22))) {
+		leaf = 0x8000001d;
+		from = "CPUID 0x8000001D";
+	} else {
+		return;
 	}
+	for (unsigned int i = 0; i < 16; i++) {
+		unsigned int type, level, sharing;
+		size_t size;
+
+		__cpuid_count(leaf, i, a, b, c, d);
+		type = a & 0x1f;
+		if (!type)
+			break;
+		if (type == 2) /* instruction cache */
+			continue;
+		level = (a >> 5) & 7;
+		sharing = ((a >> 14) & 0xfff) + 1;
+		size = (size_t)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) * ((b & 0xfff) + 1) *
+		       ((size_t)c + 1);
+		if (level == 1)
+			m->l1d = size;
+		else if (level == 2)
+			m->l2 = size;
+		else if (level == 3) {
+			m->l3 = size;
+			m->l3_sharing = sharing;
+		}
+	}
+	if (m->l1d || m->l2 || m->l3)
+		snprintf(m->caches_from, sizeof(m->caches_from), "%s", from);
 }
 
 /* 48-bit addresses with 4-level paging, 57 with 5-level (CPUID.7.0:ECX.LA57). */
