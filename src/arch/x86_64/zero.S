@@ -127,53 +127,56 @@ ENDFUNC hl__zero_bytes_sfence
 .endm
 
 /*
- * SMALL: sizes 0..63, the sizes most calls have, with at most one taken
- * branch before the ret (docs/zero.md, "Small sizes"). Each range is four
- * overlapping stores whose middle two move with one bit of n, with no
- * branch inside the range:
- *   16..63: 16-byte stores at 0, k, n-16-k, n-16 with k = 16 if n >= 32
- *           (bit 5 of n, halved), else 0;
- *    4..15:  4-byte stores at 0, k, n-4-k, n-4 with k = 4 if n >= 8;
- *    1..3:   1-byte stores at 0, n/2, n-1.
- * 4..15 falls through (no taken branch); 16..63 and 0..3 are one jump
- * away, within the same 64-byte block or the next. rdi stays at dst and
- * every store lies in [dst, end), so the fixup contract holds unchanged.
- * Only 16..63 needs the vector register: it is zeroed there, which keeps
- * the entry and 4..15 in the first 64 bytes of hl_zero.
+ * SMALL: sizes 0..63, the sizes most calls have (docs/zero.md, "Small
+ * sizes"). At most two stores per call: in a cold buffer each store holds
+ * a store-queue entry until its line arrives, and four overlapping stores
+ * per call measured 0.7-0.8x glibc there. At most two taken branches for
+ * n >= 2 (the cascade this replaces took up to six, which is what a hot
+ * loop of small calls paid):
+ *   32..63: two 32-byte stores, falling through (no taken branch);
+ *   16..31: two 16-byte stores, one jump;
+ *    8..15: two 8-byte stores, one jump;
+ *    4..7:  two 4-byte stores, two jumps;
+ *    2..3:  two 2-byte stores, two jumps;
+ *    1:     one byte, three jumps (0: four, no store).
+ * All of it lies in the function's first 128 bytes
+ * (tests/build/zero_layout.sh). rdi stays at dst and every store lies in
+ * [dst, end), so the fixup contract holds unchanged.
  * Expects eax = 0, rdx = end, n < 64.
  */
 .macro SMALL evex
 	cmpl	$16, %esi
-	jae	31f
-	cmpl	$4, %esi
-	jb	32f
-	movl	%esi, %ecx
-	andl	$8, %ecx
-	shrl	$1, %ecx
-	movl	%eax, (%rdi)
-	movl	%eax, (%rdi, %rcx)
-	negq	%rcx
-	movl	%eax, -4(%rdx, %rcx)
-	movl	%eax, -4(%rdx)
+	jb	34f
+	cmpl	$32, %esi
+	jb	31f
+	VZERO	\evex
+	VSTU	\evex, 32, (%rdi)
+	VSTU	\evex, 32, -32(%rdx)
+	VZU	\evex
 	ret
-32:	testl	%esi, %esi
-	je	33f
-	movl	%esi, %ecx
-	shrl	$1, %ecx
-	movb	%al, (%rdi)
-	movb	%al, (%rdi, %rcx)
-	movb	%al, -1(%rdx)
-33:	ret
 31:	VZERO	\evex
-	movl	%esi, %ecx
-	andl	$32, %ecx
-	shrl	$1, %ecx
 	VST16	\evex, (%rdi)
-	VST16	\evex, "(%rdi, %rcx)"
-	negq	%rcx
-	VST16	\evex, "-16(%rdx, %rcx)"
 	VST16	\evex, -16(%rdx)
 	ret
+34:	cmpl	$4, %esi
+	jb	32f
+	cmpl	$8, %esi
+	jb	35f
+	movq	%rax, (%rdi)
+	movq	%rax, -8(%rdx)
+	ret
+35:	movl	%eax, (%rdi)
+	movl	%eax, -4(%rdx)
+	ret
+32:	cmpl	$2, %esi
+	jb	36f
+	movw	%ax, (%rdi)
+	movw	%ax, -2(%rdx)
+	ret
+36:	testl	%esi, %esi
+	je	33f
+	movb	%al, (%rdi)
+33:	ret
 .endm
 
 /*
@@ -223,7 +226,7 @@ FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
 	cmpq	$64, %rsi
 	jae	20f
 	SMALL	\evex
-	.balign	64	/* n >= 64 starts a block: its first 128 B fetch as one */
+	.balign	64	/* n >= 64: from the next 64-byte block */
 20:	VZERO	\evex
 	cmpq	$(2*\w), %rsi
 	ja	21f
