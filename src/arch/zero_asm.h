@@ -33,14 +33,20 @@
 .endif
 .endm
 
-/* FUNC name[, public]: start a function, hidden unless exported. */
-.macro FUNC name, vis=hidden
+/*
+ * FUNC name[, public[, skip]]: start a function, hidden unless exported,
+ * on a 64-byte boundary, or skip bytes after one (nops, never run).
+ */
+.macro FUNC name, vis=hidden, skip=0
 	.globl \name
 .ifc \vis, hidden
 	.hidden \name
 .endif
 	.type \name, %function
 	.balign 64
+.if \skip
+	.nops \skip
+.endif
 \name:
 .endm
 

@@ -32,6 +32,13 @@
 
 #include "../zero_asm.h"
 
+/*
+ * The length of TRY_ZERO_CHECKS (below) in bytes: 3 + 3 + 6 (jc rel32: the target is global) + 7 +
+ * 4 + 6. VEC_ZERO starts hl_try_zero this far before a 64-byte boundary;
+ * tests/build/zero_layout.sh fails when the figure is wrong.
+ */
+#define TRY_ZERO_CHECKS_SIZE 29
+
 	ZERO_EXTABLE_BEGIN
 
 	.text
@@ -73,30 +80,6 @@ FUNC hl__zero_bytes_sfence
 ENDFUNC hl__zero_bytes_sfence
 
 /*
- * GPR_TAILS: sizes 0..15 by overlapping 8-, 4-, 2- and 1-byte stores from
- * both ends. rdi stays at dst, so a fault redoes at most 15 bytes byte by
- * byte. Expects eax = 0 and rdx = end; ends in ret.
- */
-.macro GPR_TAILS
-	cmpl	$8, %esi
-	jb	12f
-	movq	%rax, (%rdi)
-	movq	%rax, -8(%rdx)
-	ret
-12:	cmpl	$4, %esi
-	jb	13f
-	movl	%eax, (%rdi)
-	movl	%eax, -4(%rdx)
-	ret
-13:	cmpl	$1, %esi
-	jb	14f
-	movb	%al, (%rdi)
-	je	14f
-	movw	%ax, -2(%rdx)
-14:	ret
-.endm
-
-/*
  * Vector stores of w bytes: ymm0 (VEX) when evex = 0; ymm16 or zmm16
  * (EVEX) when evex = 1.
  */
@@ -125,29 +108,109 @@ ENDFUNC hl__zero_bytes_sfence
 .endif
 .endm
 
+/* Zero the vector register: xmm0 (VEX), or xmm16 (EVEX), and so its ymm/zmm. */
+.macro VZERO evex
+.if \evex
+	vpxord	%xmm16, %xmm16, %xmm16
+.else
+	vpxor	%xmm0, %xmm0, %xmm0
+.endif
+.endm
+
+/* 16-byte stores: xmm0 (VEX) when evex = 0, xmm16 (EVEX) when evex = 1. */
+.macro VST16 evex, dst
+.if \evex
+	vmovdqu64 %xmm16, \dst
+.else
+	vmovdqu	%xmm0, \dst
+.endif
+.endm
+
+/*
+ * SMALL: sizes 0..63, the sizes most calls have (docs/zero.md, "Small
+ * sizes"). At most two stores per call: in a cold buffer each store holds
+ * a store-queue entry until its line arrives, and four overlapping stores
+ * per call measured 0.7-0.8x glibc there. At most two taken branches for
+ * n >= 2 (the cascade this replaces took up to six, which is what a hot
+ * loop of small calls paid):
+ *   32..63: two 32-byte stores, falling through (no taken branch);
+ *   16..31: two 16-byte stores, one jump;
+ *    8..15: two 8-byte stores, one jump;
+ *    4..7:  two 4-byte stores, two jumps;
+ *    2..3:  two 2-byte stores, two jumps;
+ *    1:     one byte, three jumps (0: four, no store).
+ * All of it lies in the function's first 128 bytes
+ * (tests/build/zero_layout.sh). rdi stays at dst and every store lies in
+ * [dst, end), so the fixup contract holds unchanged.
+ * Expects eax = 0, rdx = end, n < 64.
+ */
+.macro SMALL evex
+	cmpl	$16, %esi
+	jb	34f
+	cmpl	$32, %esi
+	jb	31f
+	VZERO	\evex
+	VSTU	\evex, 32, (%rdi)
+	VSTU	\evex, 32, -32(%rdx)
+	VZU	\evex
+	ret
+31:	VZERO	\evex
+	VST16	\evex, (%rdi)
+	VST16	\evex, -16(%rdx)
+	ret
+34:	cmpl	$4, %esi
+	jb	32f
+	cmpl	$8, %esi
+	jb	35f
+	movq	%rax, (%rdi)
+	movq	%rax, -8(%rdx)
+	ret
+35:	movl	%eax, (%rdi)
+	movl	%eax, -4(%rdx)
+	ret
+32:	cmpl	$2, %esi
+	jb	36f
+	movw	%ax, (%rdi)
+	movw	%ax, -2(%rdx)
+	ret
+36:	testl	%esi, %esi
+	je	33f
+	movb	%al, (%rdi)
+33:	ret
+.endm
+
 /*
  * VEC_ZERO: the vector variants, one body for both widths.
  *  avx2:   w = 32, ymm0 and VEX stores; vzeroupper after any ymm store.
  *  avx512: w = 64, zmm16 and EVEX stores (AVX512VL for the xmm16/ymm16
  *          forms). Registers 16-31 leave no dirty upper state behind, so
  *          no vzeroupper is needed, as in glibc's evex string functions.
- * n <= 2w: two overlapping stores of the widest size that fits (GPR stores
- * below 16); n <= 4w: four; larger: one unaligned store, an aligned loop
- * of four w-byte stores, then four stores that end at end.
+ * n < 64: SMALL, straight after the entry; n <= 2w: two overlapping
+ * stores of width w; n <= 4w: four; n <= 8w: eight; larger: one unaligned
+ * store, an aligned loop of four w-byte stores, then four stores that end
+ * at end.
  * auto = 1 makes it the automatic plan that zero.c (beside this file)
  * sets: above hl__zero_vec_max rep_stosb, above hl__zero_rep_max the
  * streaming stores. A non-empty redirect names a function pointer checked
  * first: when it is not NULL the call goes there instead (how hl_zero and
  * hl_try_zero, which are this body, run a forced variant, or a resolver).
+ * A non-empty checked makes it hl_try_zero: TRY_ZERO_CHECKS, then the
+ * label \checked, placed on a 64-byte boundary so that the body after it
+ * sits in the cache lines exactly as hl_zero's does.
  */
 .macro VEC_ZERO fn, pfx, w, evex, auto, redirect=, checked=
 .ifb \redirect
 FUNC \fn
 .else
+.ifb \checked
 FUNC \fn, public
+.else
+FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
+.endif
 .endif
 .ifnb \checked
 	TRY_ZERO_CHECKS
+	.balign	64	/* no padding when TRY_ZERO_CHECKS_SIZE is right */
 	.globl	\checked
 	.hidden	\checked
 \checked:
@@ -160,40 +223,17 @@ FUNC \fn, public
 	leaq	(%rdi, %rsi), %rdx
 	xorl	%eax, %eax
 .L\fn\()_from:
-.if \evex
-	vpxord	%xmm16, %xmm16, %xmm16
-.else
-	vpxor	%xmm0, %xmm0, %xmm0
-.endif
-	cmpq	$\w, %rsi
-	jb	18f
+	cmpq	$64, %rsi
+	jae	20f
+	SMALL	\evex
+	.balign	64	/* n >= 64: from the next 64-byte block */
+20:	VZERO	\evex
 	cmpq	$(2*\w), %rsi
 	ja	21f
 	VSTU	\evex, \w, (%rdi)
 	VSTU	\evex, \w, -\w(%rdx)
 	VZU	\evex
 	ret
-.if \evex
-18:
-.if \w == 64
-	cmpl	$32, %esi
-	jb	19f
-	vmovdqu64 %ymm16, (%rdi)
-	vmovdqu64 %ymm16, -32(%rdx)
-	ret
-.endif
-19:	cmpl	$16, %esi
-	jb	.L\fn\()_gpr
-	vmovdqu64 %xmm16, (%rdi)
-	vmovdqu64 %xmm16, -16(%rdx)
-	ret
-.else
-18:	cmpl	$16, %esi
-	jb	.L\fn\()_gpr
-	vmovdqu	%xmm0, (%rdi)
-	vmovdqu	%xmm0, -16(%rdx)
-	ret
-.endif
 21:	cmpq	$(4*\w), %rsi
 	ja	26f
 	VSTU	\evex, \w, (%rdi)
@@ -238,8 +278,6 @@ FUNC \fn, public
 	VSTU	\evex, \w, (3*\w)(%rcx)
 	VZU	\evex
 	ret
-.L\fn\()_gpr:
-	GPR_TAILS
 .L\fn\()_end:
 .if \auto
 25:	VZU	\evex

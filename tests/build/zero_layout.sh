@@ -1,0 +1,138 @@
+#!/bin/sh
+# zero_layout.sh - hl_zero's small sizes stay cheap (x86-64), read from the
+# disassembly, not timed (docs/zero.md, "Small sizes"): the entry of
+# hl_zero and the body of hl_try_zero (hl__try_zero_checked) start on a
+# 64-byte boundary, hl_try_zero's checks need no padding before that
+# boundary, and for every n in 0..63, walking the code from the entry with
+# n in %rsi and the redirect NULL to the ret:
+#  - at most two stores (what a cold buffer pays for: each store holds a
+#    store-queue entry until its line arrives);
+#  - at most two taken branches for n >= 2, three for n = 1, four for 0
+#    (the old cascade took up to six, the cost in a hot loop);
+#  - nothing past the function's first 128 bytes (two 64-byte blocks).
+# Prints the path of each size class.
+#   zero_layout.sh OBJDUMP LIBHOTLINE_A
+set -u
+objdump=$1 lib=$2
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+"$objdump" -d --no-show-raw-insn "$lib" >"$tmp/dis" || exit 1
+if ! grep -q 'file format elf64-x86-64' "$tmp/dis"; then
+	echo "not x86-64: nothing to check"
+	exit 77
+fi
+
+# The instructions of FUNC as "address mnemonic operands", addresses in
+# decimal (mawk has no strtonum), nops included.
+insns() {
+	awk -v f="<$1>:" '
+	function hex(s,   i, v) {
+		v = 0
+		s = tolower(s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	$2 == f { on = 1; print "start", hex($1); next }
+	/^$/ { on = 0 }
+	on {
+		split($0, part, "\t")
+		a = part[1]; sub(/^ */, "", a); sub(/:$/, "", a)
+		n = split(part[2], w, " ")
+		ops = (n >= 2) ? w[2] : ""
+		if (w[1] ~ /^j/ && ops ~ /^[0-9a-f]+$/)
+			ops = hex(ops)
+		print hex(a), w[1], ops
+	}' "$tmp/dis"
+}
+
+status=0
+fail() {
+	echo "FAIL: $*"
+	status=1
+}
+
+for fn in hl_zero hl__try_zero_checked; do
+	insns "$fn" >"$tmp/$fn"
+	start=$(awk '$1 == "start" { print $2; exit }' "$tmp/$fn")
+	if [ -z "$start" ]; then
+		fail "$fn not found in $lib"
+		continue
+	fi
+	[ $((start % 64)) -eq 0 ] || fail "$fn starts at $start, not on a 64-byte boundary"
+	# Walk every n: cmp $imm against %esi/%rsi and test %esi,%esi set the
+	# flags from n; test of any other register is the redirect (NULL).
+	awk -v fn="$fn" -v start="$start" '
+	function hexv(s,   i, v) {
+		v = 0
+		s = tolower(s)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	$1 == "start" { next }
+	{ addr[NR] = $1; mn[NR] = $2; op[NR] = $3; at[$1] = NR; last = NR }
+	END {
+		bad = 0
+		for (n = 0; n < 64; n++) {
+			i = at[start]; taken = 0; stores = 0; maxend = 0; a = -1; b = 0; steps = 0; path = ""
+			while (1) {
+				if (i == "" || i > last || ++steps > 64) { why = "runs off"; break }
+				end = (i < last) ? addr[i + 1] : addr[i] + 1
+				if (end - start > maxend) maxend = end - start
+				m = mn[i]; o = op[i]; path = path " " m
+				if (m ~ /^v?mov/ && o ~ /,.*\)$/) stores++
+				if (m == "ret") { why = ""; break }
+				if (m ~ /^cmp/) {
+					if (o ~ /^\$0x[0-9a-f]+,%[er]si$/) {
+						v = o; sub(/^\$0x/, "", v); sub(/,.*/, "", v)
+						a = n; b = hexv(v); i++; continue
+					}
+					why = "compares n with " o; break
+				}
+				if (m ~ /^test/) {
+					a = (o == "%esi,%esi" || o == "%rsi,%rsi") ? n : 0; b = 0; i++; continue
+				}
+				if (m ~ /^j/) {
+					if (m == "jmp") t = 1
+					else if (a < 0) { why = m " before a comparison"; break }
+					else if (m == "jb") t = a < b
+					else if (m == "jae" || m == "jnb") t = a >= b
+					else if (m == "ja") t = a > b
+					else if (m == "jbe") t = a <= b
+					else if (m == "je" || m == "jz") t = a == b
+					else if (m == "jne" || m == "jnz") t = a != b
+					else { why = "cannot follow " m; break }
+					if (!t) { i++; continue }
+					taken++
+					if (!(o in at)) { why = m " leaves " fn; break }
+					i = at[o]; continue
+				}
+				i++
+			}
+			if (why != "") { printf "FAIL: %s, n = %d: %s\n", fn, n, why; bad = 1; continue }
+			lim = n == 0 ? 4 : n == 1 ? 3 : 2
+			if (taken > lim) { printf "FAIL: %s, n = %d: %d taken branches\n", fn, n, taken; bad = 1 }
+			if (stores > 2) { printf "FAIL: %s, n = %d: %d stores\n", fn, n, stores; bad = 1 }
+			if (maxend > 128) { printf "FAIL: %s, n = %d: reaches byte %d\n", fn, n, maxend; bad = 1 }
+			key = stores " stores, " taken " taken, ends by byte " maxend ":" path
+			if (!(key in first)) { first[key] = n; order[++nk] = key }
+			lastn[key] = n
+		}
+		for (k = 1; k <= nk; k++)
+			printf "%s n = %d..%d: %s\n", fn, first[order[k]], lastn[order[k]], order[k]
+		exit bad
+	}' "$tmp/$fn" || status=1
+done
+
+# hl_try_zero's checks end exactly where hl__try_zero_checked starts: no
+# padding (TRY_ZERO_CHECKS_SIZE in zero.S is the checks' length).
+insns hl_try_zero >"$tmp/try"
+if grep -qE ' (data16|cs|nop)' "$tmp/try"; then
+	fail "padding between hl_try_zero's checks and its body (TRY_ZERO_CHECKS_SIZE is wrong)"
+fi
+
+[ $status -eq 0 ] && echo "ok: hl_zero and hl__try_zero_checked on 64-byte boundaries; n < 64" \
+	"takes at most two stores and two taken branches (n = 1: three) in the first 128 bytes"
+exit $status
