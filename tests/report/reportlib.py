@@ -1,11 +1,15 @@
-"""reportlib.py - what the report's newer test files share: their fixtures and one report run.
+"""reportlib.py - what the report's newer test files share: their fixtures, one report run,
+and a test class with its own temporary directory (ReportCase).
 
 test_verdicts.py, test_machine_state.py, test_machines.py and test_brief.py import
 it (their own directory is on sys.path when they run).
 """
 
 import os
+import shutil
 import subprocess
+import tempfile
+import unittest
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
@@ -29,3 +33,22 @@ def run_report(tool, paths, out, env):
         raise AssertionError(f"hotline-report exit {p.returncode}: {p.stderr}")
     with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
         return f.read()
+
+
+class ReportCase(unittest.TestCase):
+    """A test class with its own temporary directory (cls.tmp, removed afterwards) and the
+    environment to run the tool in (cls.env: matplotlib's cache inside cls.tmp, no .pyc).
+    A subclass's setUpClass calls super().setUpClass() first."""
+
+    maxDiff = None
+    TMP_PREFIX = "hotline-report-test-"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix=cls.TMP_PREFIX)
+        cls.env = dict(os.environ, MPLCONFIGDIR=os.path.join(cls.tmp, "mpl"),
+                       PYTHONDONTWRITEBYTECODE="1")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)

@@ -57,23 +57,17 @@ def images(md):
     return re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
 
 
-class FullReportTests(unittest.TestCase):
+class FullReportTests(reportlib.ReportCase):
     """The three files of a real make bench: report.md short, appendix.md the rest."""
 
-    maxDiff = None
+    TMP_PREFIX = "hotline-brief-test-"
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="hotline-brief-test-")
-        cls.env = dict(os.environ, MPLCONFIGDIR=os.path.join(cls.tmp, "mpl"),
-                       PYTHONDONTWRITEBYTECODE="1")
+        super().setUpClass()
         cls.out = os.path.join(cls.tmp, "full")
         cls.md = reportlib.run_report(TOOL, [fixture(f) for f in FULL], cls.out, cls.env)
         cls.app = reportlib.appendix(cls.out)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def test_short(self):
         n = len(self.md.splitlines())

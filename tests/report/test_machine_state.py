@@ -15,9 +15,7 @@ machine_state, no timer_resolution_ns) is the older file: nothing is said.
 """
 
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
@@ -38,25 +36,20 @@ def section(md, heading):
     return md[start:end if end >= 0 else len(md)]
 
 
-class ReportTests(unittest.TestCase):
+class ReportTests(reportlib.ReportCase):
     """machine-state.json and its older form verdicts.json, rendered once each."""
 
-    maxDiff = None
+    TMP_PREFIX = "hotline-machine-state-test-"
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="hotline-machine-state-test-")
-        env = dict(os.environ, MPLCONFIGDIR=os.path.join(cls.tmp, "mpl"),
-                   PYTHONDONTWRITEBYTECODE="1")
+        super().setUpClass()
+        env = cls.env
         cls.md = run_report([fixture("machine-state.json")], os.path.join(cls.tmp, "new"), env)
         cls.old = run_report([fixture("verdicts.json")], os.path.join(cls.tmp, "old"), env)
         # the files' sections are in appendix.md (issue 16: report.md is the answer)
         cls.app = reportlib.appendix(os.path.join(cls.tmp, "new"))
         cls.old_app = reportlib.appendix(os.path.join(cls.tmp, "old"))
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def test_file_line(self):
         env = self.app.index("#### Environment")

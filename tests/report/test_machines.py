@@ -15,9 +15,7 @@ contend ratios vs threads, both machines on one plot.
 
 import json
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
@@ -53,22 +51,16 @@ def summary(md):
     return head, rows
 
 
-class TwoMachinesTests(unittest.TestCase):
-    maxDiff = None
+class TwoMachinesTests(reportlib.ReportCase):
+    TMP_PREFIX = "hotline-machines-test-"
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="hotline-machines-test-")
-        cls.env = dict(os.environ, MPLCONFIGDIR=os.path.join(cls.tmp, "mpl"),
-                       PYTHONDONTWRITEBYTECODE="1")
+        super().setUpClass()
         cls.md = run_report([fixture("verdicts.json"), fixture("machine-arm64.json")],
                             os.path.join(cls.tmp, "two"), cls.env)
         cls.app = reportlib.appendix(os.path.join(cls.tmp, "two"))
         cls.head, cls.rows = summary(cls.md)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def row(self, rows, measure):
         hit = [c for m, c in rows.items() if m.startswith(measure)]

@@ -15,9 +15,7 @@ qspinlock / pthread_mutex at 8 threads bimodal around the threshold: 0.30,
 import json
 import os
 import re
-import shutil
 import sys
-import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
@@ -52,18 +50,8 @@ def summary_rows(md):
     return rows
 
 
-class ToolCase(unittest.TestCase):
-    maxDiff = None
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="hotline-verdicts-test-")
-        cls.env = dict(os.environ, MPLCONFIGDIR=os.path.join(cls.tmp, "mpl"),
-                       PYTHONDONTWRITEBYTECODE="1")
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+class ToolCase(reportlib.ReportCase):
+    TMP_PREFIX = "hotline-verdicts-test-"
 
 
 class VerdictReportTests(ToolCase):
