@@ -23,8 +23,8 @@ if ! grep -q 'file format elf64-x86-64' "$tmp/dis"; then
 	exit 77
 fi
 
-# The instructions of FUNC as "address mnemonic operands", addresses in
-# decimal (mawk has no strtonum), nops included.
+# The instructions of FUNC as "address mnemonic operands", addresses, jump
+# targets and cmp immediates in decimal (mawk has no strtonum), nops included.
 insns() {
 	awk -v f="<$1>:" '
 	function hex(s,   i, v) {
@@ -43,6 +43,11 @@ insns() {
 		ops = (n >= 2) ? w[2] : ""
 		if (w[1] ~ /^j/ && ops ~ /^[0-9a-f]+$/)
 			ops = hex(ops)
+		if (w[1] ~ /^cmp/ && ops ~ /^\$0x[0-9a-f]+,/) {
+			imm = ops; sub(/^\$0x/, "", imm); sub(/,.*/, "", imm)
+			rest = ops; sub(/^[^,]*/, "", rest)
+			ops = "$" hex(imm) rest
+		}
 		print hex(a), w[1], ops
 	}' "$tmp/dis"
 }
@@ -64,13 +69,6 @@ for fn in hl_zero hl__try_zero_checked; do
 	# Walk every n: cmp $imm against %esi/%rsi and test %esi,%esi set the
 	# flags from n; test of any other register is the redirect (NULL).
 	awk -v fn="$fn" -v start="$start" '
-	function hexv(s,   i, v) {
-		v = 0
-		s = tolower(s)
-		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v
-	}
 	$1 == "start" { next }
 	{ addr[NR] = $1; mn[NR] = $2; op[NR] = $3; at[$1] = NR; last = NR }
 	END {
@@ -85,9 +83,9 @@ for fn in hl_zero hl__try_zero_checked; do
 				if (m ~ /^v?mov/ && o ~ /,.*\)$/) stores++
 				if (m == "ret") { why = ""; break }
 				if (m ~ /^cmp/) {
-					if (o ~ /^\$0x[0-9a-f]+,%[er]si$/) {
-						v = o; sub(/^\$0x/, "", v); sub(/,.*/, "", v)
-						a = n; b = hexv(v); i++; continue
+					if (o ~ /^\$[0-9]+,%[er]si$/) {
+						v = o; sub(/^\$/, "", v); sub(/,.*/, "", v)
+						a = n; b = v + 0; i++; continue
 					}
 					why = "compares n with " o; break
 				}
