@@ -137,6 +137,8 @@ static void plan_thresholds(const struct hl_cpu *cpu)
 		auto_plan.rep_max = thresholds.rep_max.value;
 	} else if (auto_plan.large) {
 		auto_plan.vec_max = auto_plan.rep_max = thresholds.vec_max.value;
+	} else {
+		auto_plan.vec_max = auto_plan.rep_max = SIZE_MAX;
 	}
 }
 

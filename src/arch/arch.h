@@ -39,8 +39,9 @@ extern const struct hl_zero_impl hl_arch_zero_impls[];
  * The automatic plan for this CPU: fn (and try_fn) clear every size, by the
  * variant `name` up to vec_max bytes, by `mid` up to rep_max, by `large`
  * beyond (mid NULL when there is no middle class; both NULL when one
- * variant does every size; never mid without large). zero.c
- * publishes vec_max and rep_max in hl__zero_vec_max / hl__zero_rep_max,
+ * variant does every size; never mid without large). The architecture
+ * fills in the variants; zero.c sets vec_max and rep_max from zero_plan.c
+ * and publishes them in hl__zero_vec_max / hl__zero_rep_max,
  * where the plan's code reads them. inline_entry: the plan is the body of
  * hl_zero and hl_try_zero themselves, so no redirect is needed (fn and
  * try_fn may then be NULL).

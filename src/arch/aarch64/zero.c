@@ -67,8 +67,8 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
  *    block without reading it first;
  *  - without a usable DC ZVA, stp for every size.
  * The entry points are the stp/dc_zva plan themselves (zero.S); mops goes
- * through the redirect. The threshold set here is replaced by zero.c with
- * zero_plan.c's (the same rule, or HOTLINE_ZERO_TUNABLES' vec_max).
+ * through the redirect. Only the variants are chosen here: zero.c sets the
+ * threshold from zero_plan.c's rule (or HOTLINE_ZERO_TUNABLES' vec_max).
  */
 void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 {
@@ -76,19 +76,12 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 		plan->fn = hl__zero_mops;
 		plan->try_fn = hl__try_zero_mops;
 		plan->name = "mops";
-		plan->vec_max = plan->rep_max = SIZE_MAX;
 		return;
 	}
 	plan->inline_entry = true;
 	plan->name = "stp";
-	if (has_zva(cpu)) {
-		size_t four = 4 * (size_t)cpu->dczva_block;
-
+	if (has_zva(cpu))
 		plan->large = "dc_zva";
-		plan->vec_max = plan->rep_max = four > 256 ? four : 256;
-	} else {
-		plan->vec_max = plan->rep_max = SIZE_MAX;
-	}
 }
 
 /* arm64 has no user-space cache enumeration that Linux lets us read: sysfs says. */

@@ -72,13 +72,11 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
  *    streaming stores) avoids reading lines it will overwrite.
  *  - Up to rep_max, rep stosb when ERMS says it is fast.
  *  - Beyond rep_max, streaming stores, where the CPU gains by them.
- * The values set here are placeholders: zero.c replaces them with the
- * derived (or tunable) thresholds.
+ * Only the variants are chosen here: zero.c sets vec_max and rep_max from
+ * the derived (or tunable) thresholds of zero_plan.c.
  */
 void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 {
-	plan->vec_max = (size_t)1 << 18;
-	plan->rep_max = (size_t)16 << 20;
 	plan->large = "nontemporal";
 	plan->mid = "rep_stosb";
 	if (has_avx512(cpu)) {
