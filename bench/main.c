@@ -434,8 +434,8 @@ static void check_tune(void)
 			       opts.scenario);
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		if (given[i])
-			tool_bad_usage("--tune: %s does not apply (the tuner picks its own sizes, "
-				       "subjects and repetitions)",
+			tool_bad_usage("--tune: %s does not apply (the tuner picks its own sizes "
+				       "and subjects, and decides by its own rule)",
 				       refused[i]);
 	}
 }

@@ -9,6 +9,8 @@
  *   zero_dd.c      the host kernel's experiments: /dev/zero, a sparse tmpfs
  *                  file, dd-style reads of both
  *   zero_output.c  the tables and the JSON of the hot and cold sweeps
+ *   zero_tune.c    --tune: the crossovers of hl_zero's plan, measured with
+ *                  zero.c's loop over these buffers (rule: ../tune_rule.h)
  */
 #ifndef HOTLINE_BENCH_ZERO_H
 #define HOTLINE_BENCH_ZERO_H
