@@ -166,6 +166,9 @@ static void make_grid(const struct zt_tune *t, struct zt_cross *c, size_t lo, si
 		c->n = ZT_TUNE_QUICK_SIZES;
 	}
 	c->below = c->n ? bench_tune_grid_below(c->grid[0]) : 0;
+	if (!c->n)
+		snprintf(c->skip, sizeof(c->skip), "no grid size from %zu to %zu: not measured", lo,
+			 hi);
 }
 
 /* Half of the memory available now: what the largest buffer may take. */
@@ -185,6 +188,7 @@ static void vec_cross(struct zt_tune *t, const char *mid)
 	char a[16], b[16];
 
 	c->threshold = "vec_max";
+	c->value = t->plan_vec; /* until measured */
 	c->subject[0] = zt_variant_subject(vec);
 	c->subject[1] = zt_variant_subject(mid);
 	if (!c->subject[0] || !c->subject[1]) {
@@ -212,6 +216,7 @@ static void rep_cross(struct zt_tune *t)
 	char a[16], b[16];
 
 	c->threshold = "rep_max";
+	c->value = t->plan_rep; /* until measured */
 	c->subject[0] = zt_variant_subject("nontemporal");
 	c->subject[1] = zt_variant_subject("rep_stosb");
 	if (!c->subject[0] || !hl_zero_supported("nontemporal")) {
