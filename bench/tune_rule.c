@@ -42,7 +42,7 @@ bool bench_tune_vec_keeps(const struct bench_tune_point *p)
 
 	bench_tune_side(p->hot, p->nr_hot, &hot);
 	bench_tune_side(p->cold, p->nr_cold, &cold);
-	return bench_tune_not_below(&hot, 1.0) &&
+	return bench_tune_not_below(&hot, BENCH_TUNE_HOT_FLOOR) &&
 	       bench_tune_not_below(&cold, BENCH_TUNE_COLD_FLOOR);
 }
 
@@ -57,7 +57,8 @@ bool bench_tune_nt_beats(const struct bench_tune_point *p)
 	return (!hot.n || bench_tune_above(&hot, 1.0)) && (!cold.n || bench_tune_above(&cold, 1.0));
 }
 
-void bench_tune_vec_max(const struct bench_tune_point *p, size_t n, struct bench_tune_result *r)
+void bench_tune_vec_max(const struct bench_tune_point *p, size_t n, const char *const names[2],
+			struct bench_tune_result *r)
 {
 	size_t i = 0;
 
@@ -71,24 +72,26 @@ void bench_tune_vec_max(const struct bench_tune_point *p, size_t n, struct bench
 	r->at = i;
 	if (i == n) {
 		snprintf(r->why, sizeof(r->why),
-			 "the vector variant keeps every size measured, up to the largest, %zu",
-			 p[n - 1].size);
+			 "%s holds against %s (hot >= 1x, cold >= 0.95x, or its interval reaches "
+			 "it) at every size measured, up to the largest, %zu",
+			 names[0], names[1], p[n - 1].size);
 	} else if (i == 0) {
 		r->value = p[0].size;
 		snprintf(r->why, sizeof(r->why),
-			 "note: the vector variant loses already at the smallest size measured, "
-			 "%zu: vec_max is that size",
-			 p[0].size);
+			 "note: %s loses to %s already at the smallest size measured, %zu: "
+			 "vec_max is that size",
+			 names[0], names[1], p[0].size);
 	} else {
 		r->value = p[i - 1].size;
 		snprintf(r->why, sizeof(r->why),
-			 "the vector variant keeps every size up to %zu and loses at %zu",
-			 p[i - 1].size, p[i].size);
+			 "%s holds against %s (hot >= 1x, cold >= 0.95x, or its interval reaches "
+			 "it) at every size up to %zu, not at %zu",
+			 names[0], names[1], p[i - 1].size, p[i].size);
 	}
 }
 
 void bench_tune_rep_max(const struct bench_tune_point *p, size_t n, size_t below,
-			struct bench_tune_result *r)
+			const char *const names[2], struct bench_tune_result *r)
 {
 	size_t start = n;
 
@@ -97,20 +100,19 @@ void bench_tune_rep_max(const struct bench_tune_point *p, size_t n, size_t below
 	*r = (struct bench_tune_result){.value = SIZE_MAX, .at = start};
 	if (start == n) {
 		snprintf(r->why, sizeof(r->why),
-			 "nontemporal does not beat rep_stosb hot and cold at the largest size "
-			 "measured%s: no streaming class",
-			 n ? "" : " (none)");
+			 "%s does not beat %s hot and cold at the largest size measured%s: no "
+			 "streaming class",
+			 names[0], names[1], n ? "" : " (none)");
 	} else if (start == 0) {
 		r->value = below;
 		snprintf(r->why, sizeof(r->why),
-			 "note: nontemporal beats rep_stosb from the smallest size measured, %zu, "
-			 "on: rep_max is the grid step below it, %zu, not measured",
-			 p[0].size, below);
+			 "note: %s beats %s from the smallest size measured, %zu, on: rep_max is "
+			 "the grid step below it, %zu, not measured",
+			 names[0], names[1], p[0].size, below);
 	} else {
 		r->value = p[start - 1].size;
-		snprintf(r->why, sizeof(r->why),
-			 "nontemporal beats rep_stosb hot and cold from %zu on, not at %zu",
-			 p[start].size, p[start - 1].size);
+		snprintf(r->why, sizeof(r->why), "%s beats %s hot and cold from %zu on, not at %zu",
+			 names[0], names[1], p[start].size, p[start - 1].size);
 	}
 }
 

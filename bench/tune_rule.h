@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define BENCH_TUNE_HOT_FLOOR  1.0  /* vec_max: the vector variant's least ratio hot */
 #define BENCH_TUNE_COLD_FLOOR 0.95 /* vec_max: the vector variant's least ratio cold */
 #define BENCH_TUNE_MAX_GRID   64   /* sizes in one grid, at most */
 
@@ -65,16 +66,20 @@ struct bench_tune_result {
 	char why[200];
 };
 
-/* vec_max from p[0..n) (ascending sizes; ratios: the vector variant / rep_stosb). */
-void bench_tune_vec_max(const struct bench_tune_point *p, size_t n, struct bench_tune_result *r);
+/*
+ * vec_max from p[0..n) (ascending sizes; ratios: the vector variant /
+ * rep_stosb). names[0], names[1]: the two variants, for the why.
+ */
+void bench_tune_vec_max(const struct bench_tune_point *p, size_t n, const char *const names[2],
+			struct bench_tune_result *r);
 
 /*
  * rep_max from p[0..n) (ratios: nontemporal / rep_stosb). When nontemporal
  * wins from p[0] on, rep_max is below, the grid step under p[0] (not
- * measured: the why says so).
+ * measured: the why says so). names as for vec_max (nontemporal, rep_stosb).
  */
 void bench_tune_rep_max(const struct bench_tune_point *p, size_t n, size_t below,
-			struct bench_tune_result *r);
+			const char *const names[2], struct bench_tune_result *r);
 
 /*
  * The grid: every power of two and every 1.5 x a power of two from lo to

@@ -364,6 +364,7 @@ static int measure_cross(struct zt_tune *t, struct zt_run *run, struct zt_cross 
 
 static void decide(struct zt_tune *t, struct zt_cross *c)
 {
+	const char *const names[2] = {c->subject[0]->name, c->subject[1]->name};
 	struct bench_tune_point p[BENCH_TUNE_MAX_GRID];
 
 	for (size_t z = 0; z < c->n; z++) {
@@ -376,9 +377,9 @@ static void decide(struct zt_tune *t, struct zt_cross *c)
 		};
 	}
 	if (strcmp(c->threshold, "vec_max") == 0)
-		bench_tune_vec_max(p, c->n, &c->result);
+		bench_tune_vec_max(p, c->n, names, &c->result);
 	else
-		bench_tune_rep_max(p, c->n, c->below, &c->result);
+		bench_tune_rep_max(p, c->n, c->below, names, &c->result);
 	c->value = c->result.value;
 	(void)t;
 }

@@ -39,6 +39,9 @@ static const double noisy_tie[REPS] = {0.97, 1.03, 0.99, 1.01, 0.98};
 /* Just above 1 in the median, yet one repetition below: not a clear win. */
 static const double tie_above[REPS] = {1.02, 1.04, 0.99, 1.03, 1.05};
 
+static const char *const vec_names[2] = {"avx512", "rep_stosb"};
+static const char *const rep_names[2] = {"nontemporal", "rep_stosb"};
+
 static struct bench_tune_point pt(size_t size, const double *hot, const double *cold)
 {
 	return (struct bench_tune_point){
@@ -54,7 +57,7 @@ static size_t vec(const struct bench_tune_point *p, size_t n, size_t *at)
 {
 	struct bench_tune_result r;
 
-	bench_tune_vec_max(p, n, &r);
+	bench_tune_vec_max(p, n, vec_names, &r);
 	if (at)
 		*at = r.at;
 	printf("vec_max %zu: %s\n", r.value, r.why);
@@ -65,7 +68,7 @@ static size_t rep(const struct bench_tune_point *p, size_t n, size_t below)
 {
 	struct bench_tune_result r;
 
-	bench_tune_rep_max(p, n, below, &r);
+	bench_tune_rep_max(p, n, below, rep_names, &r);
 	printf("rep_max %zu: %s\n", r.value, r.why);
 	return r.value;
 }
@@ -108,7 +111,7 @@ static void vector_never_wins_gives_the_smallest_size_with_a_note(void)
 				       pt(128 * KIB, clear_loss, clear_loss)};
 	struct bench_tune_result r;
 
-	bench_tune_vec_max(p, N_OF(p), &r);
+	bench_tune_vec_max(p, N_OF(p), vec_names, &r);
 	CHECK(r.value == 64 * KIB, "vec_max %zu, expected the smallest size", r.value);
 	CHECK(r.at == 0 && strstr(r.why, "note:"), "expected a note: '%s'", r.why);
 }
@@ -150,7 +153,7 @@ static void rep_wins_everywhere_gives_the_step_below(void)
 				       pt(16 * MIB, clear_win, clear_win)};
 	struct bench_tune_result r;
 
-	bench_tune_rep_max(p, N_OF(p), 6 * MIB, &r);
+	bench_tune_rep_max(p, N_OF(p), 6 * MIB, rep_names, &r);
 	CHECK(r.value == 6 * MIB && r.at == 0, "rep_max %zu at %zu, expected 6M at 0", r.value,
 	      r.at);
 	CHECK(strstr(r.why, "note:") != NULL, "expected a note: '%s'", r.why);
