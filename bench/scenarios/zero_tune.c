@@ -325,7 +325,9 @@ void zt_tune_plan(const struct bench_config *cfg, struct bench_plan *plan)
 static int measure_cross(struct zt_tune *t, struct zt_run *run, struct zt_cross *c, int m,
 			 json_t *results)
 {
-	const struct bench_subject *subjects[2] = {c->subject[0], c->subject[1]};
+	/* In the subject table's order, as the JSON's "subjects" lists them (bench/README.md). */
+	const int first = c->subject[0] < c->subject[1] ? 0 : 1;
+	const struct bench_subject *subjects[2] = {c->subject[first], c->subject[!first]};
 	struct zt_ctx ctx;
 	char label[64];
 
@@ -340,8 +342,8 @@ static int measure_cross(struct zt_tune *t, struct zt_run *run, struct zt_cross 
 			zt_series_free(&ctx);
 			return 1;
 		}
-		a = &ctx.series[0];
-		b = &ctx.series[1];
+		a = &ctx.series[first]; /* c->subject[0]'s */
+		b = &ctx.series[!first];
 		n = a->n < b->n ? a->n : b->n;
 		c->ratio[z][m] = calloc(n ? n : 1, sizeof(double));
 		if (!c->ratio[z][m]) {

@@ -6,7 +6,9 @@
   * `zero --tune --quick --repeat 2 --json F` exits 0 and its last line on
     stdout is exactly HOTLINE_ZERO_TUNABLES=vec_max=N:rep_max=M (N, M bytes
     or max); the JSON's tune.setting is that value, with a table point per
-    grid size of each crossover measured, and the runs are zero results;
+    grid size of each crossover measured, and the runs are zero results
+    whose "subjects" entries are the crossovers' variants
+    (../subjects_check.py);
   * that value, given back as HOTLINE_ZERO_TUNABLES to a short zero run,
     raises no complaint from the library, and its env.zero_plan_sources
     shows each threshold as "tunable" with the tuned value (or, where the
@@ -25,6 +27,9 @@ import re
 import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import subjects_check  # noqa: E402  (tests/subjects_check.py)
 
 failures = []
 LINE = re.compile(r"^HOTLINE_ZERO_TUNABLES=(vec_max=([0-9]+|max):rep_max=([0-9]+|max))$")
@@ -91,6 +96,11 @@ def main():
     results = doc.get("results", [])
     check(results and all(r.get("scenario") == "zero" and r.get("mode") in ("hot", "cold")
                           for r in results), "the tune's runs are not zero results")
+    # The runs' subjects: the forced variants, their facts agreeing with the results.
+    measured = subjects_check.check(doc, check).get("zero", {})
+    pairs = [c.get("subjects") for c in tune.get("crossovers", {}).values() if c.get("measured")]
+    check(sorted(measured) == sorted({s for p in pairs for s in p}),
+          f"subjects.zero {sorted(measured)}, expected the crossovers' {pairs}")
 
     # The line, given back to the library: both thresholds from it, silently.
     back = os.path.join(out, "back.json")
