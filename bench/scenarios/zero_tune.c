@@ -322,8 +322,7 @@ void zt_tune_plan(const struct bench_config *cfg, struct bench_plan *plan)
 /* ---- measuring ----------------------------------------------------------- */
 
 /* One crossover in one mode: every grid size, both subjects interleaved. */
-static int measure_cross(struct zt_tune *t, struct zt_run *run, struct zt_cross *c, int m,
-			 json_t *results)
+static int measure_cross(struct zt_run *run, struct zt_cross *c, int m, json_t *results)
 {
 	/* In the subject table's order, as the JSON's "subjects" lists them (bench/README.md). */
 	const int first = c->subject[0] < c->subject[1] ? 0 : 1;
@@ -360,30 +359,43 @@ static int measure_cross(struct zt_tune *t, struct zt_run *run, struct zt_cross 
 		zt_results(&ctx, results);
 		zt_series_free(&ctx);
 	}
-	(void)t;
 	return 0;
 }
 
-static void decide(struct zt_tune *t, struct zt_cross *c)
+/* Size z of c, as the rule takes it. */
+static struct bench_tune_point point(const struct zt_cross *c, size_t z)
+{
+	return (struct bench_tune_point){
+		.size = c->grid[z],
+		.hot = c->ratio[z][ZT_HOT],
+		.nr_hot = c->nr_ratio[z][ZT_HOT],
+		.cold = c->ratio[z][ZT_COLD],
+		.nr_cold = c->nr_ratio[z][ZT_COLD],
+	};
+}
+
+/* Whether the rule keeps c's first variant at size z (vec_max) or switches to it (rep_max). */
+static bool first_wins(const struct zt_cross *c, size_t z)
+{
+	struct bench_tune_point p = point(c, z);
+
+	if (strcmp(c->threshold, "vec_max") == 0)
+		return bench_tune_vec_keeps(&p);
+	return bench_tune_nt_beats(&p);
+}
+
+static void decide(struct zt_cross *c)
 {
 	const char *const names[2] = {c->subject[0]->name, c->subject[1]->name};
 	struct bench_tune_point p[BENCH_TUNE_MAX_GRID];
 
-	for (size_t z = 0; z < c->n; z++) {
-		p[z] = (struct bench_tune_point){
-			.size = c->grid[z],
-			.hot = c->ratio[z][ZT_HOT],
-			.nr_hot = c->nr_ratio[z][ZT_HOT],
-			.cold = c->ratio[z][ZT_COLD],
-			.nr_cold = c->nr_ratio[z][ZT_COLD],
-		};
-	}
+	for (size_t z = 0; z < c->n; z++)
+		p[z] = point(c, z);
 	if (strcmp(c->threshold, "vec_max") == 0)
 		bench_tune_vec_max(p, c->n, names, &c->result);
 	else
 		bench_tune_rep_max(p, c->n, c->below, names, &c->result);
 	c->value = c->result.value;
-	(void)t;
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -413,10 +425,9 @@ static void print_gb(const struct zt_cross *c, size_t z, int m, int who)
 		printf(" %7s", "-");
 }
 
-static void print_cross(const struct zt_tune *t, const struct zt_cross *c)
+static void print_cross(const struct zt_cross *c)
 {
 	const char *a = c->subject[0]->name, *b = c->subject[1]->name;
-	bool vec = strcmp(c->threshold, "vec_max") == 0;
 	char size[32], ratio[64], value[32];
 
 	printf("\n%s: %s against %s, %s\n", c->threshold, a, b, c->range);
@@ -425,14 +436,7 @@ static void print_cross(const struct zt_tune *t, const struct zt_cross *c)
 	printf("%-9s %7s %7s %7s %7s  %-24s  %-24s  %s\n", "size", "hot", "cold", "hot", "cold",
 	       "hot", "cold", "by the rule");
 	for (size_t z = 0; z < c->n; z++) {
-		struct bench_tune_point p = {
-			.size = c->grid[z],
-			.hot = c->ratio[z][ZT_HOT],
-			.nr_hot = c->nr_ratio[z][ZT_HOT],
-			.cold = c->ratio[z][ZT_COLD],
-			.nr_cold = c->nr_ratio[z][ZT_COLD],
-		};
-		bool first = vec ? bench_tune_vec_keeps(&p) : bench_tune_nt_beats(&p);
+		bool first = first_wins(c, z);
 
 		printf("%-9s", size_words(c->grid[z], size, sizeof(size)));
 		print_gb(c, z, ZT_HOT, 0);
@@ -447,7 +451,6 @@ static void print_cross(const struct zt_tune *t, const struct zt_cross *c)
 	       c->value == SIZE_MAX ? "" : " (",
 	       c->value == SIZE_MAX ? "" : size_words(c->value, size, sizeof(size)),
 	       c->value == SIZE_MAX ? "" : ")", c->result.why);
-	(void)t;
 }
 
 /* "the same as", "2x", "0.5x" the plan's. */
@@ -489,7 +492,6 @@ static json_t *side_json(const struct zt_cross *c, size_t z, int m)
 static json_t *cross_json(const struct zt_cross *c)
 {
 	json_t *o = json_object(), *points = json_array();
-	bool vec = strcmp(c->threshold, "vec_max") == 0;
 
 	json_object_set_new(o, "measured", json_boolean(!c->skip[0]));
 	json_object_set_new(o, "value", value_json(c->value));
@@ -503,14 +505,7 @@ static json_t *cross_json(const struct zt_cross *c)
 			    json_pack("[s,s]", c->subject[0]->name, c->subject[1]->name));
 	json_object_set_new(o, "grid", json_string(c->range));
 	for (size_t z = 0; z < c->n; z++) {
-		struct bench_tune_point p = {
-			.size = c->grid[z],
-			.hot = c->ratio[z][ZT_HOT],
-			.nr_hot = c->nr_ratio[z][ZT_HOT],
-			.cold = c->ratio[z][ZT_COLD],
-			.nr_cold = c->nr_ratio[z][ZT_COLD],
-		};
-		bool first = vec ? bench_tune_vec_keeps(&p) : bench_tune_nt_beats(&p);
+		bool first = first_wins(c, z);
 
 		json_array_append_new(
 			points,
@@ -614,11 +609,11 @@ int zt_tune(const struct bench_config *cfg, json_t *results)
 		for (int m = 0; m < ZT_MODES; m++) {
 			if (!(t.modes & (m == ZT_HOT ? BENCH_MODE_HOT : BENCH_MODE_COLD)))
 				continue;
-			if (measure_cross(&t, &run, c, m, results))
+			if (measure_cross(&run, c, m, results))
 				goto out;
 		}
-		decide(&t, c);
-		print_cross(&t, c);
+		decide(c);
+		print_cross(c);
 		fflush(stdout);
 	}
 	hl_zero_use("auto");
