@@ -18,6 +18,7 @@
 #include <hotline/cpu.h>
 #include <hotline/zero.h>
 
+#include "../src/zero_plan.h"
 #include "arch/arch.h"
 #include "harness.h"
 
@@ -53,6 +54,16 @@ static json_t *flags_json(void)
 		json_array_append_new(a, json_string(f));
 	free(buf);
 	return a;
+}
+
+void bench_zero_caches(struct bench_zero_caches *c)
+{
+	struct hl_zero_machine m;
+
+	hl__zero_machine_probe(hl_cpu(), &m);
+	*c = (struct bench_zero_caches){
+		.l1d = m.l1d, .l2 = m.l2, .l3 = m.l3, .l3_sharing = m.l3_sharing};
+	snprintf(c->from, sizeof(c->from), "%s", m.caches_from);
 }
 
 /* hl_zero_plan_sources(): the automatic plan's thresholds and where each came from. */

@@ -86,6 +86,7 @@ struct bench_config {
 	 * 0 = off. A series needs room for bench_reps_cap(repeat) repetitions.
 	 */
 	double until_decided;
+	bool tune; /* --tune: zero measures where hl_zero's plan should switch */
 };
 
 /* --mode: the buffer states a size sweep measures (zero). */
@@ -395,6 +396,19 @@ json_t *bench_json_reals(const double *v, size_t n);
  * UTC), command line.
  */
 json_t *bench_env_json(long long start_time, int argc, char *const argv[]);
+
+/*
+ * The caches hl_zero's automatic plan is derived from, as the library reads
+ * them (CPUID, then sysfs, then sysconf: src/zero_plan.h): bytes, 0 when
+ * unknown; from names the sources ("CPUID 0x8000001D+sysfs"), "" if none.
+ */
+struct bench_zero_caches {
+	size_t l1d, l2, l3;
+	unsigned int l3_sharing;
+	char from[48];
+};
+
+void bench_zero_caches(struct bench_zero_caches *c);
 
 /* ---- messages: msg.c ---------------------------------------------------- */
 

@@ -34,12 +34,18 @@ static const struct bench_scenario *const scenarios[] = {
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
 #define DEFAULT_REPEAT 5
-#define MAX_REPEAT     100000
-#define MAX_THREADS    1024
-#define MAX_CPU	       65535
-#define MAX_DURATION   86400.0
-#define MIN_COUNT      2
-#define MAX_SIZE       (1ull << 30) /* --sizes: 1 GiB, the largest buffer zero allocates */
+/*
+ * zero --tune: 11 repetitions, about 30 s on a 2-vCPU Zen 4 (44 samples
+ * of 0.03 s per repetition for vec_max, 36 for rep_max): an interval at
+ * 98.8% of the median of each paired ratio.
+ */
+#define DEFAULT_TUNE_REPEAT 11
+#define MAX_REPEAT	    100000
+#define MAX_THREADS	    1024
+#define MAX_CPU		    65535
+#define MAX_DURATION	    86400.0
+#define MIN_COUNT	    2
+#define MAX_SIZE	    (1ull << 30) /* --sizes: 1 GiB, the largest buffer zero allocates */
 /*
  * --until-decided without a value: two minutes for the whole invocation,
  * shared among the scenarios by their planned time (until_decided.c). A
@@ -65,6 +71,7 @@ enum {
 	OPT_LIST,
 	OPT_VERSION,
 	OPT_UNTIL_DECIDED,
+	OPT_TUNE,
 };
 
 static const struct option long_options[] = {
@@ -79,6 +86,7 @@ static const struct option long_options[] = {
 	{"sizes", required_argument, NULL, OPT_SIZES},
 	{"mode", required_argument, NULL, OPT_MODE},
 	{"until-decided", optional_argument, NULL, OPT_UNTIL_DECIDED},
+	{"tune", no_argument, NULL, OPT_TUNE},
 	{"list", no_argument, NULL, OPT_LIST},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
@@ -100,6 +108,7 @@ static struct {
 	const char *scenario;
 	char **argv; /* the command line as given (getopt permutes argv) */
 	bool threads_set, duration_set, count_set, sizes_set, mode_set, repeat_set, list;
+	bool subjects_set;
 } opts;
 
 static void usage(FILE *f)
@@ -136,13 +145,25 @@ static void usage(FILE *f)
 		"                     where a question of the report cannot tell at this\n"
 		"                     noise, run its subjects more (up to 4x the repetitions,\n"
 		"                     at least 10) within SECS for the whole run (default %.0f)\n"
+		"  --tune             zero only: measure where hl_zero's automatic plan should\n"
+		"                     switch on this machine, hot and cold (about 30 s; --quick\n"
+		"                     a few seconds), and print HOTLINE_ZERO_TUNABLES=vec_max=N:\n"
+		"                     rep_max=M (bytes, or max). vec_max: the largest size up to\n"
+		"                     which the plan's vector variant is, at every size of a grid\n"
+		"                     from L2/16 to 2 x L2, not slower than rep_stosb hot (paired\n"
+		"                     median ratio >= 1 or its interval reaching 1) and not below\n"
+		"                     0.95x cold. rep_max: the grid size (L3/4 .. 8 x L3) just\n"
+		"                     below the smallest from which nontemporal beats rep_stosb\n"
+		"                     hot and cold (median and interval above 1) at every larger\n"
+		"                     size; max if it does not at the largest. Not with --sizes,\n"
+		"                     --subjects or --until-decided; default --repeat %d\n"
 		"  --list             list scenarios and their subjects\n"
 		"  --help             this text\n"
 		"  --version          print the version\n\n"
 		"A table is printed on stdout. Progress goes to stderr: on a terminal one\n"
 		"updating line (position, time left); otherwise a line per finished subject.\n"
 		"Exit status: 0 ok, 1 a run failed, 2 bad command line.\n",
-		DEFAULT_REPEAT, DEFAULT_UNTIL_DECIDED);
+		DEFAULT_REPEAT, DEFAULT_UNTIL_DECIDED, DEFAULT_TUNE_REPEAT);
 }
 
 static void list_scenarios(void)
@@ -400,6 +421,25 @@ static void parse_subjects(const char *value)
 	opts.cfg.nr_subjects = n;
 }
 
+/* --tune: the zero scenario's tuner picks its own sizes and subjects, and decides by its rule. */
+static void check_tune(void)
+{
+	static const char *const refused[] = {"--sizes", "--subjects", "--until-decided"};
+	const bool given[] = {opts.sizes_set, opts.subjects_set, opts.cfg.until_decided > 0};
+
+	if (!opts.cfg.tune)
+		return;
+	if (strcmp(opts.scenario, "zero") != 0)
+		tool_bad_usage("--tune: only the zero scenario has a tuner, not '%s'",
+			       opts.scenario);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		if (given[i])
+			tool_bad_usage("--tune: %s does not apply (the tuner picks its own sizes "
+				       "and subjects, and decides by its own rule)",
+				       refused[i]);
+	}
+}
+
 static void parse_args(int argc, char *argv[])
 {
 	int c;
@@ -426,7 +466,10 @@ static void parse_args(int argc, char *argv[])
 				tool_bad_usage("--json: '' is not a file name");
 			opts.json_path = optarg;
 			break;
-		case OPT_SUBJECTS: parse_subjects(optarg); break;
+		case OPT_SUBJECTS:
+			parse_subjects(optarg);
+			opts.subjects_set = true;
+			break;
 		case OPT_COUNT:
 			opts.cfg.count =
 				tool_parse_uint("--count", optarg, optarg, MIN_COUNT, INT_MAX);
@@ -436,6 +479,7 @@ static void parse_args(int argc, char *argv[])
 		case OPT_MODE: parse_mode(optarg); break;
 		case OPT_UNTIL_DECIDED: parse_until_decided(optarg, argc, argv); break;
 		case OPT_LIST: opts.list = true; break;
+		case OPT_TUNE: opts.cfg.tune = true; break;
 		case OPT_HELP: usage(stdout); exit(0);
 		case OPT_VERSION: printf("%s %s\n", BENCH_NAME, HOTLINE_VERSION); exit(0);
 		case ':':
@@ -452,6 +496,8 @@ static void parse_args(int argc, char *argv[])
 	/* --quick: one repetition, unless --repeat says otherwise. */
 	if (opts.cfg.quick && !opts.repeat_set)
 		opts.cfg.repeat = 1;
+	else if (opts.cfg.tune && !opts.repeat_set)
+		opts.cfg.repeat = DEFAULT_TUNE_REPEAT;
 	if (opts.list)
 		return;
 	if (optind >= argc)
@@ -460,6 +506,7 @@ static void parse_args(int argc, char *argv[])
 	if (optind + 1 < argc)
 		tool_bad_usage("unexpected argument '%s' after scenario '%s'", argv[optind + 1],
 			       opts.scenario);
+	check_tune();
 }
 
 /* The scenarios SCENARIO names, into run[]; returns how many. */
@@ -609,6 +656,8 @@ static int write_json(const char *path, json_t *results, json_t *subjects, long 
 	json_object_set_new(doc, "config", config_json());
 	json_object_set(doc, "results", results);
 	json_object_set(doc, "subjects", subjects);
+	if (bench_zero_tune_json())
+		json_object_set(doc, "tune", bench_zero_tune_json());
 	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0) {
 		bench_error("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
 		ret = 1;

@@ -357,6 +357,15 @@ static const char *shown(const char *s, size_t n, char *out, size_t size)
 	return out;
 }
 
+/* A threshold's value as HOTLINE_ZERO_TUNABLES writes it: bytes, or "max" for never. */
+static void size_text(size_t v, char *buf, size_t size)
+{
+	if (v == SIZE_MAX)
+		snprintf(buf, size, "max");
+	else
+		snprintf(buf, size, "%zu", v);
+}
+
 bool hl__zero_tunables(const char *value, struct hl_zero_thresholds *t, char *err, size_t err_size)
 {
 	struct hl_zero_thresholds next = *t;
@@ -387,9 +396,12 @@ bool hl__zero_tunables(const char *value, struct hl_zero_thresholds *t, char *er
 			return false;
 		}
 		seen[which] = true;
-		if (name == item || !parse_size(p + name + 1, item - name - 1, &v) || !v) {
+		if (item - name == 4 && strncmp(p + name + 1, "max", 3) == 0) {
+			v = SIZE_MAX; /* never switch: what the tuner prints for no crossover */
+		} else if (name == item || !parse_size(p + name + 1, item - name - 1, &v) || !v) {
 			snprintf(err, err_size,
-				 "%s: not a size of 1 or more (digits, then K, M, G or nothing)",
+				 "%s: not a size of 1 or more (digits, then K, M, G or nothing) "
+				 "nor max",
 				 shown(p, item, show, sizeof(show)));
 			return false;
 		}
@@ -407,8 +419,11 @@ bool hl__zero_tunables(const char *value, struct hl_zero_thresholds *t, char *er
 		return false;
 	}
 	if (next.vec_max.value > next.rep_max.value) {
-		snprintf(err, err_size, "vec_max %zu is above rep_max %zu", next.vec_max.value,
-			 next.rep_max.value);
+		char vec[32], rep[32];
+
+		size_text(next.vec_max.value, vec, sizeof(vec));
+		size_text(next.rep_max.value, rep, sizeof(rep));
+		snprintf(err, err_size, "vec_max %s is above rep_max %s", vec, rep);
 		return false;
 	}
 	*t = next;
@@ -440,10 +455,7 @@ int hl__zero_sources(const struct hl_zero_thresholds *t, char *buf, size_t size)
 		char value[32];
 		int n;
 
-		if (th->value == SIZE_MAX)
-			snprintf(value, sizeof(value), "max");
-		else
-			snprintf(value, sizeof(value), "%zu", th->value);
+		size_text(th->value, value, sizeof(value));
 		n = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0,
 			     "%s%s=%s (%s%s%s)", i ? "; " : "", list[i].name, value,
 			     source_name(th->source), th->source == HL_ZERO_TUNABLE ? "" : ": ",

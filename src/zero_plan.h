@@ -85,8 +85,9 @@ bool hl__zero_machine_sysfs(struct hl_zero_machine *m, const char *dir);
 /*
  * hl__zero_tunables - apply HOTLINE_ZERO_TUNABLES' value to t:
  * "name=size[:name=size...]", names vec_max and rep_max, sizes decimal
- * digits with an optional K, M or G (powers of 1024), at least 1, vec_max
- * at least t->vec_floor and at most rep_max. Returns
+ * digits with an optional K, M or G (powers of 1024), at least 1, or "max"
+ * (SIZE_MAX: never switch), vec_max at least t->vec_floor and at most
+ * rep_max. Returns
  * true and updates t (each given threshold's source becomes tunable); or
  * false, t unchanged, with what is wrong in err (one line, no newline).
  */

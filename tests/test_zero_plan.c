@@ -273,6 +273,10 @@ static void tunables_good_are_applied_as_tunable(void **state)
 		{"vec_max=4096", 4096, 8 * MIB, true, false},
 		{"rep_max=8M:vec_max=8M", 8 * MIB, 8 * MIB, true, true},
 		{"vec_max=1", 1, 8 * MIB, true, false},
+		/* "max": never switch (what hotline-bench zero --tune prints for no crossover) */
+		{"rep_max=max", 256 * KIB, SIZE_MAX, false, true},
+		{"vec_max=512K:rep_max=max", 512 * KIB, SIZE_MAX, true, true},
+		{"rep_max=max:vec_max=max", SIZE_MAX, SIZE_MAX, true, true},
 	};
 
 	(void)state;
@@ -317,6 +321,18 @@ static void tunables_bad_change_nothing_and_say_what(void **state)
 		{"vec_max=64M:rep_max=1M", "vec_max 67108864 is above rep_max 1048576"},
 		{"vec_max=16M", "above rep_max 8388608"},
 		{"rep_max=64K", "vec_max 262144 is above rep_max 65536"},
+		/* "max" exactly: no case, suffix, blank or abbreviation; and still at most rep_max
+		 */
+		{"rep_max=MAX", "rep_max=MAX: not a size of 1 or more (digits, then K, M, G or "
+				"nothing) nor max"},
+		{"rep_max=maxK", "not a size"},
+		{"rep_max=max1", "not a size"},
+		{"rep_max=ma", "not a size"},
+		{"rep_max=max ", "not a size"},
+		{"rep_max=maximum", "not a size"},
+		{"vec_max=max", "vec_max max is above rep_max 8388608"},
+		{"vec_max=max:rep_max=1G", "vec_max max is above rep_max 1073741824"},
+		{"rep_max=max:rep_max=1G", "rep_max given twice"},
 	};
 
 	(void)state;
@@ -480,6 +496,18 @@ static void env_tunables_set_the_plan_silently(void **state)
 						    "(unused: tunable ignored"));
 	} else {
 		assert_non_null(strstr(set.sources, "(unused: tunable ignored"));
+	}
+	/* rep_max=max: no streaming class, as hotline-bench zero --tune may print it */
+	run("print", "vec_max=4K:rep_max=max", &set);
+	assert_int_equal(set.err_lines, 0);
+	if (x86 && strstr(set.plan, "rep_stosb")) {
+		if (!strstr(set.plan, " <= 4096 < rep_stosb") || strstr(set.plan, "nontemporal"))
+			fail_msg("plan '%s', expected vec_max 4096 and no streaming class",
+				 set.plan);
+		assert_string_equal(set.sources, "vec_max=4096 (tunable); rep_max=max (tunable)");
+	} else if (strchr(set.plan, '<')) {
+		assert_non_null(strstr(set.sources, "vec_max=4096 (tunable); rep_max=max "
+						    "(unused: tunable ignored"));
 	}
 }
 

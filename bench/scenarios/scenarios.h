@@ -17,4 +17,7 @@ extern const struct bench_scenario bench_lockref_sweep;	  /* lockref_sweep.c */
 extern struct bench_scenario bench_zero;	    /* zero.c */
 extern const struct bench_scenario bench_openclose; /* openclose.c */
 
+/* zero --tune's "tune" section of the JSON (zero_tune.c), or NULL if it did not run. */
+json_t *bench_zero_tune_json(void);
+
 #endif /* HOTLINE_BENCH_SCENARIOS_H */

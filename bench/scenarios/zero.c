@@ -54,11 +54,9 @@
 #include "../questions.h"
 #include "zero.h"
 
-#define ZT_DURATION	  0.03 /* seconds per sample */
-#define ZT_QUICK_DURATION 0.002
-#define ZT_BATCH_NS	  20000 /* a batch of calls grows until it lasts this long */
-#define ZT_MAX_SIZE	  (1ull << 30)
-#define ZT_MAX_VARIANTS	  16
+#define ZT_BATCH_NS	20000 /* a batch of calls grows until it lasts this long */
+#define ZT_MAX_SIZE	(1ull << 30)
+#define ZT_MAX_VARIANTS 16
 
 #define ZT_KERNEL_CLEAR                                                                            \
 	"host kernel: read(2) from /dev/zero, i.e. the kernel's clear_user on this machine; "      \
@@ -380,6 +378,15 @@ bool zt_is_dd(const struct bench_subject *s)
 	return s->facts.kind == SUBJECT_DD;
 }
 
+const struct bench_subject *zt_variant_subject(const char *name)
+{
+	for (size_t i = 0; name && i < bench_zero.nr_subjects; i++) {
+		if (zt_is_variant(&zt_subjects[i]) && strcmp(zt_subjects[i].name, name) == 0)
+			return &zt_subjects[i];
+	}
+	return NULL;
+}
+
 /* ---- the scenario ------------------------------------------------------- */
 
 static int cmp_size(const void *a, const void *b)
@@ -422,24 +429,40 @@ static int zt_measure(void *arg, size_t i, unsigned int rep)
 	return 0;
 }
 
-/* One mode at one size: measure, print the row, append the results. */
-static int zt_run_size(struct zt_ctx *ctx, json_t *results)
+int zt_measure_size(struct zt_ctx *ctx, char *label, size_t label_size)
 {
-	char label[64], size[32];
-	int ret = 1;
+	char size[32];
 
 	ctx->series = calloc(ctx->n, sizeof(*ctx->series));
 	if (!ctx->series) {
 		bench_error("out of memory");
-		goto out;
+		return 1;
 	}
 	for (size_t i = 0; i < ctx->n; i++) {
 		if (bench_series_init(&ctx->series[i], bench_reps_cap(ctx->run->reps), 1))
-			goto out;
+			return 1;
 	}
-	snprintf(label, sizeof(label), "%s, %s %s", ZT_NAME, ctx->sample.cold ? "cold" : "hot",
+	snprintf(label, label_size, "%s, %s %s", ZT_NAME, ctx->sample.cold ? "cold" : "hot",
 		 zt_size_text(ctx->sample.size, size, sizeof(size)));
-	if (bench_interleave(label, ctx->subjects, NULL, ctx->n, ctx->run->reps, zt_measure, ctx))
+	return bench_interleave(label, ctx->subjects, NULL, ctx->n, ctx->run->reps, zt_measure,
+				ctx);
+}
+
+void zt_series_free(struct zt_ctx *ctx)
+{
+	for (size_t i = 0; ctx->series && i < ctx->n; i++)
+		bench_series_free(&ctx->series[i]);
+	free(ctx->series);
+	ctx->series = NULL;
+}
+
+/* One mode at one size: measure, print the row, append the results. */
+static int zt_run_size(struct zt_ctx *ctx, json_t *results)
+{
+	char label[64];
+	int ret = 1;
+
+	if (zt_measure_size(ctx, label, sizeof(label)))
 		goto out;
 	if (bench_until_decided(&(struct bench_point){
 		    .scenario = ZT_NAME,
@@ -458,17 +481,33 @@ static int zt_run_size(struct zt_ctx *ctx, json_t *results)
 	zt_results(ctx, results);
 	ret = 0;
 out:
-	for (size_t i = 0; ctx->series && i < ctx->n; i++)
-		bench_series_free(&ctx->series[i]);
-	free(ctx->series);
-	ctx->series = NULL;
+	zt_series_free(ctx);
 	return ret;
 }
 
-static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects, size_t n,
-		       const size_t *sizes, size_t nr_sizes, bool cold, json_t *results)
+bool zt_set_size(struct zt_ctx *ctx, size_t size)
 {
-	struct zt_ctx ctx = {
+	const struct zt_run *run = ctx->run;
+
+	ctx->sample.size = size;
+	if (ctx->sample.cold && size > run->arena / 2)
+		return false;
+	if (ctx->sample.cold) {
+		zt_cold_walk(&ctx->sample, run->arena);
+		ctx->sample.cursor = 0;
+	} else {
+		ctx->sample.slot_bytes = 0;
+		ctx->sample.nr_slots = 1;
+		ctx->sample.step = 0;
+		ctx->sample.warm_up = size <= run->llc;
+	}
+	return true;
+}
+
+void zt_ctx_init(struct zt_ctx *ctx, const struct zt_run *run,
+		 const struct bench_subject **subjects, size_t n, bool cold)
+{
+	*ctx = (struct zt_ctx){
 		.run = run,
 		.subjects = subjects,
 		.n = n,
@@ -481,7 +520,15 @@ static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects
 				.fd = -1,
 			},
 	};
+}
+
+static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects, size_t n,
+		       const size_t *sizes, size_t nr_sizes, bool cold, json_t *results)
+{
+	struct zt_ctx ctx;
 	size_t skipped = 0;
+
+	zt_ctx_init(&ctx, run, subjects, n, cold);
 
 	/* The subject the ratios are against: the one the others name as their baseline. */
 	for (size_t i = 0; i < n; i++) {
@@ -494,19 +541,9 @@ static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects
 	}
 	zt_print_header(subjects, n, cold ? "cold" : "hot");
 	for (size_t z = 0; z < nr_sizes; z++) {
-		ctx.sample.size = sizes[z];
-		if (cold && sizes[z] > run->arena / 2) {
+		if (!zt_set_size(&ctx, sizes[z])) {
 			skipped++;
 			continue;
-		}
-		if (cold) {
-			zt_cold_walk(&ctx.sample, run->arena);
-			ctx.sample.cursor = 0;
-		} else {
-			ctx.sample.slot_bytes = 0;
-			ctx.sample.nr_slots = 1;
-			ctx.sample.step = 0;
-			ctx.sample.warm_up = sizes[z] <= run->llc;
 		}
 		if (zt_run_size(&ctx, results))
 			return 1;
@@ -561,11 +598,16 @@ static void zt_plan(const struct bench_scenario *sc, const struct bench_config *
 	double duration = cfg->duration ? cfg->duration
 			  : cfg->quick	? ZT_QUICK_DURATION
 					: ZT_DURATION;
-	size_t nr_picked = bench_select_subjects(sc, cfg, picked), nr_buffer = 0, nr_dd = 0;
-	size_t nr_sizes = 0, *sizes = zt_sizes(cfg, &nr_sizes), arena;
+	size_t nr_picked, nr_buffer = 0, nr_dd = 0, nr_sizes = 0, *sizes, arena;
 	double per_rep = 0;
 	bool guessed;
 
+	if (cfg->tune) {
+		zt_tune_plan(cfg, plan);
+		return;
+	}
+	nr_picked = bench_select_subjects(sc, cfg, picked);
+	sizes = zt_sizes(cfg, &nr_sizes);
 	for (size_t i = 0; i < nr_picked; i++) {
 		if (zt_is_variant(picked[i]) && !hl_zero_supported(picked[i]->name))
 			continue;
@@ -613,6 +655,8 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	char unsupported[256] = "";
 	int ret = 1;
 
+	if (cfg->tune)
+		return zt_tune(cfg, results);
 	for (size_t i = 0; i < nr_picked; i++) {
 		const struct bench_subject *s = picked[i];
 

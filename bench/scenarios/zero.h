@@ -9,6 +9,8 @@
  *   zero_dd.c      the host kernel's experiments: /dev/zero, a sparse tmpfs
  *                  file, dd-style reads of both
  *   zero_output.c  the tables and the JSON of the hot and cold sweeps
+ *   zero_tune.c    --tune: the crossovers of hl_zero's plan, measured with
+ *                  zero.c's loop over these buffers (rule: ../tune_rule.h)
  */
 #ifndef HOTLINE_BENCH_ZERO_H
 #define HOTLINE_BENCH_ZERO_H
@@ -21,6 +23,8 @@
 
 #define ZT_NAME		  "zero"
 #define ZT_BASELINE	  "glibc_memset"
+#define ZT_DURATION	  0.03 /* seconds per sample */
+#define ZT_QUICK_DURATION 0.002
 #define ZT_ALIGN	  64 /* every buffer starts on a cache line */
 #define ZT_PAGE		  4096
 #define ZT_HUGE_PAGE	  (2u << 20)
@@ -80,6 +84,23 @@ bool zt_is_auto(const struct bench_subject *s);
 const char *zt_measures(const struct bench_subject *s);
 /* Whether s is one of the dd experiments, run apart from the size sweeps. */
 bool zt_is_dd(const struct bench_subject *s);
+/* The subject that forces the variant name, or NULL if the library lists no such variant. */
+const struct bench_subject *zt_variant_subject(const char *name);
+
+/* ---- zero.c: measuring, for the sweeps and the tuner ---------------------- */
+
+/* A context for subjects[0..n) in one mode over run's memory (no baseline). */
+void zt_ctx_init(struct zt_ctx *ctx, const struct zt_run *run,
+		 const struct bench_subject **subjects, size_t n, bool cold);
+/* Point ctx's sample at size (the cold walk, the hot warm-up); false: cold skips it. */
+bool zt_set_size(struct zt_ctx *ctx, size_t size);
+/*
+ * Measure every subject of ctx at its size, repetitions interleaved, into
+ * ctx->series (free with zt_series_free, also after a failure); label gets
+ * the progress label. 0, or 1 after bench_error.
+ */
+int zt_measure_size(struct zt_ctx *ctx, char *label, size_t label_size);
+void zt_series_free(struct zt_ctx *ctx);
 
 /* ---- zero_arena.c -------------------------------------------------------- */
 
@@ -114,6 +135,13 @@ void zt_files_close(void);
 /* The dd experiments: measure, print their table, append their results. 0 or 1. */
 int zt_run_dd(const struct zt_run *run, const struct bench_subject **subjects, size_t n,
 	      json_t *results);
+
+/* ---- zero_tune.c: --tune ------------------------------------------------- */
+
+/* What zt_tune will measure under cfg, for the progress. */
+void zt_tune_plan(const struct bench_config *cfg, struct bench_plan *plan);
+/* Measure the crossovers, print the tables and the setting, append the results. 0 or 1. */
+int zt_tune(const struct bench_config *cfg, json_t *results);
 
 /* ---- zero_output.c ------------------------------------------------------- */
 

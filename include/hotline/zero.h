@@ -172,10 +172,12 @@ HL_API int hl_zero_plan(char *buf, size_t size);
  *
  * HOTLINE_ZERO_TUNABLES="vec_max=SIZE:rep_max=SIZE" (either or both;
  * SIZE is decimal digits with an optional K, M or G suffix, powers of
- * 1024, at least 1) sets thresholds, read once when the library is loaded.
- * A value not understood (an unknown name, a name given twice, a bad or
- * zero size, vec_max above rep_max) is reported in one line on stderr and
- * none of it is used.
+ * 1024, at least 1; or "max", never switch: rep_max=max is a plan with no
+ * streaming class) sets thresholds, read once when the library is loaded;
+ * `hotline-bench zero --tune` measures them on the machine and prints the
+ * value. A value not understood (an unknown name, a name given twice, a
+ * bad or zero size, vec_max above rep_max) is reported in one line on
+ * stderr and none of it is used.
  */
 HL_API int hl_zero_plan_sources(char *buf, size_t size);
 
