@@ -54,7 +54,8 @@ bool bench_tune_nt_beats(const struct bench_tune_point *p)
 	bench_tune_side(p->cold, p->nr_cold, &cold);
 	if (!hot.n && !cold.n)
 		return false;
-	return (!hot.n || bench_tune_above(&hot, 1.0)) && (!cold.n || bench_tune_above(&cold, 1.0));
+	return (!hot.n || bench_tune_above(&hot, BENCH_TUNE_NT_WINS)) &&
+	       (!cold.n || bench_tune_above(&cold, BENCH_TUNE_NT_WINS));
 }
 
 void bench_tune_vec_max(const struct bench_tune_point *p, size_t n, const char *const names[2],
@@ -71,10 +72,11 @@ void bench_tune_vec_max(const struct bench_tune_point *p, size_t n, const char *
 		i++;
 	r->at = i;
 	if (i == n) {
-		snprintf(r->why, sizeof(r->why),
-			 "%s holds against %s (hot >= 1x, cold >= 0.95x, or its interval reaches "
-			 "it) at every size measured, up to the largest, %zu",
-			 names[0], names[1], p[n - 1].size);
+		snprintf(
+			r->why, sizeof(r->why),
+			"%s holds against %s (hot >= 0.97x, cold >= 0.95x, or its interval reaches "
+			"it) at every size measured, up to the largest, %zu",
+			names[0], names[1], p[n - 1].size);
 	} else if (i == 0) {
 		r->value = p[0].size;
 		snprintf(r->why, sizeof(r->why),
@@ -83,10 +85,11 @@ void bench_tune_vec_max(const struct bench_tune_point *p, size_t n, const char *
 			 names[0], names[1], p[0].size);
 	} else {
 		r->value = p[i - 1].size;
-		snprintf(r->why, sizeof(r->why),
-			 "%s holds against %s (hot >= 1x, cold >= 0.95x, or its interval reaches "
-			 "it) at every size up to %zu, not at %zu",
-			 names[0], names[1], p[i - 1].size, p[i].size);
+		snprintf(
+			r->why, sizeof(r->why),
+			"%s holds against %s (hot >= 0.97x, cold >= 0.95x, or its interval reaches "
+			"it) at every size up to %zu, not at %zu",
+			names[0], names[1], p[i - 1].size, p[i].size);
 	}
 }
 

@@ -12,17 +12,18 @@
  * bench/README.md ("zero --tune") states it:
  *
  *  - vec_max: the largest grid size s such that, at every grid size up to
- *    s, the vector variant is not slower than rep_stosb hot (median ratio
- *    >= 1, or its interval reaches 1) and not below 0.95x cold (the same
- *    with 0.95). If it loses at the smallest size, that size (and a note).
+ *    s, the vector variant is not 3% slower than rep_stosb hot (median
+ *    ratio >= 0.97, or its interval reaches 0.97) and not below 0.95x cold
+ *    (the same with 0.95). If it loses at the smallest size, that size
+ *    (and a note).
  *  - rep_max: streaming stores start at the smallest grid size from which
- *    nontemporal beats rep_stosb (median ratio > 1 and the interval above
- *    1) hot and cold, at that size and every larger one; rep_max is the
+ *    nontemporal beats rep_stosb by more than 3% (median ratio and the
+ *    whole interval above 1.03) hot and cold, at that size and every larger one; rep_max is the
  *    grid size just below it; if nontemporal does not beat rep_stosb at the
  *    largest size, SIZE_MAX (max: no streaming class).
  *
  * A tie keeps the class already in force at the smaller sizes: a class
- * gives way only to one that is clearly better. A mode not measured at a
+ * gives way only to one that is clearly better, by more than 3%. A mode not measured at a
  * size (--mode, or cold beyond half the arena) sets no condition there.
  */
 #ifndef HOTLINE_BENCH_TUNE_RULE_H
@@ -31,8 +32,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define BENCH_TUNE_HOT_FLOOR  1.0  /* vec_max: the vector variant's least ratio hot */
+/*
+ * How much better a class must be to take sizes from the one in force: 3%.
+ * Below that the choice costs nothing either way, and a tight interval
+ * just under 1 (avx512 against rep_stosb from 64 KiB to 2 MiB on a Zen 4,
+ * 0.98x [0.97, 0.99]) would otherwise move vec_max by 16x from one run to
+ * the next.
+ */
+#define BENCH_TUNE_HOT_FLOOR  0.97 /* vec_max: the vector variant's least ratio hot */
 #define BENCH_TUNE_COLD_FLOOR 0.95 /* vec_max: the vector variant's least ratio cold */
+#define BENCH_TUNE_NT_WINS    1.03 /* rep_max: nontemporal's least clear win, hot and cold */
 #define BENCH_TUNE_MAX_GRID   64   /* sizes in one grid, at most */
 
 /* One grid size: the ratios first/second of GB/s, one per repetition both ran. */

@@ -125,6 +125,28 @@ static void vector_noisy_tie_keeps_the_vector(void)
 	CHECK(vec(p, N_OF(p), NULL) == 128 * KIB, "a tie must keep the vector variant");
 }
 
+/*
+ * A margin of 3% both ways: a tight 0.98 (every repetition under 1) keeps
+ * the vector variant, a tight 1.02 does not start streaming; 0.96 and
+ * 1.04 do switch.
+ */
+static void small_differences_do_not_switch(void)
+{
+	static const double tight_098[REPS] = {0.979, 0.981, 0.98, 0.978, 0.982};
+	static const double tight_096[REPS] = {0.959, 0.961, 0.96, 0.958, 0.962};
+	static const double tight_102[REPS] = {1.019, 1.021, 1.02, 1.018, 1.022};
+	static const double tight_104[REPS] = {1.039, 1.041, 1.04, 1.038, 1.042};
+	struct bench_tune_point v[] = {pt(64 * KIB, clear_win, clear_win),
+				       pt(128 * KIB, tight_098, tight_098),
+				       pt(256 * KIB, tight_096, clear_win)};
+	struct bench_tune_point r[] = {pt(16 * MIB, tight_102, tight_104),
+				       pt(32 * MIB, tight_104, tight_104)};
+
+	CHECK(vec(v, N_OF(v), NULL) == 128 * KIB, "0.98x hot is within the margin, 0.96x not");
+	CHECK(rep(r, N_OF(r), 12 * MIB) == 16 * MIB,
+	      "1.02x hot is within the margin: streaming from 32M, not 16M");
+}
+
 static void rep_never_loses_gives_max(void)
 {
 	struct bench_tune_point p[] = {pt(8 * MIB, clear_loss, clear_loss),
@@ -173,7 +195,7 @@ static void rep_tie_keeps_rep_stosb(void)
 
 static void one_repetition_is_its_own_interval(void)
 {
-	const double up = 1.01, down = 0.99, floor_ok = 0.951;
+	const double up = 1.01, down = 0.96, floor_ok = 0.951;
 	struct bench_tune_point p[] = {
 		{.size = 64 * KIB, .hot = &up, .nr_hot = 1, .cold = &floor_ok, .nr_cold = 1},
 		{.size = 128 * KIB, .hot = &down, .nr_hot = 1, .cold = &up, .nr_cold = 1},
@@ -183,8 +205,8 @@ static void one_repetition_is_its_own_interval(void)
 	bench_tune_side(&down, 1, &s);
 	CHECK(s.n == 1 && s.lo == down && s.hi == down && s.median == down,
 	      "one value: lo %g hi %g median %g", s.lo, s.hi, s.median);
-	CHECK(vec(p, N_OF(p), NULL) == 64 * KIB, "0.99 hot with one repetition is a loss");
-	CHECK(rep(p, N_OF(p), 48 * KIB) == SIZE_MAX, "0.99 hot: nontemporal does not win");
+	CHECK(vec(p, N_OF(p), NULL) == 64 * KIB, "0.96 hot with one repetition is a loss");
+	CHECK(rep(p, N_OF(p), 48 * KIB) == SIZE_MAX, "0.96 hot: nontemporal does not win");
 }
 
 static void modes_not_measured_set_no_condition(void)
@@ -227,6 +249,7 @@ int main(void)
 	vector_cold_below_the_floor_loses();
 	vector_never_wins_gives_the_smallest_size_with_a_note();
 	vector_noisy_tie_keeps_the_vector();
+	small_differences_do_not_switch();
 	rep_never_loses_gives_max();
 	rep_streaming_from_where_it_wins_hot_and_cold_to_the_end();
 	rep_wins_everywhere_gives_the_step_below();
