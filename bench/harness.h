@@ -92,6 +92,7 @@ struct bench_config {
 /* --mode: the buffer states a size sweep measures (zero). */
 #define BENCH_MODE_HOT	0x1u /* one buffer, reused: in cache when it fits */
 #define BENCH_MODE_COLD 0x2u /* a different place per call: out of cache */
+#define BENCH_MODE_USED 0x4u /* cold, then the buffer read back: what clearing is for */
 
 /* Options a scenario uses (struct bench_scenario.uses); others get a note. */
 #define BENCH_USES_THREADS  0x1u

@@ -138,7 +138,9 @@ static void usage(FILE *f)
 		"  --sizes LIST       zero: buffer sizes in bytes, K/M/G suffixes allowed (powers\n"
 		"                     of 1024), e.g. 64,4K,1M; 1..1G (default 1 B..1 GiB)\n"
 		"  --mode MODE        zero: hot (one buffer, reused), cold (a different place\n"
-		"                     per call, beyond the cache) or both (default)\n"
+		"                     per call, beyond the cache), both (default), used (cold,\n"
+		"                     then each line read once: what a caller does next) or\n"
+		"                     all three\n"
 		"  --subjects LIST    only these subjects (see --list)\n"
 		"  --json FILE        also write the results as JSON to FILE\n"
 		"  --until-decided[=SECS]\n"
@@ -323,8 +325,12 @@ static void parse_mode(const char *value)
 		opts.cfg.modes = BENCH_MODE_COLD;
 	else if (strcmp(value, "both") == 0)
 		opts.cfg.modes = BENCH_MODE_HOT | BENCH_MODE_COLD;
+	else if (strcmp(value, "used") == 0)
+		opts.cfg.modes = BENCH_MODE_USED;
+	else if (strcmp(value, "all") == 0)
+		opts.cfg.modes = BENCH_MODE_HOT | BENCH_MODE_COLD | BENCH_MODE_USED;
 	else
-		tool_bad_usage("--mode: '%s' is not hot, cold or both", value);
+		tool_bad_usage("--mode: '%s' is not hot, cold, both, used or all", value);
 	opts.mode_set = true;
 }
 
@@ -439,6 +445,9 @@ static void check_tune(void)
 				       "and subjects, and decides by its own rule)",
 				       refused[i]);
 	}
+	if (opts.cfg.modes & BENCH_MODE_USED)
+		tool_bad_usage("--tune: --mode used or all does not apply (the rule is on hot "
+			       "and cold)");
 }
 
 static void parse_args(int argc, char *argv[])

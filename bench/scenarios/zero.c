@@ -175,7 +175,22 @@ static bool zt_check(struct bench_worker *w, const unsigned char *p, size_t n, b
 	return true;
 }
 
-static bench_always_inline void zt_timed(struct bench_worker *w, bool cold, zt_clear_fn clear)
+/*
+ * "used" mode: what a caller that clears a buffer does next, touch it. One
+ * load per cache line (the buffer is 64-byte aligned in cold mode), summed
+ * so that none can be left out; timed with the clear.
+ */
+static bench_always_inline unsigned char zt_read_back(const unsigned char *p, size_t n)
+{
+	unsigned char sum = 0;
+
+	for (size_t i = 0; i < n; i += 64)
+		sum += ((const volatile unsigned char *)p)[i];
+	return sum;
+}
+
+static bench_always_inline void zt_timed(struct bench_worker *w, bool cold, bool used,
+					 zt_clear_fn clear)
 {
 	struct zt_sample *s = w->state;
 	const size_t n = s->size;
@@ -193,6 +208,8 @@ static bench_always_inline void zt_timed(struct bench_worker *w, bool cold, zt_c
 			unsigned char *dst = cold ? s->base + slot * s->slot_bytes : s->base;
 
 			left |= clear(s, dst, n);
+			if (used)
+				left |= zt_read_back(dst, n);
 			zt_escape(dst);
 			if (cold) {
 				slot += s->step;
@@ -221,15 +238,17 @@ static bench_always_inline void zt_timed(struct bench_worker *w, bool cold, zt_c
 	}
 }
 
-/* The same loop for a hot or a cold sample: each compiled without the other's bookkeeping. */
+/* The same loop for a hot, cold or used sample: each compiled without the others' bookkeeping. */
 static bench_always_inline void zt_loop(struct bench_worker *w, zt_clear_fn clear)
 {
 	const struct zt_sample *s = w->state;
 
-	if (s->cold)
-		zt_timed(w, true, clear);
+	if (s->used)
+		zt_timed(w, true, true, clear);
+	else if (s->cold)
+		zt_timed(w, true, false, clear);
 	else
-		zt_timed(w, false, clear);
+		zt_timed(w, false, false, clear);
 }
 
 /* One line per subject: the loop above with that subject's operation. */
@@ -412,10 +431,7 @@ static int zt_measure(void *arg, size_t i, unsigned int rep)
 	zt_size_text(sample.size, size, sizeof(size));
 	if (run.failed) {
 		bench_error("%s: %s, %s %s: %s", ZT_NAME, s->name,
-			    zt_is_dd(s)	  ? "dd"
-			    : sample.cold ? "cold"
-					  : "hot",
-			    size, run.why);
+			    zt_is_dd(s) ? "dd" : zt_mode(&sample), size, run.why);
 		bench_run_free(&run);
 		return 1;
 	}
@@ -442,7 +458,7 @@ int zt_measure_size(struct zt_ctx *ctx, char *label, size_t label_size)
 		if (bench_series_init(&ctx->series[i], bench_reps_cap(ctx->run->reps), 1))
 			return 1;
 	}
-	snprintf(label, label_size, "%s, %s %s", ZT_NAME, ctx->sample.cold ? "cold" : "hot",
+	snprintf(label, label_size, "%s, %s %s", ZT_NAME, zt_mode(&ctx->sample),
 		 zt_size_text(ctx->sample.size, size, sizeof(size)));
 	return bench_interleave(label, ctx->subjects, NULL, ctx->n, ctx->run->reps, zt_measure,
 				ctx);
@@ -467,7 +483,7 @@ static int zt_run_size(struct zt_ctx *ctx, json_t *results)
 	if (bench_until_decided(&(struct bench_point){
 		    .scenario = ZT_NAME,
 		    .label = label,
-		    .mode = ctx->sample.cold ? "cold" : "hot",
+		    .mode = zt_mode(&ctx->sample),
 		    .size = ctx->sample.size,
 		    .llc = ctx->run->llc,
 		    .n = ctx->n,
@@ -483,6 +499,11 @@ static int zt_run_size(struct zt_ctx *ctx, json_t *results)
 out:
 	zt_series_free(ctx);
 	return ret;
+}
+
+const char *zt_mode(const struct zt_sample *s)
+{
+	return s->used ? "used" : s->cold ? "cold" : "hot";
 }
 
 bool zt_set_size(struct zt_ctx *ctx, size_t size)
@@ -523,12 +544,13 @@ void zt_ctx_init(struct zt_ctx *ctx, const struct zt_run *run,
 }
 
 static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects, size_t n,
-		       const size_t *sizes, size_t nr_sizes, bool cold, json_t *results)
+		       const size_t *sizes, size_t nr_sizes, bool cold, bool used, json_t *results)
 {
 	struct zt_ctx ctx;
 	size_t skipped = 0;
 
-	zt_ctx_init(&ctx, run, subjects, n, cold);
+	zt_ctx_init(&ctx, run, subjects, n, cold || used);
+	ctx.sample.used = used;
 
 	/* The subject the ratios are against: the one the others name as their baseline. */
 	for (size_t i = 0; i < n; i++) {
@@ -539,7 +561,7 @@ static int zt_run_mode(struct zt_run *run, const struct bench_subject **subjects
 				ctx.baseline = (int)i;
 		}
 	}
-	zt_print_header(subjects, n, cold ? "cold" : "hot");
+	zt_print_header(subjects, n, zt_mode(&ctx.sample));
 	for (size_t z = 0; z < nr_sizes; z++) {
 		if (!zt_set_size(&ctx, sizes[z])) {
 			skipped++;
@@ -630,6 +652,10 @@ static void zt_plan(const struct bench_scenario *sc, const struct bench_config *
 			plan->items += nr_buffer;
 			per_rep += (double)nr_buffer * t;
 		}
+		if ((modes & BENCH_MODE_USED) && sizes[z] <= arena / 2) {
+			plan->items += nr_buffer;
+			per_rep += (double)nr_buffer * t;
+		}
 	}
 	plan->items += nr_dd;
 	per_rep += (double)nr_dd * (double)(cfg->quick ? ZT_DD_QUICK_TOTAL : ZT_DD_TOTAL) / 2e9;
@@ -688,7 +714,7 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	need = ZT_DD_BLOCK;
 	if (nr_buffer && (modes & BENCH_MODE_HOT) && sizes[nr_sizes - 1] + ZT_ALIGN > need)
 		need = sizes[nr_sizes - 1] + ZT_ALIGN;
-	if (nr_buffer && (modes & BENCH_MODE_COLD) && run.arena > need)
+	if (nr_buffer && (modes & (BENCH_MODE_COLD | BENCH_MODE_USED)) && run.arena > need)
 		need = run.arena;
 	if (zt_map(&run, need))
 		goto out;
@@ -704,10 +730,13 @@ static int zt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	zt_print_intro(&run, unsupported);
 
 	if (nr_buffer && (modes & BENCH_MODE_HOT) &&
-	    zt_run_mode(&run, buffer, nr_buffer, sizes, nr_sizes, false, results))
+	    zt_run_mode(&run, buffer, nr_buffer, sizes, nr_sizes, false, false, results))
 		goto out;
 	if (nr_buffer && (modes & BENCH_MODE_COLD) &&
-	    zt_run_mode(&run, buffer, nr_buffer, sizes, nr_sizes, true, results))
+	    zt_run_mode(&run, buffer, nr_buffer, sizes, nr_sizes, true, false, results))
+		goto out;
+	if (nr_buffer && (modes & BENCH_MODE_USED) &&
+	    zt_run_mode(&run, buffer, nr_buffer, sizes, nr_sizes, true, true, results))
 		goto out;
 	if (nr_dd && zt_run_dd(&run, dd, nr_dd, results))
 		goto out;

@@ -44,6 +44,7 @@ struct zt_sample {
 	size_t slot_bytes, nr_slots, step; /* cold: the walk over the arena */
 	size_t cursor;			   /* cold: the next slot, carried from sample to sample */
 	bool cold;
+	bool used;    /* cold, then each line of the buffer read once after the clear */
 	bool warm_up; /* hot: one untimed call first (the buffer fits a cache) */
 	uint64_t duration_ns;
 	uint64_t total_bytes; /* dd: bytes to read per run */
@@ -92,6 +93,8 @@ const struct bench_subject *zt_variant_subject(const char *name);
 /* A context for subjects[0..n) in one mode over run's memory (no baseline). */
 void zt_ctx_init(struct zt_ctx *ctx, const struct zt_run *run,
 		 const struct bench_subject **subjects, size_t n, bool cold);
+/* The sample's mode as the JSON and the tables name it: "hot", "cold" or "used". */
+const char *zt_mode(const struct zt_sample *s);
 /* Point ctx's sample at size (the cold walk, the hot warm-up); false: cold skips it. */
 bool zt_set_size(struct zt_ctx *ctx, size_t size);
 /*

@@ -37,6 +37,9 @@ void zt_print_intro(const struct zt_run *run, const char *unsupported)
 	       ZT_NAME, run->duration, run->reps, run->reps == 1 ? "" : "s", run->cfg->pin.text,
 	       run->plan, ZT_ALIGN, zt_size_text(run->arena, arena, sizeof(arena)), ZT_ARENA_LLCS,
 	       zt_size_text(run->llc, llc, sizeof(llc)), run->llc_guessed ? ", guessed" : "");
+	if (run->cfg->modes & BENCH_MODE_USED)
+		printf("used: as cold, then one byte of each 64-byte line read back after the "
+		       "clear, timed with it (what a caller of a fresh buffer does next)\n");
 	if (bench_until_decided_on())
 		printf("(--until-decided: more repetitions where a question cannot tell; "
 		       "config.until_decided in the JSON says which)\n");
@@ -115,7 +118,7 @@ void zt_results(const struct zt_ctx *ctx, json_t *results)
 		json_t *r = bench_result_json(ZT_NAME, s->name, &ctx->series[i],
 					      BENCH_HEADLINE_GB_PER_SEC, ctx->sample.size, 0);
 
-		json_object_set_new(r, "mode", json_string(ctx->sample.cold ? "cold" : "hot"));
+		json_object_set_new(r, "mode", json_string(zt_mode(&ctx->sample)));
 		json_object_set_new(r, "duration", json_real(run->duration));
 		json_object_set_new(r, "llc_bytes", json_integer((json_int_t)run->llc));
 		json_object_set_new(r, "arena_bytes", arena);

@@ -3,7 +3,7 @@
     check_json.py BENCH OUT.json [--scenario S] [--subjects a,b] [--repeat N]
                   [--count N]                          (refcount-timing)
                   [--threads LIST] [--duration S] [--quick]   (the others)
-                  [--sizes LIST] [--mode hot|cold|both]       (zero)
+                  [--sizes LIST] [--mode hot|cold|both|used|all] (zero)
                   [--until-decided SECS]
 
 Runs `BENCH SCENARIO ... --json OUT.json` (refcount-timing by default),
@@ -475,10 +475,11 @@ def check_zero_result(r, w, repeat, facts, buffer):
         check_type(r, "source", lambda v: isinstance(v, str) and v != "", "a string", w)
         check_type(r, "measures", kernel, "a string starting 'host kernel'", w)
         return
-    check_type(r, "mode", lambda v: v in ("hot", "cold"), "'hot', 'cold' or 'dd'", w)
+    check_type(r, "mode", lambda v: v in ("hot", "cold", "used"), "'hot', 'cold', 'used' or 'dd'",
+               w)
     check_type(r, "duration", pos, "seconds per sample", w)
     llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
-    if mode == "cold":
+    if mode in ("cold", "used"):
         check_type(r, "arena_bytes",
                    lambda v: is_int(v) and v >= 2 * size and
                    (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
@@ -536,13 +537,14 @@ def check_zero(a, p, results, repeat, facts):
     dd = [s for s in subjects if facts.get(s, {}).get("kind") == "dd"]
     sizes = (parse_sizes(a.sizes) if a.sizes else ZERO_QUICK_SIZES if a.quick
              else ZERO_DEFAULT_SIZES)
-    modes = ["hot", "cold"] if a.mode in (None, "both") else [a.mode]
+    modes = {None: ["hot", "cold"], "both": ["hot", "cold"],
+             "all": ["hot", "cold", "used"]}.get(a.mode, [a.mode])
     arena = next((r.get("arena_bytes") for r in results if isinstance(r, dict) and
-                  r.get("mode") == "cold"), None)
+                  r.get("mode") in ("cold", "used")), None)
     want = []
     for mode in modes:
         for size in sizes:
-            if mode == "cold" and is_int(arena) and size > arena // 2:
+            if mode in ("cold", "used") and is_int(arena) and size > arena // 2:
                 continue  # beyond half the arena: hot only
             want += [(mode, size, s) for s in buffer]
     want += [("dd", ZERO_DD_BLOCK, s) for s in dd]
@@ -673,7 +675,7 @@ def main():
     ap.add_argument("--duration", type=float)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--sizes")
-    ap.add_argument("--mode", choices=["hot", "cold", "both"])
+    ap.add_argument("--mode", choices=["hot", "cold", "both", "used", "all"])
     ap.add_argument("--until-decided", type=float)
     a = ap.parse_args()
     global UNTIL
