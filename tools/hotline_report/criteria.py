@@ -562,7 +562,7 @@ def zero_points(results, c, llc=None, subject=None):
         pts = [p for p in pts if p is not None]
         if not pts:
             if i == 0:
-                return [], "", (f"{mode} {subject} and {common_names(bases)} results "
+                return [], "", (f"{mode} {common_names((subject,) + bases)} results "
                                 f"{gone or 'with figures'}")
             scopes.append(f"no {mode} ones")
             continue
@@ -573,6 +573,7 @@ def zero_points(results, c, llc=None, subject=None):
 
 
 def common_names(items):
+    """"a", "a and b", "a, b and c"."""
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
