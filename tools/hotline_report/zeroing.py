@@ -437,7 +437,7 @@ def _bandwidth(z):
              f"above {fmt.size_exact(criteria.BEYOND_CACHE)} (the file records no cache size)")
     L = ["#### Beyond the cache: the store bandwidth limit", "",
          f"{where[0].upper()}{where[1:]}, the store bandwidth limit is, in each repetition, the "
-         f"larger of {names(bases)}'s GB/s in the same round; each ratio is the median over "
+         f"larger of {names(b + chr(39) + 's' for b in bases)} GB/s in the same round; each ratio is the median over "
          f"the repetitions of the ratio to it, with its interval; {c['subject']} is to be within "
          f"{1 - c['factor']:.0%} of it, {c['figure']} is a figure beside it (GB/s: medians).", ""]
     L += fmt.table(["size", "mode"] + [f"{b} GB/s" for b in bases] +
