@@ -47,6 +47,11 @@ struct bench_question {
 	const char *subject;
 	unsigned int subject_limit; /* the subject's retry limit; 0 = whatever it has */
 	const char *base;
+	/*
+	 * A second base, or NULL: the value is then over the larger of the
+	 * two bases' figures in each repetition (both ran in the same round).
+	 */
+	const char *base2;
 	/* The point: threads (0 = not a thread count), or a zero mode and sizes. */
 	unsigned int threads;
 	const char *mode;
@@ -67,6 +72,9 @@ extern const size_t bench_nr_questions;
 
 /* Whether the table has a question about scenario. */
 bool bench_questions_asked(const char *scenario);
+
+/* The base's name as the report writes it: "base", or "max(base, base2)". */
+void bench_question_base(const struct bench_question *q, char *buf, size_t len);
 
 /* The table as JSON, for config.until_decided.questions (bench/README.md). */
 json_t *bench_questions_json(void);

@@ -22,7 +22,9 @@
  * whole invocation, shared as bench_until_decided_scenario says): a round
  * starts only while some is left, so a share can be overrun by at most one
  * round. Only those subjects get extra runs; the others at the point keep
- * their planned ones.
+ * their planned ones. A question with two bases (questions.h: base2) joins
+ * both to its group, and its value in repetition k is over the larger of
+ * the two bases' runs k.
  */
 #include <math.h>
 #include <stdio.h>
@@ -194,16 +196,20 @@ static double as_in_json(double x)
 }
 
 /*
- * The per-repetition values of question q between subjects s and b, into
- * out (room for the series' n); their number, 0 when they do not pair
- * (as criteria.side_by_side: numbers everywhere, a ratio's base above 0).
+ * The per-repetition values of question q between subjects s and b (and
+ * b2, the second base, unless NO_BASE2), into out (room for the series'
+ * n); their number, 0 when they do not pair (as criteria.side_by_side and
+ * side_by_side_max: numbers everywhere, a ratio's base above 0).
  */
+#define NO_BASE2 SIZE_MAX
+
 static size_t q_values(const struct bench_question *q, const struct bench_point *p, size_t s,
-		       size_t b, double *out)
+		       size_t b, size_t b2, double *out)
 {
 	const struct bench_series *a = &p->series[s], *c = &p->series[b];
+	const struct bench_series *c2 = b2 == NO_BASE2 ? NULL : &p->series[b2];
 
-	if (a->n != c->n || !a->n)
+	if (a->n != c->n || !a->n || (c2 && c2->n != a->n))
 		return 0;
 	for (unsigned int k = 0; k < a->n; k++) {
 		double x, y;
@@ -219,6 +225,13 @@ static size_t q_values(const struct bench_question *q, const struct bench_point 
 		case BENCH_Q_GB_RATIO:
 			x = as_in_json(a->gb_per_sec[k]);
 			y = as_in_json(c->gb_per_sec[k]);
+			if (c2) {
+				double y2 = as_in_json(c2->gb_per_sec[k]);
+
+				if (!isfinite(y2))
+					return 0;
+				y = y2 > y ? y2 : y;
+			}
 			if (!isfinite(x) || !isfinite(y) || !(y > 0))
 				return 0;
 			out[k] = x / y;
@@ -245,6 +258,7 @@ static size_t q_values(const struct bench_question *q, const struct bench_point 
 struct ud_question {
 	const struct bench_question *q;
 	size_t s, b;  /* subject, base: indices into the point's subjects */
+	size_t b2;    /* the second base, or NO_BASE2 */
 	size_t group; /* the group's representative subject */
 	bool paired;  /* the values pair up */
 	bool extra;   /* its group got extra repetitions */
@@ -261,7 +275,7 @@ static size_t group_of(size_t *parent, size_t i)
 
 static void judge(const struct bench_point *p, struct ud_question *u, double *values)
 {
-	size_t n = q_values(u->q, p, u->s, u->b, values);
+	size_t n = q_values(u->q, p, u->s, u->b, u->b2, values);
 
 	u->paired = n > 0;
 	bench_judge(values, n, u->q->threshold, u->q->claim != BENCH_Q_AT_MOST, &u->j);
@@ -272,8 +286,11 @@ static size_t reps_sum(const struct bench_point *p, const struct ud_question *u,
 {
 	size_t sum = 0;
 
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		sum += p->series[u[i].s].n + p->series[u[i].b].n;
+		if (u[i].b2 != NO_BASE2)
+			sum += p->series[u[i].b2].n;
+	}
 	return sum;
 }
 
@@ -286,17 +303,18 @@ static bool deciding(const struct ud_question *u)
 static void q_where(const struct ud_question *u, const struct bench_point *p, char *buf, size_t len)
 {
 	const struct bench_question *q = u->q;
-	char limit[32] = "";
+	char limit[32] = "", base[96];
 
+	bench_question_base(q, base, sizeof(base));
 	if (q->subject_limit)
 		snprintf(limit, sizeof(limit), " (retry limit %u)", q->subject_limit);
 	if (p->mode)
-		snprintf(buf, len, "%s%s / %s in %s", q->subject, limit, q->base, p->label);
+		snprintf(buf, len, "%s%s / %s in %s", q->subject, limit, base, p->label);
 	else if (p->threads && strcmp(p->scenario, "refcount-timing") != 0)
-		snprintf(buf, len, "%s%s / %s at %u thread%s", q->subject, limit, q->base,
-			 p->threads, p->threads == 1 ? "" : "s");
+		snprintf(buf, len, "%s%s / %s at %u thread%s", q->subject, limit, base, p->threads,
+			 p->threads == 1 ? "" : "s");
 	else
-		snprintf(buf, len, "%s / %s time", q->subject, q->base);
+		snprintf(buf, len, "%s / %s time", q->subject, base);
 }
 
 /*
@@ -387,13 +405,19 @@ static void record(const struct bench_point *p, const struct ud_question *u, con
 {
 	const struct bench_question *q = u->q;
 	unsigned int limit = p->retry_limits ? p->retry_limits[u->s] : 0;
-	json_t *d = json_object();
+	json_t *d = json_object(), *bases = json_array();
+	char base[96];
+
+	bench_question_base(q, base, sizeof(base));
+	json_array_append_new(bases, json_string(q->base));
+	if (q->base2)
+		json_array_append_new(bases, json_string(q->base2));
 
 	json_object_set_new(d, "question", json_integer(q - bench_questions));
 	json_object_set_new(d, "scenario", json_string(p->scenario));
 	json_object_set_new(d, "subject", json_string(q->subject));
 	json_object_set_new(d, "retry_limit", limit ? json_integer(limit) : json_null());
-	json_object_set_new(d, "base", json_string(q->base));
+	json_object_set_new(d, "base", json_string(base));
 	json_object_set_new(d, "threads", p->threads ? json_integer(p->threads) : json_null());
 	json_object_set_new(d, "size", p->size ? json_integer((json_int_t)p->size) : json_null());
 	json_object_set_new(d, "mode", p->mode ? json_string(p->mode) : json_null());
@@ -411,6 +435,7 @@ static void record(const struct bench_point *p, const struct ud_question *u, con
 	json_object_set_new(d, "planned_verdict",
 			    json_string(bench_verdict_text(u->planned_verdict)));
 	json_object_set_new(d, "stopped", json_string(stopped));
+	json_object_set_new(d, "bases", bases);
 	json_array_append_new(ud.decisions, d);
 }
 
@@ -443,15 +468,20 @@ int bench_until_decided(const struct bench_point *p)
 		return 0;
 	for (size_t i = 0; i < bench_nr_questions && nr < BENCH_UD_MAX_AT; i++) {
 		const struct bench_question *q = &bench_questions[i];
-		int s, b;
+		int s, b, b2 = -1;
 
 		if (!point_matches(q, p))
 			continue;
 		s = find_subject(p, q->subject, q->subject_limit);
 		b = find_subject(p, q->base, 0);
-		if (s < 0 || b < 0 || s == b)
+		if (q->base2)
+			b2 = find_subject(p, q->base2, 0);
+		if (s < 0 || b < 0 || s == b || (q->base2 && (b2 < 0 || b2 == s)))
 			continue;
-		u[nr++] = (struct ud_question){.q = q, .s = (size_t)s, .b = (size_t)b};
+		u[nr++] = (struct ud_question){.q = q,
+					       .s = (size_t)s,
+					       .b = (size_t)b,
+					       .b2 = b2 < 0 ? NO_BASE2 : (size_t)b2};
 	}
 	if (!nr)
 		return 0;
@@ -466,8 +496,11 @@ int bench_until_decided(const struct bench_point *p)
 	/* The groups: subjects joined by a question (figures too), union-find. */
 	for (size_t i = 0; i < p->n; i++)
 		parent[i] = i;
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		parent[group_of(parent, u[i].s)] = group_of(parent, u[i].b);
+		if (u[i].b2 != NO_BASE2)
+			parent[group_of(parent, u[i].b2)] = group_of(parent, u[i].b);
+	}
 	for (size_t i = 0; i < nr; i++) {
 		u[i].group = group_of(parent, u[i].s);
 		judge(p, &u[i], values);

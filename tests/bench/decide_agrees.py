@@ -11,7 +11,9 @@ the report judges the same values with stats.py.  Both must agree on:
     and for a few larger n (100, 200, 400, 1000), values in shuffled order;
   * the bimodality flag, the verdict and its why, for the paired series of
     tests/report/fixtures/verdicts.json (every pair of contend results at one
-    thread count), zero.json's and refcount.json's ratio_runs, and a few made
+    thread count), zero.json's and refcount.json's ratio_runs, zero.json's
+    ratios to the store bandwidth limit (the larger of two bases in each
+    repetition, criteria.ZERO_BANDWIDTH), and a few made
     to be bimodal or tied, each against thresholds at every value, between
     every two, beyond both ends, in both directions, and with no threshold.
 
@@ -46,6 +48,11 @@ def fixture_series():
                 vals = criteria.side_by_side(a, b)
                 if vals:
                     out.append(vals)
+    with open(os.path.join(FIXTURES, "zero.json")) as f:
+        rs = json.load(f)["results"]
+    # the store bandwidth limit's ratios: to the larger of two bases in each repetition
+    llc = next((r["llc_bytes"] for r in rs if isinstance(r.get("llc_bytes"), int)), None)
+    out += [p.values for p in criteria.zero_pairs(rs, criteria.ZERO_BANDWIDTH, llc)]
     for name in ("zero.json", "refcount.json"):
         with open(os.path.join(FIXTURES, name)) as f:
             for r in json.load(f)["results"]:

@@ -13,9 +13,15 @@ QUESTIONS, entry by entry:
     "ZERO_CRITERIA[2]"), with the same scenario, subject, base, point (threads,
     "most", retry limit, mode, sizes), value compared, claim and threshold;
   * the summary's "sweep" is asked in lockref-sweep and, unless lockref-sweep
-    runs, in contend; its zero measures are the ZERO_CRITERIA they name;
+    runs, in contend; its zero measures are the ZERO_CRITERIA they name (with
+    the measure's own subject, a figure, where it names one);
+  * a zero criterion over several modes ("also_modes") is one entry per mode;
+    one whose base is the larger of two ("bases": the store bandwidth limit)
+    has both in its "bases" and the report's name for them as its "base";
   * what is not paired is not there: CRITERIA comparing two thread counts
-    (qspinlock against its own 2-thread figure); INLINE_LOOP;
+    (qspinlock against its own 2-thread figure); INLINE_LOOP; an "aggregate"
+    zero criterion (the geometric mean over sizes: one figure over every size,
+    not a question at one point, so the bench cannot run it further);
   * every entry comes from somewhere: no question of the bench's own.
 
 The baseline of a "timing" measure is refcount-timing's: the subject's
@@ -43,26 +49,30 @@ def check(cond, what):
 
 
 def entry(scenario, subject, base, *, threads=None, limit=None, mode=None, sizes=None,
-          value="ops_per_sec ratio", claim="at_least", threshold=None, unless=None):
+          value="ops_per_sec ratio", claim="at_least", threshold=None, unless=None,
+          bases=None):
     return {"scenario": scenario, "subject": subject, "subject_retry_limit": limit,
             "base": base, "threads": threads, "mode": mode, "sizes": sizes, "value": value,
             "claim": claim if threshold is not None else "figure", "threshold": threshold,
-            "unless_run": unless}
+            "unless_run": unless, "bases": list(bases or [base])}
 
 
-def zero_entry(c):
+def zero_entries(c):
+    """The entries of zero criterion C (criteria.zero_measure's): one per mode it counts."""
     spec = c["sizes"]
     if spec == "beyond_cache":
         sizes = "beyond_cache"
     elif isinstance(spec, list):
         sizes = {"each": list(spec)}
     else:
-        sizes = {"from": spec[0], "to": spec[1]}
+        # from 1 B: the range is open below (every size is at least 1 byte)
+        sizes = {"from": spec[0] if spec[0] and spec[0] > 1 else None, "to": spec[1]}
     ns = "limit_ns" in c
-    return entry("zero", c["subject"], c["base"], mode=c["mode"], sizes=sizes,
-                 value="ns per call difference" if ns else "gb_per_sec ratio",
-                 claim="at_most" if ns else "at_least",
-                 threshold=c["limit_ns"] if ns else c["factor"])
+    return [entry("zero", c["subject"], c["base"], mode=mode, sizes=sizes,
+                  value="ns per call difference" if ns else "gb_per_sec ratio",
+                  claim="at_most" if ns else "at_least",
+                  threshold=c["limit_ns"] if ns else c["factor"],
+                  bases=criteria.bases_of(c)) for mode in criteria.modes_of(c)]
 
 
 def expected(baselines):
@@ -77,7 +87,11 @@ def expected(baselines):
         want[ref] = [entry(criteria.SCENARIO, c["subject"], c["base"], threads=c["threads"],
                            threshold=c["factor"])]
     for i, c in enumerate(criteria.ZERO_CRITERIA):
-        want[f"ZERO_CRITERIA[{i}]"] = [zero_entry(c)]
+        if c.get("aggregate"):
+            never[f"ZERO_CRITERIA[{i}]"] = ("an aggregate over sizes, not a question at one "
+                                             "point: not run further")
+            continue
+        want[f"ZERO_CRITERIA[{i}]"] = zero_entries(c)
     for qi, q in enumerate(criteria.QUESTIONS):
         for mi, m in enumerate(q["measures"]):
             ref = f"QUESTIONS[{qi}].measures[{mi}]"
@@ -95,7 +109,12 @@ def expected(baselines):
                              entry(criteria.SCENARIO, m["subject"], m["base"],
                                    unless="lockref-sweep", **e)]
             elif kind == "zero":
-                want[ref] = [zero_entry(criteria.ZERO_CRITERIA[m["criterion"]])]
+                c = criteria.zero_measure(m)
+                if c.get("aggregate"):
+                    never[ref] = ("an aggregate over sizes, not a question at one point: not "
+                                  "run further")
+                else:
+                    want[ref] = zero_entries(c)
             else:
                 failures.append(f"{ref}: a measure of kind {kind!r} this test does not know: "
                                 "add it to bench/questions.c and here")

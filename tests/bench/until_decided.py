@@ -4,9 +4,10 @@
     /usr/bin/python3 until_decided.py BENCH OUTDIR
 
 Runs short scenarios with --until-decided=SECONDS (contend, refcount-timing,
-zero hot, lockref-sweep, a few subjects of all; and contend with one
-repetition and a budget too small for more than one round) and checks in
-each JSON:
+zero hot, lockref-sweep, a few subjects of all; contend with one repetition
+and a budget too small for more than one round; and zero hot at twice the
+last-level cache, where hl_zero's question has two bases: the larger of
+nontemporal and rep_stosb in each repetition) and checks in each JSON:
 
   * config.until_decided: budget_s as given, planned = --repeat, cap =
     4 x planned (at least 10), spent_s within the budget plus one round,
@@ -55,7 +56,8 @@ RUNS = [
      {("refcount", "atomic", 1, None)}),
     ("zero", ["zero", "--quick", "--sizes", "17,300,4K", "--mode", "hot", "--subjects",
               "hl_zero,hl_try_zero,glibc_memset,memcpy_zero_page"], 2, 2,
-     {("hl_try_zero", "hl_zero", None, 17), ("hl_zero", "glibc_memset", None, 300),
+     {("hl_try_zero", "hl_zero", None, 17), ("hl_zero", "glibc_memset", None, 17),
+      ("hl_zero", "glibc_memset", None, 300),
       ("hl_try_zero", "hl_zero", None, 300), ("hl_zero", "glibc_memset", None, 4096),
       ("hl_zero", "memcpy_zero_page", None, 4096), ("hl_try_zero", "hl_zero", None, 4096)}),
     ("sweep", ["lockref-sweep", "--threads", "3,2", "--duration", "0.02", "--subjects",
@@ -87,8 +89,11 @@ def at_point(results, d, subject, limit=False):
     return None
 
 
-def values(q, a, b):
-    """The per-repetition values the report judges for question Q (the table's entry)."""
+def values(q, a, b, bases=()):
+    """The per-repetition values the report judges for question Q (the table's entry); BASES:
+    the results of every base when Q has two (the larger in each repetition is the base)."""
+    if len(bases) > 1:
+        return criteria.side_by_side_max(a, bases)
     if q["value"] == "ops_per_sec ratio":
         return criteria.side_by_side(a, b)
     if q["value"] == "gb_per_sec ratio":
@@ -177,13 +182,18 @@ def check_run(name, args, budget, repeat, expected, bench, outdir):
         check(d.get("planned") == repeat and isinstance(n, int) and repeat <= n <= cap,
               f"{dw}: expected planned {repeat} <= repetitions <= cap {cap}, got {d!r}")
         a = at_point(results, d, d["subject"], d.get("retry_limit"))
-        b = at_point(results, d, d["base"])
-        if not check(a is not None and b is not None, f"{dw}: expected results of both"):
+        names = q.get("bases") or [d["base"]]
+        check(d.get("bases", names) == names,
+              f"{dw}: expected the question's bases {names}, got {d.get('bases')!r}")
+        bs = [at_point(results, d, x) for x in names]
+        if not check(a is not None and all(x is not None for x in bs),
+                     f"{dw}: expected results of the subject and of {names}"):
             continue
-        check(len(a["runs"]) == n and len(b["runs"]) == n,
+        b = bs[0]
+        check(len(a["runs"]) == n and all(len(x["runs"]) == n for x in bs),
               f"{dw}: expected {n} runs of each (paired), got {len(a['runs'])} and "
-              f"{len(b['runs'])}")
-        vals = values(q, a, b)
+              f"{[len(x['runs']) for x in bs]}")
+        vals = values(q, a, b, bs)
         if not check(vals is not None and len(vals) == n,
                      f"{dw}: expected {n} paired values from the JSON, got {vals!r}"):
             continue
@@ -228,12 +238,35 @@ def check_run(name, args, budget, repeat, expected, bench, outdir):
     for d in decisions:
         for fig in questions:
             if fig["claim"] == "figure" and fig["scenario"] == d["scenario"] and \
-                    fig["base"] == d["base"]:
-                f, b = at_point(results, d, fig["subject"]), at_point(results, d, d["base"])
+                    fig["base"] == d["base"] and fig.get("mode") in (None, d["mode"]):
+                f = at_point(results, d, fig["subject"])
+                b = at_point(results, d, (fig.get("bases") or [d["base"]])[0])
                 if f and b:
                     check(len(f["runs"]) == len(b["runs"]),
                           f"{w}: expected {fig['subject']} paired with {d['base']} "
                           f"({len(b['runs'])} runs), got {len(f['runs'])}")
+
+
+def beyond_cache_run(bench, outdir):
+    """The run of the question with two bases (hl_zero against the larger of nontemporal and
+    rep_stosb, and glibc_memset's figure beside it): hot, at one size above the last-level
+    cache the bench finds here (twice it), so that the question is asked on any machine."""
+    out = os.path.join(outdir, "llc.json")
+    p = subprocess.run([*target(bench), "zero", "--quick", "--sizes", "1K", "--mode", "hot",
+                        "--subjects", "hl_zero", "--repeat", "1", "--json", out],
+                       capture_output=True, text=True, timeout=60)
+    if not check(p.returncode == 0, f"the cache's size: exit {p.returncode}: {p.stderr}"):
+        return None
+    with open(out) as f:
+        llc = next((r.get("llc_bytes") for r in json.load(f)["results"]
+                    if isinstance(r.get("llc_bytes"), int)), None) or criteria.BEYOND_CACHE
+    size = 2 * llc
+    expected = {("hl_zero", criteria.ZERO_BANDWIDTH["base"], None, size)}
+    if size <= criteria.ZERO_VS_GLIBC["sizes"][1]:
+        expected.add(("hl_zero", "glibc_memset", None, size))
+    return ("beyond_cache", ["zero", "--quick", "--sizes", str(size), "--mode", "hot",
+                             "--subjects", "hl_zero,glibc_memset,nontemporal,rep_stosb"],
+            2, 2, expected)
 
 
 def main():
@@ -242,7 +275,11 @@ def main():
         return 2
     bench, outdir = sys.argv[1:]
     os.makedirs(outdir, exist_ok=True)
-    for run in RUNS:
+    runs = list(RUNS)
+    extra = beyond_cache_run(bench, outdir)
+    if extra:
+        runs.append(extra)
+    for run in runs:
         check_run(*run, bench, outdir)
     # Without the option: no until_decided in the JSON.
     out = os.path.join(outdir, "without.json")
@@ -257,7 +294,7 @@ def main():
         print("FAIL:", f)
     if failures:
         return 1
-    print(f"--until-decided: {len(RUNS)} runs checked")
+    print(f"--until-decided: {len(runs)} runs checked")
     return 0
 
 

@@ -423,6 +423,22 @@ class SeriesTests(unittest.TestCase):
         self.assertEqual(sorted(hot), [16, 64, 256, 4096, 1 << 20, 64 << 20, 1 << 30])
         self.assertIn("With hot buffers the ratio runs from 0.78x (1 GiB)", text)
 
+    def test_zero_sentences_issue_17(self):
+        """Issue 17's criteria in the zero section's words: the cold sizes below 0.95x at the
+        median, the geometric mean over sizes (hot), and beyond the cache hl_zero and glibc
+        against the store bandwidth limit."""
+        text, calls = self.render([load("full-bench.json")], "zero")
+        self.assertIn("with cold buffers the ratio runs from 0.95x (64 B) to 1.08x (64 MiB); from "
+                      "1 B to 1 GiB (the summary's sizes) its median is below 0.95x, the interval "
+                      "straddling it, at 1 of 6 sizes (64 B)", text)
+        self.assertIn("Over the 7 sizes from 16 B to 1 GiB (hot, each weighted alike), the "
+                      "geometric mean of hl_zero / glibc_memset is 1.07x [1.05x, 1.11x]", text)
+        self.assertIn("Beyond the 32 MiB last-level cache (hot and cold buffers), hl_zero runs at "
+                      "0.71x\u20130.90x of the store bandwidth limit (the larger of nontemporal "
+                      "and rep_stosb in each repetition), at worst 0.71x [0.70x, 0.79x] at 1 GiB "
+                      "hot", text)
+        self.assertIn("glibc_memset runs at 0.82x\u20130.99x of it (a figure, no threshold)", text)
+
     def test_sweep_log_x_and_threshold(self):
         text, calls = self.render([load("full-bench.json")], "lockref-sweep")
         (call,) = calls

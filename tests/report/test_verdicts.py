@@ -267,6 +267,312 @@ class StatsUnitTests(unittest.TestCase):
         self.assertIsNone(s.combine([]))
 
 
+# -- issue 17's zero criteria, on synthetic files -----------------------------------------------
+
+MIB = 1 << 20
+LLC = 32 * MIB
+
+
+def zero_result(subject, size, runs, mode="hot", llc=LLC):
+    """A zero result of SUBJECT at SIZE with these GB/s RUNS (the median is the headline)."""
+    med = sorted(runs)[len(runs) // 2]
+    return {"scenario": "zero", "subject": subject, "threads": 1, "size": size,
+            "retry_limit": None, "mode": mode, "headline": "gb_per_sec", "gb_per_sec": med,
+            "ns_per_op": size / med, "ops_per_sec": med * 1e9 / size, "runs": list(runs),
+            "llc_bytes": llc, "variant": subject if subject in ("nontemporal", "rep_stosb")
+            else None}
+
+
+def zero_file(path, results):
+    """fixtures/zero.json's env and facts with RESULTS, written to PATH."""
+    with open(fixture("zero.json")) as f:
+        data = json.load(f)
+    data["results"] = results
+    with open(path, "w") as f:
+        json.dump(data, f)
+    return path
+
+
+def crit_rows(app):
+    """{criterion: row} of the appendix's done criteria."""
+    sec = app[app.index("#### Done criteria"):]
+    return {line.split(" | ")[0][2:]: line for line in sec.splitlines()
+            if line.startswith("| ") and "criterion" not in line}
+
+
+def geomean_results():
+    """hl_zero / glibc_memset at 64 B: runs 1, 1, 1, 9, 9 (median 1); at 4 KiB: 9, 9, 1, 1, 1
+    (median 1), and at 64 B two more repetitions (--until-decided) at 0.01.  Per repetition
+    the geometric mean over the two sizes is 3, 3, 1, 3, 3: median 3.00x (the geometric mean
+    of the sizes' medians would be 1.00x).  2 GiB (ratio 100) is outside 1 B to 1 GiB."""
+    g = [10.0] * 5
+    return [zero_result("hl_zero", 64, [10, 10, 10, 90, 90, 0.1, 0.1]),
+            zero_result("glibc_memset", 64, g + [10, 10]),
+            zero_result("hl_zero", 4096, [90, 90, 10, 10, 10]),
+            zero_result("glibc_memset", 4096, g),
+            zero_result("hl_zero", 2 << 30, [1000] * 5),
+            zero_result("glibc_memset", 2 << 30, g)]
+
+
+def bandwidth_results():
+    """Above a 32 MiB LLC, at 64 MiB hot: nontemporal 20, 30, 20, 30, 20 (median 20) and
+    rep_stosb 30, 20, 30, 20, 20 (median 20): the faster switches from one repetition to the
+    next, and the limit per repetition is 30, 30, 30, 30, 20 (median 30).  hl_zero 24, 24,
+    24, 24, 16: 0.80x of it in every repetition (does not hold at 0.90x), where against the
+    larger median (20) it would be 1.20x and against nontemporal or rep_stosb alone, taken
+    per repetition, 0.80x only at the median.  glibc_memset 15 throughout: 0.50x, 0.50x,
+    0.50x, 0.50x, 0.75x.  Cold at 64 MiB: hl_zero 0.95x of a steady limit (holds)."""
+    nt, rep = [20, 30, 20, 30, 20], [30, 20, 30, 20, 20]
+    return [zero_result("nontemporal", 64 * MIB, nt), zero_result("rep_stosb", 64 * MIB, rep),
+            zero_result("hl_zero", 64 * MIB, [24, 24, 24, 24, 16]),
+            zero_result("glibc_memset", 64 * MIB, [15] * 5),
+            zero_result("nontemporal", 64 * MIB, [20] * 5, "cold"),
+            zero_result("rep_stosb", 64 * MIB, [10] * 5, "cold"),
+            zero_result("hl_zero", 64 * MIB, [19] * 5, "cold"),
+            zero_result("glibc_memset", 64 * MIB, [18] * 5, "cold"),
+            # below the cache: not counted (hl_zero at 0.10x of the variants)
+            zero_result("nontemporal", 16 * MIB, [50] * 5),
+            zero_result("rep_stosb", 16 * MIB, [50] * 5),
+            zero_result("hl_zero", 16 * MIB, [5] * 5),
+            zero_result("glibc_memset", 16 * MIB, [5] * 5)]
+
+
+class ZeroCriteriaUnitTests(unittest.TestCase):
+    """Issue 17's zero criteria in criteria.py, on results with a known answer."""
+
+    @classmethod
+    def setUpClass(cls):
+        from hotline_report import criteria
+        cls.c = criteria
+
+    def check(self, criterion, results, llc=LLC):
+        i = self.c.ZERO_CRITERIA.index(criterion)
+        return self.c.evaluate_zero(results, llc)[i]
+
+    def test_geomean_per_repetition_known_answer(self):
+        g, missing = self.c.geomean(geomean_results(), self.c.ZERO_GEOMEAN)
+        self.assertIsNone(missing)
+        self.assertEqual(g.sizes, [64, 4096])
+        self.assertEqual(g.n, 5)        # the first 5 repetitions: 64 B's extra two are left out
+        self.assertEqual([round(v, 12) for v in g.values], [3.0, 3.0, 1.0, 3.0, 3.0])
+        self.assertAlmostEqual(g.value, 3.0)
+        self.assertAlmostEqual(g.of_medians, 1.0)
+        ck = self.check(self.c.ZERO_GEOMEAN, geomean_results())
+        self.assertIs(ck.met, True)
+        # [1, 3]: the 5 repetitions' interval (min, max) straddles 1.05
+        self.assertEqual(ck.interval_verdict, "cannot tell at this noise")
+        self.assertIn("= 3.00x over 2 sizes from 64 B to 4 KiB, each size weighted alike; the "
+                      "median of 5 per-repetition geometric means, each over the first 5 "
+                      "repetitions at every size (needs \u2265 1.05x); the geometric mean of "
+                      "the sizes' own medians is 1.00x", ck.figures())
+
+    def test_geomean_below_and_holds(self):
+        rs = [zero_result("hl_zero", 64, [9.0, 9.1, 9.2, 9.3, 9.4]),
+              zero_result("glibc_memset", 64, [10.0] * 5),
+              zero_result("hl_zero", 4096, [10.0] * 5),
+              zero_result("glibc_memset", 4096, [10.0] * 5)]
+        ck = self.check(self.c.ZERO_GEOMEAN, rs)
+        # sqrt(0.92 * 1) = 0.959...: not met, and the whole interval is below 1.05
+        self.assertIs(ck.met, False)
+        self.assertEqual(ck.interval_verdict, "does not hold")
+        rs = [zero_result("hl_zero", 64, [11.0, 11.1, 11.2, 11.3, 11.4]),
+              zero_result("glibc_memset", 64, [10.0] * 5)]
+        ck = self.check(self.c.ZERO_GEOMEAN, rs)
+        self.assertEqual((ck.met, ck.interval_verdict), (True, "holds"))
+
+    def test_geomean_is_hot_only(self):
+        rs = [dict(r, mode="cold") for r in geomean_results()]
+        ck = self.check(self.c.ZERO_GEOMEAN, rs)
+        self.assertIsNone(ck.met)
+        self.assertEqual(ck.figures(), "no hot hl_zero and glibc_memset results at any size "
+                                       "from 1 B to 1 GiB in this file")
+
+    def test_cold_criterion_judged(self):
+        rs = [zero_result("hl_zero", 4096, [9.0, 9.0, 9.1, 9.0, 9.2], "cold"),
+              zero_result("glibc_memset", 4096, [10.0] * 5, "cold"),
+              zero_result("hl_zero", 4096, [10.0] * 5),
+              zero_result("glibc_memset", 4096, [10.0] * 5)]
+        hot = self.check(self.c.ZERO_VS_GLIBC, rs)
+        cold = self.check(self.c.ZERO_VS_GLIBC_COLD, rs)
+        self.assertEqual(self.c.ZERO_VS_GLIBC_COLD["mode"], "cold")
+        self.assertEqual((hot.met, hot.interval_verdict), (True, "holds"))
+        self.assertEqual((cold.met, cold.interval_verdict), (False, "does not hold"))
+        self.assertIn("worst at 4 KiB: hl_zero 9.00 vs glibc_memset 10.0 GB/s = 0.90x",
+                      cold.figures())
+        # 1 B counts (issue 4's criterion started at 64 B)
+        rs = [zero_result("hl_zero", 1, [0.5] * 5, "cold"),
+              zero_result("glibc_memset", 1, [1.0] * 5, "cold")]
+        self.assertIs(self.check(self.c.ZERO_VS_GLIBC_COLD, rs).met, False)
+
+    def test_bandwidth_max_per_repetition(self):
+        ck = self.check(self.c.ZERO_BANDWIDTH, bandwidth_results())
+        hot = [p for p in ck.points if p.mode == "hot"]
+        self.assertEqual([p.size for p in hot], [64 * MIB])     # 16 MiB is below the LLC
+        p = hot[0]
+        self.assertEqual([round(v, 12) for v in p.values], [0.8] * 5)
+        self.assertAlmostEqual(p.b, 30.0)       # the median of the per-repetition limit
+        self.assertIs(ck.met, False)
+        self.assertEqual(ck.interval_verdict, "does not hold")
+        cold = [q for q in ck.points if q.mode == "cold"]
+        self.assertEqual([round(v, 12) for v in cold[0].values], [0.95] * 5)
+        self.assertEqual(ck.worst, p)
+        text = ck.figures()
+        self.assertIn("worst at 64 MiB (hot): hl_zero 24.0 vs the limit 30.0 GB/s", text)
+        self.assertIn("1 size 64 MiB hot and 1 size 64 MiB cold (above the 32 MiB last-level "
+                      "cache)", text)
+        # glibc's distance from the limit: a figure beside it, its lowest point
+        self.assertIn("beside it, glibc_memset at worst 0.50x the limit, at 64 MiB (hot) (a "
+                      "figure, no threshold)", text)
+        fig = self.c.zero_points(bandwidth_results(), self.c.ZERO_BANDWIDTH, LLC,
+                                 "glibc_memset")[0]
+        self.assertEqual([round(v, 12) for v in fig[0].values], [0.5, 0.5, 0.5, 0.5, 0.75])
+        self.assertAlmostEqual(fig[1].value, 0.9)      # cold: 18 / max(20, 10)
+
+    def test_bandwidth_holds_when_max_is_reached(self):
+        rs = [r for r in bandwidth_results() if r["mode"] == "hot"]
+        for r in rs:
+            if r["subject"] == "hl_zero" and r["size"] == 64 * MIB:
+                r["runs"] = [29.0, 29.5, 29.0, 29.5, 19.5]
+        ck = self.check(self.c.ZERO_BANDWIDTH, rs)
+        self.assertEqual((ck.met, ck.interval_verdict), (True, "holds"))
+        self.assertIn("1 size 64 MiB hot and no cold ones", ck.figures())
+
+    def test_bandwidth_uses_the_llc(self):
+        self.assertIsNone(self.check(self.c.ZERO_BANDWIDTH, bandwidth_results(),
+                                     llc=128 * MIB).met)
+        ck = self.check(self.c.ZERO_BANDWIDTH, bandwidth_results(), llc=None)
+        self.assertIn("(above 32 MiB, the file recording no cache size)", ck.figures())
+
+    def test_bandwidth_not_checked_without_a_base(self):
+        rs = [r for r in bandwidth_results() if r["subject"] != "nontemporal"]
+        ck = self.check(self.c.ZERO_BANDWIDTH, rs)
+        self.assertIsNone(ck.met)
+        self.assertEqual(ck.figures(), "no hot hl_zero, nontemporal and rep_stosb results at "
+                                       "any size above the 32 MiB last-level cache in this file")
+
+    def test_summary_measures(self):
+        """The summary asks each of issue 17's zero criteria; glibc against the limit as a
+        figure (no threshold)."""
+        asked = [(m["criterion"], m.get("subject")) for q in self.c.QUESTIONS
+                 for m in q["measures"] if m["kind"] == "zero"]
+        for c in (self.c.ZERO_VS_GLIBC, self.c.ZERO_VS_GLIBC_COLD, self.c.ZERO_GEOMEAN,
+                  self.c.ZERO_BANDWIDTH):
+            self.assertIn((self.c.ZERO_CRITERIA.index(c), None), asked)
+        fig = [m for q in self.c.QUESTIONS for m in q["measures"]
+               if m["kind"] == "zero" and m.get("subject")]
+        self.assertEqual(len(fig), 1)
+        c = self.c.zero_measure(fig[0])
+        self.assertEqual((c["subject"], c["factor"], c["base"]),
+                         ("glibc_memset", None, self.c.ZERO_BANDWIDTH["base"]))
+
+
+class ZeroCriteriaReportTests(ToolCase):
+    """Issue 17's zero criteria in the summary and the appendix, from synthetic files; and a
+    file from before them (no cold results, no nontemporal) renders with one line each."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        path = zero_file(os.path.join(cls.tmp, "geo.json"), geomean_results())
+        out = os.path.join(cls.tmp, "g")
+        cls.geo = summary_rows(run_report([path], out, cls.env))
+        cls.geo_app = reportlib.appendix(out)
+        path = zero_file(os.path.join(cls.tmp, "z17.json"),
+                         bandwidth_results() + [
+                             zero_result("hl_zero", 100, [8.0, 8.1, 8.0, 8.2, 8.1], "cold"),
+                             zero_result("glibc_memset", 100, [10.0] * 5, "cold")])
+        out = os.path.join(cls.tmp, "z")
+        cls.md = run_report([path], out, cls.env)
+        cls.app = reportlib.appendix(out)
+        cls.rows = summary_rows(cls.md)
+
+    def row(self, start):
+        hit = [r for m, r in self.rows.items() if m.startswith(start)]
+        self.assertEqual(len(hit), 1, f"one summary row for {start!r}; rows: {self.rows}")
+        return hit[0]
+
+    def test_summary_cold_row(self):
+        r = self.row("hl_zero / glibc_memset GB/s, cold")
+        self.assertIn("0.81x [0.80x, 0.82x] at 100 B", r)
+        self.assertIn("**does not hold** (\u2265 0.95x)", r)
+
+    def test_summary_geomean_row(self):
+        hit = [r for m, r in self.geo.items()
+               if m.startswith("geometric mean over sizes of hl_zero / glibc_memset")]
+        self.assertEqual(len(hit), 1, self.geo)
+        r = hit[0]
+        self.assertIn("3.00x [1.00x, 3.00x] over 2 sizes, 64 B to 4 KiB", r)
+        self.assertIn("**cannot tell at this noise** (\u2265 1.05x)", r)
+        self.assertIn("each size weighted alike, the first 5 repetitions at each", r)
+
+    def test_summary_bandwidth_rows(self):
+        r = self.row("hl_zero / max(nontemporal, rep_stosb)")
+        self.assertIn("0.80x [0.80x, 0.80x] at 64 MiB, hot", r)
+        self.assertIn("**does not hold** (\u2265 0.9x); 2 sizes: 1 do not hold, 1 hold", r)
+        r = self.row("glibc_memset / max(nontemporal, rep_stosb)")
+        self.assertIn("0.50x [0.50x, 0.75x] at 64 MiB, hot", r)
+        self.assertIn("a figure (no threshold); the lowest of 2 sizes", r)
+
+    def test_criteria_rows(self):
+        rows = crit_rows(self.app)
+        self.assertIn("| **not met** | does not hold |",
+                      rows["hl_zero \u2265 0.95x glibc_memset at every size from 1 B to 1 GiB "
+                           "(cold)"])
+        g = [v for k, v in crit_rows(self.geo_app).items()
+             if k.startswith("the geometric mean")]
+        self.assertEqual(len(g), 1)
+        self.assertIn("| **met** | cannot tell at this noise (the interval straddles the "
+                      "threshold) |", g[0])
+        b = [v for k, v in rows.items() if k.startswith("hl_zero within 10% of the store")]
+        self.assertEqual(len(b), 1)
+        self.assertIn("| **not met** | does not hold |", b[0])
+
+    def test_appendix_tables(self):
+        sec = self.app[self.app.index("#### Beyond the cache: the store bandwidth limit"):]
+        self.assertIn("| 64 MiB | hot | 20.0 | 20.0 | 24.0 | 0.80x [0.80x, 0.80x] **does not "
+                      "hold** | 0.50x [0.50x, 0.75x] |", sec)
+        self.assertIn("| 64 MiB | cold | 20.0 | 10.0 | 19.0 | 0.95x [0.95x, 0.95x] holds | "
+                      "0.90x [0.90x, 0.90x] |", sec)
+        self.assertIn("| 100 B | \u2014 | 0.81x [0.80x, 0.82x] **does not hold** |", self.app)
+
+
+class OlderZeroFileTests(ToolCase):
+    """A zero file without cold results and without nontemporal (as a bench run before issue
+    17 with --mode hot and a few subjects): every criterion it cannot answer says so in one
+    line, the rest as before."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        with open(fixture("zero.json")) as f:
+            rs = [r for r in json.load(f)["results"]
+                  if r.get("mode") != "cold" and r["subject"] != "nontemporal"]
+        out = os.path.join(cls.tmp, "old")
+        cls.md = run_report([zero_file(os.path.join(cls.tmp, "old.json"), rs)], out, cls.env)
+        cls.app = reportlib.appendix(out)
+
+    def test_not_checked_in_one_line(self):
+        rows = crit_rows(self.app)
+        self.assertIn("| no cold hl_zero and glibc_memset results at any size from 1 B to 1 GiB "
+                      "in this file | not checked |",
+                      rows["hl_zero \u2265 0.95x glibc_memset at every size from 1 B to 1 GiB "
+                           "(cold)"])
+        b = [v for k, v in rows.items() if k.startswith("hl_zero within 10% of the store")][0]
+        self.assertIn("| no hot hl_zero, nontemporal and rep_stosb results at any size above "
+                      "the 32 MiB last-level cache in this file | not checked |", b)
+        self.assertIn("| **not met** |", rows["hl_zero \u2265 0.95x glibc_memset at every size "
+                                              "from 1 B to 1 GiB (hot)"])
+
+    def test_one_line_for_the_limit(self):
+        sec = self.app[self.app.index("#### Beyond the cache: the store bandwidth limit"):]
+        sec = sec[:sec.index("\n####", 1)]
+        self.assertEqual([l for l in sec.splitlines()[1:] if l.strip()],
+                         ["Not measured: no nontemporal and rep_stosb results paired with "
+                          "hl_zero above the last-level cache in this file."])
+        self.assertNotIn("store bandwidth", self.md)
+        self.assertNotIn(", cold, 1 B to 1 GiB", self.md)
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit("usage: test_verdicts.py TOOL [TestClass ...] [unittest options]")

@@ -460,18 +460,31 @@ def _zero(ctx, have):
             best = max(s.points, key=lambda p: p.median)
             t = (f"with {s.label} the ratio runs from {_x(worst.median)} "
                  f"({fmt.size_exact(worst.x)}) to {_x(best.median)} ({fmt.size_exact(best.x)})")
-            if s.key == c["mode"]:   # the summary's sizes: the criterion's range
-                inside = [p for p in s.points if _in_range(p.x, c["sizes"])]
-                below = [p for p in inside if p.hi is not None and p.hi < c["factor"]]
+            cm = criteria.ZERO_VS_GLIBC_BY_MODE.get(s.key)
+            if cm is not None:   # the summary's sizes: the criterion's range in this mode
+                inside = [p for p in s.points if _in_range(p.x, cm["sizes"])]
+                below = [p for p in inside if p.hi is not None and p.hi < cm["factor"]]
+                across = [p for p in inside if p.hi is not None and p.lo < cm["factor"] <= p.hi
+                          and p.median < cm["factor"]]
+                if below or across:
+                    t += f"; {_range_words(cm['sizes'])} (the summary's sizes) its "
                 if below:
-                    t += (f"; {_range_words(c['sizes'])} (the summary's sizes) its whole "
-                          f"interval is below {c['factor']:g}x at {len(below)} of "
+                    t += (f"whole interval is below {cm['factor']:g}x at {len(below)} of "
                           f"{fmt.plural(len(inside), 'size')} ({_sizes(below)})")
+                if across:
+                    t += (" and its " if below else "") + (
+                        f"median is below {cm['factor']:g}x, the interval straddling it, at "
+                        f"{len(across)}" + ("" if below else
+                                             f" of {fmt.plural(len(inside), 'size')}")
+                        + f" ({_sizes(across)})")
             S.append(t)
         text = "; ".join(S)
         text = _tag(ctx, name) + text[0].upper() + text[1:]
         few = reps_note([p for s in series for p in s.points])
         text += (f" ({few})" if few else "") + "."
+        more = [x for x in (zeroing.geomean_sentence(z), zeroing.bandwidth_sentence(z)) if x]
+        if more:
+            text += " " + " ".join(more)
         if z.plan:
             text += f" {c['subject']}'s plan here: {zeroing.plan_words(z.plan)}."
         L += [text, ""]

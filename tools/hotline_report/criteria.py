@@ -30,6 +30,7 @@ from the file's "subjects" object (facts.py), and the published figures name
 the subject they are set beside (data/published.json).
 """
 
+import math
 import statistics
 
 from . import fmt, stats
@@ -244,7 +245,7 @@ def evaluate(results):
     return out
 
 
-# -- clearing memory (issue 4) ---------------------------------------------------
+# -- clearing memory (issues 4 and 17) ----------------------------------------------------------
 
 ZERO = "zero"
 
@@ -257,18 +258,45 @@ DEFAULT_MODE = "hot"
 # "Beyond the cache" when the file does not record the last-level cache's size.
 BEYOND_CACHE = 32 << 20
 
-# sizes: (lo, hi), every size of the file in that range, bounds included (None:
-# open); [s, ...]: each of these sizes, all required; "beyond_cache": every size
-# above the last-level cache.  "factor": a ratio of GB/s that must hold at each
-# size; "limit_ns": ns per call that SUBJECT may cost over BASE at each size.
+# Each zero criterion compares SUBJECT with BASE in MODE at every size of "sizes" and holds
+# only if it holds at each:
+#   sizes: (lo, hi), every size of the file in that range, bounds included (None: open);
+#          [s, ...]: each of these sizes, all required; "beyond_cache": every size above the
+#          last-level cache (the file's llc_bytes, else BEYOND_CACHE);
+#   factor: a ratio of GB/s that must hold at each size; limit_ns: ns per call that SUBJECT
+#          may cost over BASE at each size;
+#   bases: when given, BASE is the larger of these in each repetition k (run k of every one
+#          ran in the same round), "base" naming that maximum;
+#   also_modes: other modes counted too, where the file measured the criterion's sizes in
+#          them (MODE is required);
+#   figure: another subject set against the same base, a figure with no threshold;
+#   aggregate "geomean": not a claim at each size but one over all of them: in each
+#          repetition k, the geometric mean over the sizes of SUBJECT's run k / BASE's run k
+#          (the first n repetitions at every size, n the fewest any size has: with
+#          --until-decided some sizes have more); judged is the median of those
+#          per-repetition means, with stats.py's interval.
+# Issue 17 replaced issue 4's zero criteria: hl_zero >= 0.95x glibc from 1 B (not 64 B), hot
+# and now cold; the geometric mean; and beyond the cache, the store bandwidth limit in place
+# of issue 4's "hl_zero >= 1.2x glibc_memset beyond the cache" (issue 17 supersedes it there:
+# what glibc reaches is a figure beside it, no longer the bar).
+GIB = 1 << 30
 ZERO_CRITERIA = [
-    {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": (64, 1 << 30),
+    {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": (1, GIB),
      "factor": 0.95,
-     "text": "hl_zero \u2265 0.95x glibc_memset at every size from 64 B to 1 GiB (hot)"},
-    {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": "beyond_cache",
-     "factor": 1.2,
-     "text": "hl_zero clearly ahead of glibc_memset beyond the cache: \u2265 1.2x at every size "
-             "above the last-level cache (hot)"},
+     "text": "hl_zero \u2265 0.95x glibc_memset at every size from 1 B to 1 GiB (hot)"},
+    {"subject": "hl_zero", "base": "glibc_memset", "mode": "cold", "sizes": (1, GIB),
+     "factor": 0.95,
+     "text": "hl_zero \u2265 0.95x glibc_memset at every size from 1 B to 1 GiB (cold)"},
+    {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": (1, GIB),
+     "factor": 1.05, "aggregate": "geomean",
+     "text": "the geometric mean over sizes of hl_zero / glibc_memset \u2265 1.05x, from 1 B "
+             "to 1 GiB (hot)"},
+    {"subject": "hl_zero", "base": "max(nontemporal, rep_stosb)",
+     "bases": ("nontemporal", "rep_stosb"), "mode": "hot", "also_modes": ("cold",),
+     "sizes": "beyond_cache", "factor": 0.90, "figure": "glibc_memset",
+     "text": "hl_zero within 10% of the store bandwidth limit beyond the cache: \u2265 0.90x "
+             "the better of nontemporal and rep_stosb in each repetition, at every size above "
+             "the last-level cache (hot, and cold where measured)"},
     {"subject": "hl_zero", "base": "memcpy_zero_page", "mode": "hot", "sizes": [4096, 1 << 20],
      "factor": 1.2, "text": "hl_zero \u2265 1.2x memcpy_zero_page at 4 KiB and 1 MiB (hot)"},
     {"subject": "hl_try_zero", "base": "hl_zero", "mode": "hot", "sizes": (256, None),
@@ -277,6 +305,16 @@ ZERO_CRITERIA = [
      "limit_ns": 2.0,
      "text": "hl_try_zero within 2 ns per call of hl_zero at every size below 256 B (hot)"},
 ]
+
+
+def bases_of(c):
+    """The subjects criterion C's base is made of: its "bases", else its one "base"."""
+    return tuple(c.get("bases") or (c["base"],))
+
+
+def modes_of(c):
+    """The modes criterion C counts: its own (required), then its "also_modes"."""
+    return (c["mode"],) + tuple(c.get("also_modes", ()))
 
 
 def mode_of(r):
@@ -292,23 +330,56 @@ def zero_index(results):
     return idx
 
 
-class Point:
-    """One size of a zero criterion: the two figures shown and the value judged."""
+def _gb_runs(r):
+    return r.get("runs") if r.get("headline") == "gb_per_sec" else None
 
-    def __init__(self, size, a, b, value, n, values=None):
+
+def limit_runs(bases):
+    """Per repetition k, the largest of the BASES' runs k (GB/s), up to the shortest; None when
+    one has no runs or they were not run side by side (another thread count)."""
+    if not bases or len({b.get("threads") for b in bases}) > 1:
+        return None
+    runs = [_gb_runs(b) for b in bases]
+    if not all(isinstance(x, list) and x and all(is_number(v) for v in x) for x in runs):
+        return None
+    return [max(x[k] for x in runs) for k in range(min(len(x) for x in runs))]
+
+
+def side_by_side_max(a, bases):
+    """Per-repetition ratios of zero result a's GB/s to the largest of BASES' in the same
+    repetition (the runs of one round); None if they do not pair."""
+    if len(bases) == 1:
+        return side_by_side(a, bases[0], "gb_per_sec")
+    lim = limit_runs(bases)
+    ra = _gb_runs(a)
+    if (lim is None or not isinstance(ra, list) or not ra or not all(is_number(x) for x in ra)
+            or a.get("threads") != bases[0].get("threads") or not all(y > 0 for y in lim)):
+        return None
+    return [x / y for x, y in zip(ra, lim)]
+
+
+class Point:
+    """One size (and mode) of a zero criterion: the two figures shown and the value judged."""
+
+    def __init__(self, size, a, b, value, n, values=None, mode=None, series=(), base=None):
         self.size, self.a, self.b, self.value, self.n = size, a, b, value, n
         self.values = values        # the per-repetition ratios or differences, when they pair
+        self.mode = mode
+        self.series = series        # the runs of the subject and of the base, for bimodality
+        self.base = base            # of several bases, the one whose median is the larger
 
 
 class SizeCheck(Verdict):
-    """One zero criterion against one file, over the sizes it covers."""
+    """One zero criterion against one file, over the sizes (and modes) it covers."""
 
-    def __init__(self, crit, points=(), missing=None, scope=""):
+    def __init__(self, crit, points=(), missing=None, scope="", figure=()):
         self.crit = crit
         self.points = list(points)
         self.missing = missing      # what is missing when not checked
         self.scope = scope          # which sizes, in words ("26 sizes from 64 B to 1 GiB")
+        self.figure = list(figure)  # the points of crit["figure"] against the same base
         self.ns = "limit_ns" in crit
+        self.modes = len({p.mode for p in self.points}) > 1
         self.worst = None
         if self.points and missing is None:
             pick = max if self.ns else min
@@ -342,20 +413,33 @@ class SizeCheck(Verdict):
             return f"{v:+.{d}f} ns".replace("-", "\u2212")
         return f"{v:.{d}f}x"
 
+    def _at(self, p):
+        return fmt.size_exact(p.size) + (f" ({p.mode})" if self.modes else "")
+
     def _point_text(self, p):
         c = self.crit
         unit = "ns per call" if self.ns else "GB/s"
+        if c.get("bases"):
+            faster = f" ({p.base} the faster)" if p.base else ""
+            return (f"{c['subject']} {fmt.num(p.a)} vs the limit {fmt.num(p.b)} {unit}{faster} = "
+                    f"{self.value_text(p.value)}")
         return (f"{c['subject']} {fmt.num(p.a)} vs {c['base']} {fmt.num(p.b)} {unit} = "
                 f"{self.value_text(p.value)}")
 
     def _how(self):
         ns = {p.n for p in self.points}
         what = "differences" if self.ns else "ratios"
+        bases = self.crit.get("bases")
+        if bases:
+            what += f" to the larger of {common_names(bases)}"
         if ns == {0}:
             return f"{what} of the medians"
         if ns == {1}:
             return f"{what} from one repetition each"
         if len(ns) == 1:
+            if bases:
+                return (f"each the median of {ns.pop()} side-by-side {what} in the same "
+                        "repetition")
             return f"each the median of {ns.pop()} side-by-side repetitions"
         return f"{what} side by side where the repetitions pair, else of the medians"
 
@@ -369,19 +453,31 @@ class SizeCheck(Verdict):
             each = "; ".join(f"{fmt.size_exact(p.size)}: {self._point_text(p)}"
                              for p in self.points)
             return f"{each}; {self._how()} ({need})"
-        s = f"worst at {fmt.size_exact(self.worst.size)}: {self._point_text(self.worst)}"
-        last = self.points[-1]
+        s = f"worst at {self._at(self.worst)}: {self._point_text(self.worst)}"
+        last = max(self.points, key=lambda p: (p.mode == c["mode"], p.size))
         if last is not self.worst and not self.ns:
-            s += f"; at {fmt.size_exact(last.size)}, the largest: {self.value_text(last.value)}"
-        return f"{s}; {self.scope}, {self._how()} ({need})"
+            s += f"; at {self._at(last)}, the largest: {self.value_text(last.value)}"
+        s = f"{s}; {self.scope}, {self._how()} ({need})"
+        if self.figure:
+            f = min(self.figure, key=lambda p: p.value)
+            s += (f"; beside it, {c['figure']} at worst {f.value:.2f}x the limit, at "
+                  f"{self._at(f)} (a figure, no threshold)")
+        return s
 
 
 def _zero_sizes(c, sizes, llc):
     """(sizes of the file C covers, scope in words, what is missing when a listed one is absent)."""
+    got, words, note, gone = _zero_scope(c, sizes, llc)
+    return got, words + note, gone
+
+
+def _zero_scope(c, sizes, llc):
+    """(sizes of the file C covers, those in words, a note on the range (" (above the 32 MiB
+    last-level cache)") or "", what is missing when a listed one is absent)."""
     spec = c["sizes"]
     if isinstance(spec, list):
         gone = [s for s in spec if s not in sizes]
-        return ([s for s in spec if s in sizes], "",
+        return ([s for s in spec if s in sizes], "", "",
                 f"at {fmt.size_exact(gone[0])}" if gone else None)
     note = None
     if spec == "beyond_cache":
@@ -392,15 +488,19 @@ def _zero_sizes(c, sizes, llc):
         lo, hi = spec
     got = [s for s in sizes if (lo is None or s >= lo) and (hi is None or s <= hi)]
     if not got:
-        return [], "", "at any size " + (note or _range_words(lo, hi))
-    first, last = fmt.size_exact(got[0]), fmt.size_exact(got[-1])
-    scope = fmt.plural(len(got), "size") + " " + (
-        f"from {first} to {last}" if len(got) > 1 else first)
+        return [], "", "", "at any size " + (note or _range_words(lo, hi))
     if note:
-        scope += f" ({note})"
+        note = f" ({note})"
     elif hi is not None and sizes[-1] < hi:
-        scope += f" (this file's sizes stop at {fmt.size_exact(sizes[-1])})"
-    return got, scope, None
+        note = f" (this file's sizes stop at {fmt.size_exact(sizes[-1])})"
+    return got, _sizes_words(got), note or "", None
+
+
+def _sizes_words(got):
+    """"26 sizes from 64 B to 1 GiB", "1 size (64 MiB)"."""
+    first, last = fmt.size_exact(got[0]), fmt.size_exact(got[-1])
+    return fmt.plural(len(got), "size") + " " + (
+        f"from {first} to {last}" if len(got) > 1 else first)
 
 
 def _range_words(lo, hi):
@@ -411,46 +511,171 @@ def _range_words(lo, hi):
     return f"from {fmt.size_exact(lo)} to {fmt.size_exact(hi)}"
 
 
-def _zero_point(c, a, b):
-    """The Point of criterion C at one size, from results a (subject) and b (base), or None."""
+def _zero_point(c, a, bases, mode=None):
+    """The Point of criterion C at one size, from results a (subject) and BASES (the base, or
+    the bases whose larger run is the base), or None."""
     if "limit_ns" in c:
+        b = bases[0]
         d, n = ns_difference(a, b)
         va, vb = a.get("ns_per_op"), b.get("ns_per_op")
         pairs = _paired_runs(a, b, ns_runs)
         values = [x - y for x, y in pairs] if pairs else None
-        return Point(a["size"], va, vb, d, n, values) if d is not None else None
-    v, n = ratio(a, b, "gb_per_sec")
-    return Point(a["size"], a.get("gb_per_sec"), b.get("gb_per_sec"), v, n,
-                 side_by_side(a, b, "gb_per_sec")) if v is not None else None
+        return Point(a["size"], va, vb, d, n, values, mode,
+                     (a.get("runs"), b.get("runs"))) if d is not None else None
+    if len(bases) == 1:
+        b = bases[0]
+        v, n = ratio(a, b, "gb_per_sec")
+        return Point(a["size"], a.get("gb_per_sec"), b.get("gb_per_sec"), v, n,
+                     side_by_side(a, b, "gb_per_sec"), mode,
+                     (a.get("runs"), b.get("runs"))) if v is not None else None
+    meds = [b.get("gb_per_sec") for b in bases]
+    top = max((b for b, m in zip(bases, meds) if is_number(m) and m > 0),
+              key=lambda b: b["gb_per_sec"], default=None)
+    values = side_by_side_max(a, bases)
+    lim = limit_runs(bases)
+    if values:
+        return Point(a["size"], a.get("gb_per_sec"), statistics.median(lim[:len(values)]),
+                     statistics.median(values), len(values), values, mode,
+                     (a.get("runs"), lim), top and top["subject"])
+    va = a.get("gb_per_sec")
+    if top is None or not is_number(va):
+        return None
+    return Point(a["size"], va, top["gb_per_sec"], va / top["gb_per_sec"], 0, None, mode,
+                 (), top["subject"])
+
+
+def zero_points(results, c, llc=None, subject=None):
+    """(points, scope in words, what is missing or None) of zero criterion C (an "aggregate"
+    one too: its sizes) against RESULTS, with SUBJECT in place of C's when given (its
+    "figure").  The first of C's modes is required; the others count where the file has
+    results at the sizes C covers."""
+    idx = results if isinstance(results, dict) else zero_index(results)
+    subject = subject or c["subject"]
+    bases = bases_of(c)
+    points, scopes, notes = [], [], []
+    for i, mode in enumerate(modes_of(c)):
+        both = sorted(s for (subj, m, s) in idx if subj == subject and m == mode
+                      and all((b, m, s) in idx for b in bases))
+        sizes, words, note, gone = _zero_scope(c, both, llc)
+        pts = [_zero_point(c, idx[(subject, mode, s)], [idx[(b, mode, s)] for b in bases],
+                           mode) for s in sizes] if not gone else []
+        pts = [p for p in pts if p is not None]
+        if not pts:
+            if i == 0:
+                return [], "", (f"{mode} {common_names((subject,) + bases)} results "
+                                f"{gone or 'with figures'}")
+            scopes.append(f"no {mode} ones")
+            continue
+        points += pts
+        scopes.append(words if len(modes_of(c)) == 1 else f"{words} {mode}")
+        notes.append(note)
+    return points, " and ".join(scopes) + notes[0], None
+
+
+def common_names(items):
+    """"a", "a and b", "a, b and c"."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class Geomean:
+    """Aggregate criterion C's statistic: in each repetition k, the geometric mean over the
+    sizes of the paired ratio run_k(subject) / run_k(base), over the first n repetitions at
+    every size (n the fewest any size has); .values those per-repetition means (None when
+    some size does not pair: then .value is the geometric mean of the ratios of the medians),
+    .value their median, .sizes the sizes it covers."""
+
+    def __init__(self, c, points, scope):
+        self.crit, self.scope = c, scope
+        self.sizes = [p.size for p in points]
+        self.points = points
+        self.values = None
+        self.n = 0
+        # beside it: the geometric mean of each size's median ratio (all its repetitions)
+        self.of_medians = math.exp(statistics.fmean(math.log(p.value) for p in points)) \
+            if points and all(p.value > 0 for p in points) else None
+        if points and all(p.values and all(v > 0 for v in p.values) for p in points):
+            self.n = min(len(p.values) for p in points)
+            self.values = [math.exp(statistics.fmean(math.log(p.values[k]) for p in points))
+                           for k in range(self.n)]
+            self.value = statistics.median(self.values)
+        elif points and all(p.value > 0 for p in points):
+            self.value = math.exp(statistics.fmean(math.log(p.value) for p in points))
+        else:
+            self.value = None
+
+
+def geomean(results, c, llc=None):
+    """(Geomean or None, what is missing): aggregate criterion C against RESULTS."""
+    points, scope, missing = zero_points(results, c, llc)
+    if missing:
+        return None, missing
+    g = Geomean(c, points, scope)
+    return (g, None) if g.value is not None else (None, "figures above zero")
+
+
+class GeomeanCheck(Verdict):
+    """An aggregate zero criterion (the geometric mean over sizes) against one file."""
+
+    def __init__(self, crit, g=None, missing=None):
+        self.crit, self.g, self.missing = crit, g, missing
+        self.ns = False
+        if g is not None:
+            self.met = g.value >= crit["factor"]
+            if g.values:
+                comp = stats.Comparison(g.values, crit["factor"])
+                self.interval_verdict, self.interval_why = comp.verdict, comp.why
+
+    def figures(self):
+        c, g = self.crit, self.g
+        if self.met is None:
+            return f"no {self.missing} in this file"
+        f = c["factor"]
+        v = f"{g.value:.{_digits(g.value, lambda x: x >= f)}f}x"
+        if g.values:
+            how = (f"the median of {fmt.plural(len(g.values), 'per-repetition geometric mean')}"
+                   f", each over the first {g.n} repetitions at every size")
+        else:
+            how = "of the ratios of the medians: the repetitions do not pair up"
+        s = (f"{c['subject']} / {c['base']} = {v} over {g.scope}, each size weighted alike; "
+             f"{how} (needs \u2265 {f:g}x)")
+        if g.values and g.of_medians is not None:
+            s += f"; the geometric mean of the sizes' own medians is {g.of_medians:.2f}x"
+        return s
 
 
 def evaluate_zero(results, llc=None):
-    """Check every zero criterion against RESULTS; a list of SizeCheck, in ZERO_CRITERIA order.
+    """Check every zero criterion against RESULTS; a list of SizeCheck (GeomeanCheck for an
+    aggregate one), in ZERO_CRITERIA order.
 
     LLC: the last-level cache's size in bytes, when known ("beyond the cache")."""
     idx = zero_index(results)
     out = []
     for c in ZERO_CRITERIA:
-        both = sorted(s for (subj, mode, s) in idx
-                      if subj == c["subject"] and mode == c["mode"]
-                      and (c["base"], mode, s) in idx)
-        sizes, scope, gone = _zero_sizes(c, both, llc)
-        points = [_zero_point(c, idx[(c["subject"], c["mode"], s)], idx[(c["base"], c["mode"], s)])
-                  for s in sizes]
-        points = [p for p in points if p is not None]
-        if gone or not points:
-            out.append(SizeCheck(c, missing=f"{c['mode']} {c['subject']} and {c['base']} results "
-                                            f"{gone or 'with figures'}"))
-        else:
-            out.append(SizeCheck(c, points, scope=scope))
+        if c.get("aggregate") == "geomean":
+            g, missing = geomean(idx, c, llc)
+            out.append(GeomeanCheck(c, g, missing))
+            continue
+        points, scope, missing = zero_points(idx, c, llc)
+        if missing:
+            out.append(SizeCheck(c, missing=missing))
+            continue
+        fig = zero_points(idx, c, llc, c["figure"])[0] if c.get("figure") else ()
+        out.append(SizeCheck(c, points, scope=scope, figure=fig))
     return out
 
 
 # The zero criteria the zero section's sentences answer, by what they ask.
-ZERO_VS_GLIBC = ZERO_CRITERIA[0]     # hl_zero against glibc, every size from 64 B (ratio)
-ZERO_VS_COPY = ZERO_CRITERIA[2]      # hl_zero against a zero-page copy at listed sizes
-TRY_ZERO_RATIO = ZERO_CRITERIA[3]    # hl_try_zero's throughput against hl_zero's, from 256 B
-TRY_ZERO_NS = ZERO_CRITERIA[4]       # hl_try_zero's cost over hl_zero in ns, below 256 B
+ZERO_VS_GLIBC = ZERO_CRITERIA[0]       # hl_zero against glibc, every size, hot (ratio)
+ZERO_VS_GLIBC_COLD = ZERO_CRITERIA[1]  # the same, cold
+ZERO_GEOMEAN = ZERO_CRITERIA[2]        # the geometric mean over sizes of that ratio, hot
+ZERO_BANDWIDTH = ZERO_CRITERIA[3]      # hl_zero against the store bandwidth limit, beyond LLC
+ZERO_VS_COPY = ZERO_CRITERIA[4]        # hl_zero against a zero-page copy at listed sizes
+TRY_ZERO_RATIO = ZERO_CRITERIA[5]      # hl_try_zero's throughput against hl_zero's, from 256 B
+TRY_ZERO_NS = ZERO_CRITERIA[6]         # hl_try_zero's cost over hl_zero in ns, below 256 B
+
+# hl_zero against glibc, by mode: the criterion of each mode (the zero section's ratios).
+ZERO_VS_GLIBC_BY_MODE = {c["mode"]: c for c in (ZERO_VS_GLIBC, ZERO_VS_GLIBC_COLD)}
 
 # The zero section's ratios per size and size class: the pairs of ZERO_CRITERIA, in the order
 # its tables show them.
@@ -483,8 +708,11 @@ OPENCLOSE_RATIO = {"subject": "processes", "base": "threads"}
 #              of that subject (data/published.json, refcount_timing);
 #   "sweep":   lockref-sweep's SUBJECT at retry limit LIMIT over BASE, at the highest thread
 #              count, ratio >= FACTOR (else contend's results at their highest thread count);
-#   "zero":    one of ZERO_CRITERIA, at each size it covers; the size shown is the deciding
-#              one: the worst of the sizes whose verdict is the combined verdict.
+#   "zero":    one of ZERO_CRITERIA, at each size (and mode) it covers; the size shown is the
+#              deciding one: the worst of the sizes whose verdict is the combined verdict.  An
+#              "aggregate" criterion (the geometric mean over sizes) is one figure over all its
+#              sizes.  "subject": another subject set against the criterion's base, a figure
+#              with no threshold (glibc_memset against the store bandwidth limit).
 # "published": the key of data/published.json set beside the row (kernel.py reads it).
 QUESTIONS = [
     {"question": "Is refcount as cheap as an atomic here?", "measures": [
@@ -514,40 +742,47 @@ QUESTIONS = [
          "factor": 0.5, "what": "qspinlock / pthread_mutex ops/s, most threads"},
     ]},
     {"question": "Does hl_zero beat glibc?", "measures": [
-        {"kind": "zero", "criterion": 0, "what": "hl_zero / glibc_memset GB/s, hot, deciding size"},
+        {"kind": "zero", "criterion": 0,
+         "what": "hl_zero / glibc_memset GB/s, hot, 1 B to 1 GiB, deciding size"},
         {"kind": "zero", "criterion": 1,
-         "what": "hl_zero / glibc_memset GB/s beyond the cache, hot, deciding size"},
+         "what": "hl_zero / glibc_memset GB/s, cold, 1 B to 1 GiB, deciding size"},
+        {"kind": "zero", "criterion": 2,
+         "what": "geometric mean over sizes of hl_zero / glibc_memset GB/s, hot"},
+    ]},
+    {"question": "Beyond the cache, does hl_zero reach the store bandwidth?", "measures": [
+        {"kind": "zero", "criterion": 3,
+         "what": "hl_zero / max(nontemporal, rep_stosb) GB/s per repetition above the "
+                 "last-level cache, hot and cold, deciding size"},
+        {"kind": "zero", "criterion": 3, "subject": "glibc_memset",
+         "what": "glibc_memset / max(nontemporal, rep_stosb) GB/s per repetition above the "
+                 "last-level cache, hot and cold, lowest size"},
     ]},
     {"question": "Clearing vs copying a zero page?", "measures": [
-        {"kind": "zero", "criterion": 2, "published": "sparse_tmpfs",
+        {"kind": "zero", "criterion": 4, "published": "sparse_tmpfs",
          "what": "hl_zero / memcpy_zero_page GB/s at 4 KiB and 1 MiB, hot, deciding size"},
     ]},
     {"question": "Does hl_try_zero cost nothing?", "measures": [
-        {"kind": "zero", "criterion": 3, "what": "hl_try_zero / hl_zero GB/s from 256 B, "
+        {"kind": "zero", "criterion": 5, "what": "hl_try_zero / hl_zero GB/s from 256 B, "
                                                   "hot, deciding size"},
-        {"kind": "zero", "criterion": 4, "what": "hl_try_zero \u2212 hl_zero ns per call "
+        {"kind": "zero", "criterion": 6, "what": "hl_try_zero \u2212 hl_zero ns per call "
                                                   "below 256 B, hot, deciding size"},
     ]},
 ]
 
 
+def zero_measure(m):
+    """The zero criterion summary measure M asks: ZERO_CRITERIA[m["criterion"]], with M's
+    "subject" in place of the criterion's and no threshold when M names one (a figure)."""
+    c = ZERO_CRITERIA[m["criterion"]]
+    if m.get("subject") and m["subject"] != c["subject"]:
+        c = dict(c, subject=m["subject"], factor=None, text=m["what"])
+        c.pop("figure", None)
+    return c
+
+
 def zero_pairs(results, c, llc=None):
-    """[(size, per-repetition values, subject runs, base runs)] of zero criterion C: ratios of
-    GB/s, or differences of ns per call ("limit_ns"), for each size it covers whose runs pair."""
-    idx = zero_index(results)
-    both = sorted(s for (subj, mode, s) in idx
-                  if subj == c["subject"] and mode == c["mode"] and (c["base"], mode, s) in idx)
-    sizes, _, gone = _zero_sizes(c, both, llc)
-    if gone:
-        return []
-    out = []
-    for s in sizes:
-        a, b = idx[(c["subject"], c["mode"], s)], idx[(c["base"], c["mode"], s)]
-        if "limit_ns" in c:
-            pairs = _paired_runs(a, b, ns_runs)
-            values = [x - y for x, y in pairs] if pairs else None
-        else:
-            values = side_by_side(a, b, "gb_per_sec")
-        if values:
-            out.append((s, values, a.get("runs"), b.get("runs")))
-    return out
+    """[Point] of zero criterion C for each size (and mode) it covers whose runs pair: .values
+    the per-repetition ratios of GB/s (to the larger base, with "bases"), or differences of ns
+    per call ("limit_ns"); .series the subject's and the base's runs."""
+    points, _, missing = zero_points(results, c, llc)
+    return [] if missing else [p for p in points if p.values]

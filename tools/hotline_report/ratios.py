@@ -17,7 +17,8 @@ the noise it is not.  Where the runs do not pair, the point is left out.
   sweep(doc, facts)            the swept lockref at each retry limit / the unbounded loop at
                                the most threads (lockref_sweep.points), the summary's threshold
   zero(doc)                    hl_zero / glibc_memset against size (criteria.ZERO_VS_GLIBC),
-                               one series per mode (hot, cold)
+                               one series per mode (hot, cold), each with its mode's
+                               threshold (criteria.ZERO_VS_GLIBC_BY_MODE)
   openclose(doc, facts)        each subject / its baseline (a fact) against N; without
                                one, criteria.OPENCLOSE_RATIO
   timing(doc)                  refcount-timing: [(subject, ratio_to, Comparison)] of its
@@ -134,7 +135,9 @@ def zero(doc, modes=("hot", "cold")):
                for s in sizes]
         pts = [p for p in pts if p]
         if pts:
-            out.append(Series(f"{mode} buffers", mode, pts, c["factor"], c["subject"],
+            # each mode's own criterion (issue 17: hot and cold), else the hot one's threshold
+            crit = criteria.ZERO_VS_GLIBC_BY_MODE.get(mode, c)
+            out.append(Series(f"{mode} buffers", mode, pts, crit["factor"], c["subject"],
                               c["base"]))
     return out
 

@@ -130,26 +130,47 @@ def _zero(m, doc, ctx):
     rs = _results(doc, criteria.ZERO)
     if not rs:
         return None
-    crit = criteria.ZERO_CRITERIA[m["criterion"]]
+    crit = criteria.zero_measure(m)
     llc = zeroing.ZeroData(doc, rs, ctx.facts(doc, criteria.ZERO)).llc
+    if crit.get("aggregate") == "geomean":
+        return _geomean(m, doc, crit, rs, llc)
     pairs = criteria.zero_pairs(rs, crit, llc)
     if not pairs:
         return None
     ns = "limit_ns" in crit
-    comps = [(s, stats.Comparison(v, crit["limit_ns"] if ns else crit["factor"], not ns,
-                                  series=(ra, rb))) for s, v, ra, rb in pairs]
+    threshold = crit["limit_ns"] if ns else crit["factor"]
+    comps = [(p, stats.Comparison(p.values, threshold, not ns, series=p.series))
+             for p in pairs]
     verdict = stats.combine(c for _, c in comps)
     # the size shown: the worst of those that decide the verdict (all of them when it holds)
     deciding = [p for p in comps if p[1].verdict == verdict] or comps
-    size, worst = (max if ns else min)(deciding, key=lambda p: p[1].median)
+    point, worst = (max if ns else min)(deciding, key=lambda p: p[1].median)
     notes = list(worst.notes())
-    if len(comps) > 1:
+    if len(comps) > 1 and verdict is not None:
         count = {}
         for _, c in comps:
             count[c.verdict] = count.get(c.verdict, 0) + 1
         notes.append(f"{fmt.plural(len(comps), 'size')}: " + ", ".join(
             f"{n} {SHORT[v]}" for v, n in count.items()))
-    return Row(m, doc, worst, verdict, notes, ns=ns, where=f"at {fmt.size_exact(size)}")
+    elif len(comps) > 1:
+        notes.append(f"the lowest of {fmt.plural(len(comps), 'size')}")
+    where = f"at {fmt.size_exact(point.size)}"
+    if len(criteria.modes_of(crit)) > 1:
+        where += f", {point.mode}"
+    return Row(m, doc, worst, verdict, notes, ns=ns, where=where)
+
+
+def _geomean(m, doc, crit, rs, llc):
+    """The row of an aggregate measure: the median of the per-repetition geometric means over
+    the sizes, with its interval; None when the repetitions do not pair at every size."""
+    g, _ = criteria.geomean(rs, crit, llc)
+    if g is None or not g.values:
+        return None
+    c = stats.Comparison(g.values, crit["factor"])
+    first, last = fmt.size_exact(g.sizes[0]), fmt.size_exact(g.sizes[-1])
+    return Row(m, doc, c, c.verdict, c.notes() + [
+        f"each size weighted alike, the first {fmt.plural(g.n, 'repetition')} at each"],
+        where=f"over {fmt.plural(len(g.sizes), 'size')}, {first} to {last}")
 
 
 def _answer(ctx, m, measured):
@@ -180,9 +201,10 @@ def _figure(row):
 
 def _claim(m, row):
     if m["kind"] == "zero":
-        crit = criteria.ZERO_CRITERIA[m["criterion"]]
-        return (f"\u2264 +{crit['limit_ns']:g} ns" if "limit_ns" in crit
-                else f"\u2265 {crit['factor']:g}x")
+        crit = criteria.zero_measure(m)
+        if "limit_ns" in crit:
+            return f"\u2264 +{crit['limit_ns']:g} ns"
+        return None if crit["factor"] is None else f"\u2265 {crit['factor']:g}x"
     if m["kind"] == "timing":
         return None if m["limit"] is None else f"\u2264 {m['limit']:g}x"
     return None if m["factor"] is None else f"\u2265 {m['factor']:g}x"
@@ -207,7 +229,7 @@ def _published_cell(m, row):
     if not key:
         return fmt.DASH
     got = kernel.summary_published(key, m["subject"] if "subject" in m else
-                                   criteria.ZERO_CRITERIA[m["criterion"]]["subject"],
+                                   criteria.zero_measure(m)["subject"],
                                    row.doc.env.get("arch"))
     if got is None:
         return fmt.DASH

@@ -10,7 +10,13 @@
                     subject by size; the dd experiments, said to measure the host
                     kernel
   paragraphs        its paragraphs of "What this machine says"
-  checks            its rows of the done criteria (criteria.ZERO_CRITERIA)
+  checks            its rows of the done criteria (criteria.ZERO_CRITERIA, issue 17's)
+
+Issue 17's criteria are judged here too, in words and tables: hl_zero against
+glibc_memset at every size, hot and cold, each size's median ratio with its
+interval and verdict; the geometric mean over sizes; and beyond the
+last-level cache, hl_zero and glibc_memset against the store bandwidth limit
+(the better of nontemporal and rep_stosb in each repetition).
 
 ZeroData holds one file's zero results, indexed, and everything derived
 from them that more than one part uses.  What a subject is comes from the
@@ -24,7 +30,7 @@ questions (criteria.py) and the published figures' (kernel.py).
 import re
 import statistics
 
-from . import common, criteria, fmt, kernel, plots
+from . import common, criteria, fmt, kernel, plots, stats
 from .common import names
 from .criteria import mode_of
 from .facts import Facts
@@ -44,6 +50,10 @@ MODE_TEXT = {
 
 # Size classes: each starts at its edge (bytes) and runs up to the next one.
 CLASS_EDGES = (0, 64, 1 << 10, 32 << 10, 1 << 20, 32 << 20)
+
+# The verdicts in a sentence.
+SHORT = {stats.HOLDS: "it holds", stats.DOES_NOT_HOLD: "it does not hold",
+         stats.CANNOT_TELL: "it cannot tell at this noise"}
 
 SMALL = 256           # ns per call is tabled below this size (hl_try_zero's criterion)
 TIE = 0.03            # crossovers: the leader keeps the lead until another is this much faster
@@ -353,8 +363,87 @@ def _ratios(z):
     odd = sorted({s for m in z.modes for s in z.sizes[m] if not _pow2(s)})
     if odd:
         L += [f"The odd sizes ({names(fmt.size_exact(s) for s in odd)}) count in the "
-              "classes and appear in the GB/s tables below.", ""]
-    return L
+              "classes and appear in the verdicts at every size and the GB/s tables below.", ""]
+    return L + _glibc_verdicts(z) + _bandwidth(z)
+
+
+def glibc_comparisons(z, mode):
+    """[(size, stats.Comparison)]: hl_zero / glibc_memset at each size of MODE's criterion
+    (criteria.ZERO_VS_GLIBC_BY_MODE) whose runs pair, against its threshold."""
+    c = criteria.ZERO_VS_GLIBC_BY_MODE.get(mode)
+    if c is None:
+        return []
+    return [(p.size, stats.Comparison(p.values, c["factor"], series=p.series))
+            for p in criteria.zero_pairs(z.results, c, z.llc)]
+
+
+def _ci(c, verdict=True):
+    """"0.89x [0.85x, 0.93x] **does not hold**": a Comparison's median, interval, verdict."""
+    s = fmt.ratio(c.median)
+    if c.lo is not None:
+        s += f" [{fmt.ratio(c.lo)}, {fmt.ratio(c.hi)}]"
+    if verdict and c.verdict is not None:
+        s += " " + {stats.HOLDS: "holds", stats.DOES_NOT_HOLD: "**does not hold**"}.get(
+            c.verdict, "*cannot tell*")
+    return s
+
+
+def _glibc_verdicts(z):
+    """The table of hl_zero / glibc_memset at every size of its criteria, hot and cold: the
+    median of the paired ratios, its interval and the verdict at that size."""
+    got = {m: dict(glibc_comparisons(z, m)) for m in z.modes}
+    got = {m: v for m, v in got.items() if v}
+    if not got:
+        return []
+    c = criteria.ZERO_VS_GLIBC
+    sizes = sorted({s for v in got.values() for s in v})
+    L = [f"{c['subject']} / {c['base']} at every size, {names(got)}, against the criteria's "
+         f"{c['factor']:g}x: the median of the paired ratios, its interval (stats.py) and "
+         "the verdict at that size (*cannot tell*: at this noise):", ""]
+    rows = [[fmt.size_exact(s)] + [_ci(got[m][s]) if s in got[m] else DASH for m in got]
+            for s in sizes]
+    return L + fmt.table(["size"] + list(got), rows, "l" + "r" * len(got)) + [""]
+
+
+def bandwidth_points(z, subject=None):
+    """[Point] of the store bandwidth criterion (criteria.ZERO_BANDWIDTH) for SUBJECT (its own
+    by default), each size and mode above the last-level cache whose runs pair."""
+    return criteria.zero_pairs(z.results, dict(criteria.ZERO_BANDWIDTH, **(
+        {"subject": subject} if subject else {})), z.llc)
+
+
+def _bandwidth(z):
+    """Beyond the last-level cache: hl_zero and glibc_memset against the store bandwidth limit
+    (the better of the bases in each repetition)."""
+    c = criteria.ZERO_BANDWIDTH
+    bases = criteria.bases_of(c)
+    mine = bandwidth_points(z)
+    if not mine:
+        beyond = [s for m in z.modes for s in z.sizes[m] if s > (z.llc or criteria.BEYOND_CACHE)]
+        if not beyond:
+            return []
+        return ["#### Beyond the cache: the store bandwidth limit", "",
+                f"Not measured: no {names(bases)} results paired with {c['subject']} above "
+                "the last-level cache in this file.", ""]
+    fig = {(p.mode, p.size): p for p in bandwidth_points(z, c["figure"])}
+    rows = []
+    for p in mine:
+        f = fig.get((p.mode, p.size))
+        rows.append([fmt.size_exact(p.size), p.mode] +
+                    [fmt.num(z.gb(b, p.mode, p.size)) for b in bases] +
+                    [fmt.num(p.a), _ci(stats.Comparison(p.values, c["factor"])),
+                     _ci(stats.Comparison(f.values), False) if f else DASH])
+    where = (f"above the {fmt.size_exact(z.llc)} last-level cache" if z.llc else
+             f"above {fmt.size_exact(criteria.BEYOND_CACHE)} (the file records no cache size)")
+    L = ["#### Beyond the cache: the store bandwidth limit", "",
+         f"{where[0].upper()}{where[1:]}, the store bandwidth limit is, in each repetition, the "
+         f"larger of {names(b + chr(39) + 's' for b in bases)} GB/s in the same round; each ratio is the median over "
+         f"the repetitions of the ratio to it, with its interval; {c['subject']} is to be within "
+         f"{1 - c['factor']:.0%} of it, {c['figure']} is a figure beside it (GB/s: medians).", ""]
+    L += fmt.table(["size", "mode"] + [f"{b} GB/s" for b in bases] +
+                   [f"{c['subject']} GB/s", f"{c['subject']} / limit",
+                    f"{c['figure']} / limit"], rows, "ll" + "r" * (len(bases) + 3))
+    return L + [""]
 
 
 def _ratio_by_size(z, mode, pairs):
@@ -538,7 +627,8 @@ def paragraphs(ctx, doc):
 
 
 def checks(ctx, doc):
-    """The issue-4 done criteria against this file (criteria.SizeCheck), or []."""
+    """The zero done criteria (issue 17's) against this file (criteria.SizeCheck and
+    GeomeanCheck), or []."""
     results = _zero(doc)
     if not results:
         return []
@@ -584,23 +674,98 @@ def _plan_sentence(z):
 
 
 def _hl_zero_sentences(z):
-    return [x for x in (_glibc_sentence(z), _copy_sentence(z),
-                        _try_zero_sentence(z)) if x]
+    return [x for x in (_glibc_sentence(z), geomean_sentence(z), bandwidth_sentence(z),
+                        _copy_sentence(z), _try_zero_sentence(z)) if x]
 
 
 def _glibc_sentence(z):
-    c = criteria.ZERO_VS_GLIBC
-    a, b, lo = c["subject"], c["base"], c["sizes"][0]
     parts = []
+    c = criteria.ZERO_VS_GLIBC
+    a, b = c["subject"], c["base"]
     for m in z.modes:
-        got = {s: v for s, v in z.ratios(a, b, m).items() if s >= lo}
-        if got:
-            worst, last = min(got, key=got.get), max(got)
-            parts.append(f"at worst {fmt.ratio(got[worst])} ({fmt.size_exact(worst)}) and "
-                         f"{fmt.ratio(got[last])} at {fmt.size_exact(last)}, the largest "
-                         f"size, with {m} buffers")
-    return (f"Against {b} from {fmt.size_exact(lo)} up, {a}'s ratio is " + "; ".join(parts)
-            + "." if parts else "")
+        cm = criteria.ZERO_VS_GLIBC_BY_MODE.get(m)
+        if cm is None:
+            continue
+        lo, hi = cm["sizes"]
+        got = {s: v for s, v in z.ratios(a, b, m).items()
+               if (lo is None or s >= lo) and (hi is None or s <= hi)}
+        if not got:
+            continue
+        worst, last = min(got, key=got.get), max(got)
+        t = f"at worst {fmt.ratio(got[worst])} ({fmt.size_exact(worst)})"
+        t += (", the largest size," if worst == last else
+              f" and {fmt.ratio(got[last])} at {fmt.size_exact(last)}, the largest size,")
+        t += f" with {m} buffers"
+        comps = glibc_comparisons(z, m)
+        f = cm["factor"]
+        below = [s for s, k in comps if k.verdict == stats.DOES_NOT_HOLD]
+        under = [s for s, k in comps if k.verdict == stats.CANNOT_TELL and k.median < f]
+        unsure = [s for s, k in comps if k.verdict == stats.CANNOT_TELL]
+        notes = []
+        if below:
+            notes.append(f"wholly below {f:g}x, interval and all, at "
+                         f"{_more(fmt.size_exact(s) for s in below)}")
+        if under:
+            notes.append(f"below it at the median, the interval straddling it, at "
+                         f"{_more(fmt.size_exact(s) for s in under)}")
+        if unsure:
+            notes.append(f"cannot tell at this noise at {len(unsure)} of "
+                         f"{fmt.plural(len(comps), 'size')}")
+        if notes:
+            t += " (" + "; ".join(notes) + ")"
+        parts.append(t)
+    if not parts:
+        return ""
+    return f"Against {b} at every size from 1 B to 1 GiB, {a}'s ratio is " + "; ".join(parts) + "."
+
+
+def geomean_sentence(z):
+    c = criteria.ZERO_GEOMEAN
+    if c["mode"] not in z.modes:
+        return ""
+    g, _ = criteria.geomean(z.results, c, z.llc)
+    if g is None:
+        return ""
+    s = (f"Over the {fmt.plural(len(g.sizes), 'size')} from {fmt.size_exact(g.sizes[0])} to "
+         f"{fmt.size_exact(g.sizes[-1])} ({c['mode']}, each weighted alike), the geometric mean "
+         f"of {c['subject']} / {c['base']} is ")
+    if g.values:
+        k = stats.Comparison(g.values, c["factor"])
+        s += (f"{_ci(k, False)}, the median of the per-repetition means over the first "
+              f"{fmt.plural(g.n, 'repetition')} at every size; against {c['factor']:g}x it "
+              + ("cannot tell at this noise" if k.verdict == stats.CANNOT_TELL else k.verdict))
+        if g.of_medians is not None:
+            s += f" (of the sizes' own medians: {fmt.ratio(g.of_medians)})"
+    else:
+        s += f"{fmt.ratio(g.value)} (of the ratios of the medians: the runs do not pair up)"
+    return s + "."
+
+
+def bandwidth_sentence(z):
+    c = criteria.ZERO_BANDWIDTH
+    mine = bandwidth_points(z)
+    if not mine:
+        return ""
+    theirs = bandwidth_points(z, c["figure"])
+    modes = list(dict.fromkeys(p.mode for p in mine))
+    where = (f"the {fmt.size_exact(z.llc)} last-level cache" if z.llc else
+             f"{fmt.size_exact(criteria.BEYOND_CACHE)}")
+    s = (f"Beyond {where} ({names(modes)} buffers), {c['subject']} runs at "
+         f"{_ratio_range([p.value for p in mine])} of the store bandwidth limit (the larger of "
+         f"{names(criteria.bases_of(c))} in each repetition)")
+    comps = [(p, stats.Comparison(p.values, c["factor"])) for p in mine]
+    p, k = min(comps, key=lambda x: x[1].median)
+    count = {}
+    for _, x in comps:
+        count[x.verdict] = count.get(x.verdict, 0) + 1
+    s += (f", at worst {_ci(k, False)} at {fmt.size_exact(p.size)}"
+          + (f" {p.mode}" if len(modes) > 1 else "") + f"; against {c['factor']:g}x, "
+          + names(f"{SHORT.get(v, v)} at {fmt.plural(n, 'size') if i == 0 else n}"
+                  for i, (v, n) in enumerate(count.items())))
+    if theirs:
+        s += (f"; {c['figure']} runs at {_ratio_range([p.value for p in theirs])} of it "
+              "(a figure, no threshold)")
+    return s + "."
 
 
 def _copy_sentence(z):
