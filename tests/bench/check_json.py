@@ -750,8 +750,11 @@ def main():
                  f"got {until!r}"):
             UNTIL = {"cap": until["cap"], "exact": {}}
             for d in until["decisions"]:
-                for who, limit in ((d.get("subject"), d.get("retry_limit")),
-                                   (d.get("base"), None)):
+                # A question with two bases (the store bandwidth limit: the larger of
+                # two subjects' GB/s) names them in "bases"; "base" is then its label.
+                bases = d.get("bases") if isinstance(d.get("bases"), list) else [d.get("base")]
+                for who, limit in [(d.get("subject"), d.get("retry_limit"))] + \
+                        [(b, None) for b in bases]:
                     key = (d.get("scenario"), who, d.get("threads") or 1, limit,
                            d.get("size"), d.get("mode"))
                     UNTIL["exact"][key] = d.get("repetitions")

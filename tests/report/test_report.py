@@ -1506,6 +1506,16 @@ class ZeroUnitTests(unittest.TestCase):
         self.assertEqual(c[0].met, None)
         self.assertEqual(c[1].met, False)
 
+    def test_used_results_count_for_no_criterion(self):
+        """--mode used (a cold clear, then the buffer read back) is a figure, not a criterion:
+        hl_zero at 0.5x glibc there leaves the hot and cold criteria unchecked."""
+        c = self.checks(self.result("hl_zero", 4096, [1.0], "used"),
+                        self.result("glibc_memset", 4096, [2.0], "used"))
+        self.assertEqual([x.met for x in c], [None] * 7)
+
+    def test_used_mode_is_described(self):
+        self.assertIn("read back", self.zeroing.MODE_TEXT["used"])
+
     def test_beyond_the_cache_uses_the_llc(self):
         """The store bandwidth criterion (issue 17's, in place of issue 4's 1.2x glibc) counts
         the sizes above the LLC: hl_zero 0.99x the limit at 64 MiB, 0.65x at 256 MiB."""

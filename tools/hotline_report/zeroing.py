@@ -46,6 +46,8 @@ MODE_TEXT = {
     "hot": "one buffer, cleared again and again: in the cache as far as it fits",
     "cold": "every call clears another place of an arena several times the last-level "
             "cache, in scattered order: the buffer is not in the cache",
+    "used": "as cold, then one byte of every cache line of the buffer read back, timed with "
+            "the clear: what a program does with a buffer it has just cleared",
 }
 
 # Size classes: each starts at its edge (bytes) and runs up to the next one.
