@@ -290,7 +290,7 @@ def page(path, version):
         for name, definition, doc in macros:
             out += [f".SS {name}", ".nf", ".B " + roff_text(definition), ".fi"]
             out += render_prose(doc)
-    others = sorted(f"hotline_{os.path.splitext(h)[0]}" for h in os.listdir(os.path.dirname(path))
+    others = sorted(f"hotline_{os.path.splitext(h)[0]}" for h in os.listdir(os.path.dirname(os.path.abspath(path)))
                     if h.endswith(".h") and os.path.splitext(h)[0] != base)
     out += [".SH SEE ALSO", ",\n".join(f".BR {o} (3)" for o in others)
             + ("," if others else ""), ".BR hotline\\-bench (1)"]

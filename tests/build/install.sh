@@ -113,7 +113,8 @@ check_man() {
 		page=$man3/hotline_$base.3
 		[ -f "$page" ] || fail "no man page hotline_$base.3 for hotline/$base.h"
 		{
-			sed -nE 's/^(HL_API|static inline)[^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)\(.*/\2/p' "$h"
+			sed -E '/^(HL_API|static inline)[^(]*$/{N;s/\n/ /;}' "$h" |
+				sed -nE 's/^(HL_API|static inline)[^(]*[ *]([A-Za-z_][A-Za-z0-9_]*)\(.*/\2/p'
 			sed -nE 's/^#[[:space:]]*define[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)\(.*/\1/p' "$h"
 		} | grep -v -e '^hl__' -e '^HL__' | sort -u >"$tmp/functions"
 		page_text "$page" >"$tmp/page"
