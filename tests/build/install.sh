@@ -82,7 +82,8 @@ page_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\f\[[A-Z]*\]//g' "$1
 # Every page renders without a warning; each man1 page has every option its
 # --help names; each man3 page names every public function of its header,
 # the list taken from the header here (HL_API declarations, static inline
-# definitions, function-like macros; hl__ names are internal).
+# definitions, function-like macros; hl__ names are internal), and
+# `man FUNCTION` shows it.
 check_man() {
 	if [ ! -d "$build/man" ]; then
 		echo "skip: man pages not built here (HOTLINE_MAN=OFF, as in a cross build)"
@@ -122,6 +123,11 @@ check_man() {
 			grep -qx "\.SS $f" "$tmp/page" || fail "hotline_$base.3 does not document $f"
 			[ -f "$man3/$f.3" ] || fail "no man3/$f.3 (pointing at hotline_$base.3)"
 		done <"$tmp/functions"
+		# 'man FUNCTION' finds the header's page (its .so page, resolved by man).
+		f=$(head -1 "$tmp/functions")
+		[ -z "$f" ] || (cd "$prefix/share/man" && LC_ALL=C.UTF-8 MANWIDTH=80 \
+			MANPATH="$prefix/share/man" man "$f" 2>&1) | grep -q "^HOTLINE_$(echo "$base" |
+			tr a-z A-Z)(3)" || fail "man $f does not show hotline_$base(3)"
 		n=$((n + $(wc -l <"$tmp/functions")))
 	done
 	echo "ok: $(ls "$man1" | wc -l) man1 and $(ls "$man3"/hotline_*.3 | wc -l) man3 pages render; $n functions, every --help option"
