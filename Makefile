@@ -11,7 +11,13 @@
 #                     write out/report.md, plots and raw JSON
 #   make bench-quick  the same with every scenario in --quick mode (and
 #                     shorter simulated runs)
-#   make install      cmake --install into PREFIX (default /usr/local)
+#   make install      cmake --install into PREFIX (default /usr/local): the
+#                     library, the three tools, the man pages
+#   make deb          the Debian packages libhotline0, libhotline-dev and
+#                     hotline-tools (CPack, packaging/deb.cmake) in
+#                     build-deb/packages/
+#   make test-deb     make deb, then check them (tests/install/deb.sh:
+#                     contents, lintian, unpacked and used)
 #
 # Missing Debian packages are installed when run as root (scripts/deps.sh),
 # or the exact apt-get line is printed.
@@ -41,7 +47,7 @@ ARM64_TEST_SCALE ?= 8
 ARM64_CTEST = HOTLINE_TEST_SCALE=$(ARM64_TEST_SCALE) $(CTEST) --output-on-failure -j$(JOBS)
 
 .PHONY: all build test test-release test-asan test-tsan test-arm64 test-arm64-lse \
-	test-arm64-v80 build-arm64 bench bench-quick install clean
+	test-arm64-v80 build-arm64 bench bench-quick install deb test-deb clean
 
 all: build
 
@@ -114,5 +120,19 @@ bench bench-quick: build
 install: build
 	$(CMAKE) --install build --prefix $(PREFIX)
 
+# A build of its own for /usr (multiarch libdir), with Debian's doc files and
+# compressed man pages; tests off (the package is what make test tested).
+deb:
+	@scripts/deps.sh deb
+	$(CMAKE) -S . -B build-deb -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr \
+		-DHOTLINE_DEB=ON -DHOTLINE_BUILD_TESTS=OFF
+	$(CMAKE) --build build-deb -j$(JOBS)
+	rm -rf build-deb/packages
+	cd build-deb && cpack -G DEB
+	@ls build-deb/packages/*.deb
+
+test-deb: deb
+	sh tests/install/deb.sh build-deb/packages $(CURDIR)
+
 clean:
-	rm -rf build build-asan build-tsan build-arm64 $(OUT)
+	rm -rf build build-asan build-tsan build-arm64 build-deb $(OUT)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the Debian packages a make target needs are present.
 #
-#   scripts/deps.sh test|bench|arm64|all
+#   scripts/deps.sh test|bench|arm64|deb|all
 #
 # As root, missing packages are installed with apt-get (after one
 # 'apt-get update' if the first attempt fails). Otherwise the exact
@@ -11,15 +11,21 @@
 # the target's libraries as Debian multiarch packages (name:arm64), for which
 # dpkg must know the arm64 architecture: the script adds it (root) and
 # refreshes apt's lists once.
+#
+# help2man is in every set: the build writes the tools' man pages from
+# their --help (man/CMakeLists.txt). man-db renders them in the install test;
+# deb (make deb, make test-deb) adds dpkg-dev (dpkg-shlibdeps, which CPack
+# runs) and lintian, which checks the packages.
 set -eu
 
-common="cmake make gcc pkg-config binutils libjansson-dev libhwloc-dev python3 python3-matplotlib python3-numpy python3-scipy"
+common="cmake make gcc pkg-config binutils libjansson-dev libhwloc-dev python3 python3-matplotlib python3-numpy python3-scipy help2man"
 case "${1:-all}" in
-test)  pkgs="$common libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format" ;;
+test)  pkgs="$common libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db" ;;
 bench) pkgs="$common" ;;
 arm64) pkgs="$common gcc-aarch64-linux-gnu qemu-user libc6:arm64 libcmocka-dev:arm64 libjansson-dev:arm64 libhwloc-dev:arm64" ;;
-all)   pkgs="$common libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format" ;;
-*)     echo "deps.sh: unknown set '$1' (expected test, bench, arm64 or all)" >&2; exit 2 ;;
+deb)   pkgs="$common libcmocka-dev man-db dpkg-dev fakeroot lintian" ;;
+all)   pkgs="$common libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db dpkg-dev fakeroot lintian" ;;
+*)     echo "deps.sh: unknown set '$1' (expected test, bench, arm64, deb or all)" >&2; exit 2 ;;
 esac
 
 missing=""
