@@ -4,6 +4,8 @@
  *
  * Included by the other public headers; nothing here is needed by callers.
  * Kept separate so that each primitive's header stays about the primitive.
+ * It is also where C and C++ part ways (the atomics, below): every header
+ * works from C++17 on with GCC and Clang, with the layout C gives it.
  */
 #ifndef HOTLINE_COMPILER_H
 #define HOTLINE_COMPILER_H
