@@ -1,4 +1,4 @@
-# Cross-compiling hotline for arm64 with Debian's gcc-aarch64-linux-gnu, the
+# Cross-compiling hotline for arm64 with Debian's gcc- and g++-aarch64-linux-gnu, the
 # target's libraries from Debian's multiarch arm64 packages (libcmocka-dev:arm64
 # and the others scripts/deps.sh installs), and the programs run under
 # qemu-user through scripts/qemu-arm64 (the CPU model from HOTLINE_QEMU_CPU).
@@ -9,6 +9,7 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
+set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_ASM_COMPILER aarch64-linux-gnu-gcc)
 
 # pkg-config: the arm64 .pc files only.

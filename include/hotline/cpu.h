@@ -54,7 +54,15 @@ struct hl_cpu {
  * never changed afterwards; safe to call from any thread at any time.
  * Never returns NULL.
  */
+#ifdef __cplusplus
+/* As stat() and struct stat: C++ code names the type "struct hl_cpu". */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#endif
 HL_API const struct hl_cpu *hl_cpu(void);
+#ifdef __cplusplus
+#pragma GCC diagnostic pop
+#endif
 
 /*
  * hl_cpu_flags - the names of the features hl_cpu() found, for logs.

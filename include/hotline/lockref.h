@@ -38,7 +38,9 @@
 #ifndef HOTLINE_LOCKREF_H
 #define HOTLINE_LOCKREF_H
 
+#ifndef __cplusplus
 #include <stdatomic.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -49,15 +51,26 @@
 extern "C" {
 #endif
 
+/*
+ * lock_count: atomic_uint_least64_t in C; see compiler.h for C++, where the
+ * anonymous struct (C11, a GNU extension in C++) is hidden from -Wpedantic.
+ */
+#ifdef __cplusplus
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#endif
 struct hl_lockref {
 	union {
-		_Alignas(8) atomic_uint_least64_t lock_count;
+		HL_ALIGNAS(8) HL_ATOMIC(uint_least64_t) lock_count;
 		struct {
 			hl_qspinlock_t lock;
 			int count;
 		};
 	};
 };
+#ifdef __cplusplus
+#pragma GCC diagnostic pop
+#endif
 
 /* Where count sits in lock_count: the high half on little-endian machines. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -68,8 +81,13 @@ struct hl_lockref {
 
 /* Static initialiser: struct hl_lockref r = HL_LOCKREF_INIT(1); (unlocked) */
 /* clang-format off */
+#ifdef __cplusplus
+#define HL_LOCKREF_INIT(n) \
+	{ { HL__CAST(uint_least64_t, HL__CAST(unsigned int, n)) << HL__LOCKREF_COUNT_SHIFT } }
+#else
 #define HL_LOCKREF_INIT(n) \
 	{ { .lock_count = (uint_least64_t)(unsigned int)(n) << HL__LOCKREF_COUNT_SHIFT } }
+#endif
 /* clang-format on */
 
 /* The count hl_lockref_mark_dead() stores. */

@@ -57,7 +57,9 @@
 #ifndef HOTLINE_QSPINLOCK_H
 #define HOTLINE_QSPINLOCK_H
 
+#ifndef __cplusplus
 #include <stdatomic.h>
+#endif
 #include <stdbool.h>
 
 #include <hotline/compiler.h>
@@ -66,8 +68,9 @@
 extern "C" {
 #endif
 
+/* val: atomic_uint in C; see compiler.h for C++. Use the functions below. */
 typedef struct {
-	atomic_uint val;
+	HL_ATOMIC(unsigned int) val;
 } hl_qspinlock_t;
 
 /* Static initialiser: hl_qspinlock_t l = HL_QSPINLOCK_INIT; (zero works too) */
@@ -93,8 +96,7 @@ static inline void hl_qspin_lock(hl_qspinlock_t *l)
 {
 	unsigned int val = 0;
 
-	if (hl_likely(atomic_compare_exchange_strong_explicit(
-		    &l->val, &val, HL_QSPIN_LOCKED, memory_order_acquire, memory_order_relaxed)))
+	if (hl_likely(hl__atomic_cmpxchg_strong(&l->val, &val, HL_QSPIN_LOCKED, acquire, relaxed)))
 		return;
 	hl__qspin_lock_slow(l, val);
 }
@@ -108,12 +110,10 @@ static inline void hl_qspin_lock(hl_qspinlock_t *l)
  */
 static inline bool hl_qspin_trylock(hl_qspinlock_t *l)
 {
-	unsigned int val = atomic_load_explicit(&l->val, memory_order_relaxed);
+	unsigned int val = hl__atomic_load(&l->val, relaxed);
 
 	while (!(val & HL_QSPIN_LOCKED_MASK)) {
-		if (atomic_compare_exchange_weak_explicit(&l->val, &val, val | HL_QSPIN_LOCKED,
-							  memory_order_acquire,
-							  memory_order_relaxed))
+		if (hl__atomic_cmpxchg_weak(&l->val, &val, val | HL_QSPIN_LOCKED, acquire, relaxed))
 			return true;
 	}
 	return false;
@@ -134,14 +134,14 @@ static inline void hl_qspin_unlock(hl_qspinlock_t *l)
 	 * atomic_uint; GCC and Clang's __atomic builtins do, and both target
 	 * architectures make a byte store single-copy atomic inside the word.
 	 */
-	unsigned char *locked = (unsigned char *)&l->val;
+	unsigned char *locked = HL__PUN(unsigned char *, &l->val);
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	locked += sizeof(l->val) - 1;
 #endif
 	__atomic_store_n(locked, 0, __ATOMIC_RELEASE);
 #else
 	/* Portable (and what ThreadSanitizer is shown): clear the byte by RMW. */
-	atomic_fetch_and_explicit(&l->val, ~HL_QSPIN_LOCKED_MASK, memory_order_release);
+	hl__atomic_fetch_and(&l->val, ~HL_QSPIN_LOCKED_MASK, release);
 #endif
 }
 
@@ -154,7 +154,7 @@ static inline void hl_qspin_unlock(hl_qspinlock_t *l)
  */
 static inline bool hl_qspin_is_locked(const hl_qspinlock_t *l)
 {
-	return atomic_load_explicit(&((hl_qspinlock_t *)l)->val, memory_order_relaxed) != 0;
+	return hl__atomic_load(&HL__UNCONST(hl_qspinlock_t *, l)->val, relaxed) != 0;
 }
 
 #ifdef __cplusplus

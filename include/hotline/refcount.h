@@ -49,7 +49,9 @@
 
 #include <limits.h>
 #include <pthread.h>
+#ifndef __cplusplus
 #include <stdatomic.h>
+#endif
 #include <stdbool.h>
 
 #include <hotline/compiler.h>
@@ -59,13 +61,18 @@
 extern "C" {
 #endif
 
+/* refs: atomic_int in C; see compiler.h for C++. Use the functions below. */
 typedef struct {
-	atomic_int refs;
+	HL_ATOMIC(int) refs;
 } hl_refcount_t;
 
 /* Static initialiser: hl_refcount_t r = HL_REFCOUNT_INIT(1); */
 /* clang-format off */
+#ifdef __cplusplus
+#define HL_REFCOUNT_INIT(n) { (n) }
+#else
 #define HL_REFCOUNT_INIT(n) { .refs = (n) }
+#endif
 /* clang-format on */
 
 #define HL_REFCOUNT_MAX	      INT_MAX
@@ -102,12 +109,12 @@ HL_API HL_COLD void hl__refcount_report(hl_refcount_t *r, enum hl_refcount_satur
 /* Two's-complement add and subtract: the kernel relies on wrapping here. */
 static inline int hl__refcount_wrap_add(int a, int b)
 {
-	return (int)((unsigned int)a + (unsigned int)b);
+	return HL__CAST(int, HL__CAST(unsigned int, a) + HL__CAST(unsigned int, b));
 }
 
 static inline int hl__refcount_wrap_sub(int a, int b)
 {
-	return (int)((unsigned int)a - (unsigned int)b);
+	return HL__CAST(int, HL__CAST(unsigned int, a) - HL__CAST(unsigned int, b));
 }
 
 /*
@@ -117,7 +124,9 @@ static inline int hl__refcount_wrap_sub(int a, int b)
  */
 static inline bool hl__refcount_add_bad(int old, int i)
 {
-	return (unsigned int)old - 1u >= (unsigned int)INT_MAX - (unsigned int)i || i < 0;
+	return HL__CAST(unsigned int, old) - 1u >=
+		       HL__CAST(unsigned int, INT_MAX) - HL__CAST(unsigned int, i) ||
+	       i < 0;
 }
 
 /*
@@ -127,13 +136,13 @@ static inline bool hl__refcount_add_bad(int old, int i)
  */
 static inline void hl_refcount_set(hl_refcount_t *r, int n)
 {
-	atomic_store_explicit(&r->refs, n, memory_order_relaxed);
+	hl__atomic_store(&r->refs, n, relaxed);
 }
 
 /* hl_refcount_read - the current count (relaxed load); may be stale at once. */
 static inline int hl_refcount_read(const hl_refcount_t *r)
 {
-	return atomic_load_explicit((atomic_int *)&r->refs, memory_order_relaxed);
+	return hl__atomic_load(HL__UNCONST(HL_ATOMIC(int) *, &r->refs), relaxed);
 }
 
 /*
@@ -145,7 +154,7 @@ static inline int hl_refcount_read(const hl_refcount_t *r)
  */
 static inline void hl_refcount_add(int i, hl_refcount_t *r)
 {
-	int old = atomic_fetch_add_explicit(&r->refs, i, memory_order_relaxed);
+	int old = hl__atomic_fetch_add(&r->refs, i, relaxed);
 
 	if (hl_unlikely(hl__refcount_add_bad(old, i)))
 		hl__refcount_saturate(r, old == 0 ? HL_REFCOUNT_ADD_UAF : HL_REFCOUNT_ADD_OVF);
@@ -169,14 +178,13 @@ static inline void hl_refcount_inc(hl_refcount_t *r)
  */
 static inline bool hl_refcount_add_not_zero(int i, hl_refcount_t *r)
 {
-	int old = atomic_load_explicit(&r->refs, memory_order_relaxed);
+	int old = hl__atomic_load(&r->refs, relaxed);
 
 	do {
 		if (old == 0)
 			return false;
-	} while (!atomic_compare_exchange_weak_explicit(
-		&r->refs, &old, hl__refcount_wrap_add(old, i), memory_order_relaxed,
-		memory_order_relaxed));
+	} while (!hl__atomic_cmpxchg_weak(&r->refs, &old, hl__refcount_wrap_add(old, i), relaxed,
+					  relaxed));
 
 	if (hl_unlikely(hl__refcount_add_bad(old, i)))
 		hl__refcount_saturate(r, HL_REFCOUNT_ADD_NOT_ZERO_OVF);
@@ -199,7 +207,7 @@ static inline bool hl_refcount_inc_not_zero(hl_refcount_t *r)
  */
 static inline bool hl_refcount_sub_and_test(int i, hl_refcount_t *r)
 {
-	int old = atomic_fetch_sub_explicit(&r->refs, i, memory_order_release);
+	int old = hl__atomic_fetch_sub(&r->refs, i, release);
 
 	if (old == i && old > 0) {
 		hl_acquire_after_rmw(&r->refs);
@@ -224,7 +232,7 @@ static inline bool hl_refcount_dec_and_test(hl_refcount_t *r)
  */
 static inline void hl_refcount_dec(hl_refcount_t *r)
 {
-	int old = atomic_fetch_sub_explicit(&r->refs, 1, memory_order_release);
+	int old = hl__atomic_fetch_sub(&r->refs, 1, release);
 
 	if (hl_unlikely(old <= 1))
 		hl__refcount_saturate(r, HL_REFCOUNT_DEC_LEAK);
@@ -240,8 +248,7 @@ static inline bool hl_refcount_dec_if_one(hl_refcount_t *r)
 {
 	int one = 1;
 
-	return atomic_compare_exchange_strong_explicit(&r->refs, &one, 0, memory_order_release,
-						       memory_order_relaxed);
+	return hl__atomic_cmpxchg_strong(&r->refs, &one, 0, release, relaxed);
 }
 
 /*

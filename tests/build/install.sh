@@ -2,14 +2,16 @@
 # Install the build into a scratch prefix, then build and run a small
 # program against the *installed* library four ways: pkg-config (shared,
 # static) and find_package(hotline) (hotline::hotline, hotline::hotline_static).
-#   install.sh CMAKE CC BUILD_DIR CONSUMER_DIR [TOOLCHAIN_FILE]
+# Then the C++ consumer (main.cpp) with each C++ compiler given: pkg-config
+# and find_package, shared in C++17, 20 and 23, static in C++17.
+#   install.sh CMAKE CC BUILD_DIR CONSUMER_DIR [TOOLCHAIN_FILE] ["CXX..."]
 # A cross build passes its toolchain file (the consumer project gets it too)
 # and PKG_CONFIG_LIBDIR (the target's .pc files) in the environment; the
 # programs run through $HOTLINE_TARGET_RUN when it is set (tests/support/child.h).
 # Then the tools (hotline-report runs from the prefix) and the man pages
 # (each renders, and says every option and function): check_tools, check_man.
 set -u
-cmake=$1 cc=$2 build=$3 consumer=$4 toolchain=${5:-}
+cmake=$1 cc=$2 build=$3 consumer=$4 toolchain=${5:-} cxxs=${6:-}
 run=${HOTLINE_TARGET_RUN:-}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -56,6 +58,39 @@ $run "$tmp/cm/consumer_shared" || fail "find_package hotline::hotline program"
 $run "$tmp/cm/consumer_static" || fail "find_package hotline::hotline_static program"
 loaded "$tmp/cm/consumer_static" | grep -q libhotline && fail "hotline_static target links the .so"
 echo "ok: installed library builds and runs via pkg-config and find_package, shared and static"
+
+# C++: -pthread for main.cpp's std::thread, as any C++ user of it would add.
+for cxx in $cxxs; do
+	name=$(basename "$cxx")
+	std23=c++23
+	"$cxx" -std=c++23 -x c++ -fsyntax-only /dev/null 2>/dev/null || std23=c++2b
+	for std in c++17 c++20 $std23; do
+		"$cxx" -std=$std -o "$tmp/pcxx" "$consumer/main.cpp" $(pkg-config --cflags --libs hotline) \
+			-pthread || fail "pkg-config build with $name -std=$std (shared)"
+		LD_LIBRARY_PATH="$libdir" $run "$tmp/pcxx" || fail "$name -std=$std pkg-config shared program"
+	done
+	LD_LIBRARY_PATH="$libdir" loaded "$tmp/pcxx" | grep -q "$libdir/libhotline.so" ||
+		fail "$name pkg-config shared program does not use the installed libhotline.so"
+	"$cxx" -std=c++17 -o "$tmp/pcxx_static" "$consumer/main.cpp" $(pkg-config --cflags hotline) \
+		"$libdir/libhotline.a" $(pkg-config --static --libs-only-other hotline) -pthread ||
+		fail "pkg-config build with $name (static)"
+	$run "$tmp/pcxx_static" || fail "$name pkg-config static program"
+	loaded "$tmp/pcxx_static" | grep -q libhotline && fail "$name static program still needs libhotline.so"
+
+	"$cmake" -S "$consumer" -B "$tmp/cm-$name" -DHOTLINE_CONSUMER_CXX=ON \
+		-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" \
+		${toolchain:+-DCMAKE_TOOLCHAIN_FILE="$toolchain"} >"$tmp/cm.log" 2>&1 ||
+		{ cat "$tmp/cm.log"; fail "find_package(hotline) configure with $name"; }
+	"$cmake" --build "$tmp/cm-$name" >"$tmp/cmb.log" 2>&1 ||
+		{ cat "$tmp/cmb.log"; fail "find_package build with $name"; }
+	for p in consumer_cxx17 consumer_cxx20 consumer_cxx23 consumer_cxx_static; do
+		$run "$tmp/cm-$name/$p" || fail "find_package $name $p program"
+	done
+	loaded "$tmp/cm-$name/consumer_cxx_static" | grep -q libhotline &&
+		fail "$name: hotline_static target links the .so"
+	echo "ok: $name: the C++ consumer builds and runs via pkg-config and find_package" \
+		"(C++17, 20, 23 shared; static)"
+done
 
 # --- The tools and the man pages (issue 18) ---------------------------------
 src=$(cd "$consumer/../../.." && pwd)
