@@ -210,6 +210,10 @@ static inline unsigned int refcount_read(const refcount_t *r)
 	return (unsigned int)hl_refcount_read(r);
 }
 
+/*
+ * The operations: hl_refcount_* under the kernel's names, with the same
+ * arguments, results and ordering (refcount.h says each one's).
+ */
 static inline void refcount_add(int i, refcount_t *r)
 {
 	hl_refcount_add(i, r);
@@ -281,8 +285,9 @@ struct kref {
 	refcount_t refcount;
 };
 
+/* Positional, so that it is also valid C++ before C++20. */
 /* clang-format off */
-#define KREF_INIT(n) { .refcount = REFCOUNT_INIT(n) }
+#define KREF_INIT(n) { REFCOUNT_INIT(n) }
 /* clang-format on */
 
 static inline void kref_init(struct kref *kref)
@@ -342,6 +347,7 @@ static inline int kref_put_mutex(struct kref *kref, void (*release)(struct kref 
 /* struct lockref - struct hl_lockref; members lock (spinlock_t) and count (int). */
 #define lockref hl_lockref
 
+/* The operations: hl_lockref_* under the kernel's names (lockref.h says each one's). */
 static inline void lockref_init(struct lockref *ref)
 {
 	hl_lockref_init(ref);
