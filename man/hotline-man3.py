@@ -239,7 +239,7 @@ def parse(path):
         if not m:
             continue
         name = m.group(1)
-        if name.startswith(("hl__", "HL__", "_")):
+        if name.startswith(("hl__", "HL__")):
             continue
         proto = " ".join(head.split())
         proto = re.sub(r"\b(HL_API|HL_COLD)\s+", "", proto)

@@ -207,7 +207,7 @@ static inline void refcount_set(refcount_t *r, int n)
 /* refcount_read - the count, unsigned as in the kernel (saturated reads 0xc0000000). */
 static inline unsigned int refcount_read(const refcount_t *r)
 {
-	return (unsigned int)hl_refcount_read(r);
+	return HL__CAST(unsigned int, hl_refcount_read(r));
 }
 
 /*
