@@ -214,7 +214,7 @@ uintptr_t hl__try_zero_top;
  * fault signals. */
 _Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
 
-static uintptr_t user_top(void)
+uintptr_t hl__user_top(void)
 {
 	uintptr_t top = __atomic_load_n(&hl__try_zero_top, __ATOMIC_RELAXED);
 
@@ -244,37 +244,57 @@ static uintptr_t user_top(void)
 static _Thread_local volatile unsigned int unblocked_for_a_call
 	__attribute__((tls_model("initial-exec")));
 
-size_t hl__try_zero_slow(void *dst, size_t n)
+int hl__fault_open(sigset_t *old)
 {
-	uintptr_t end = (uintptr_t)dst + n, top = user_top();
-	sigset_t faults, old;
-	size_t left;
+	sigset_t faults;
 
-	if (end < (uintptr_t)dst || end > top)
-		return n;
 	if (hl__try_zero_thread_top)
-		return hl__try_zero_checked(dst, n);
+		return 0;
+	/* A thread passes the entry checks only once the handler is in (arch.h). */
+	if (hl_try_zero_prepare() != 0)
+		return -1;
 	sigemptyset(&faults);
 	sigaddset(&faults, SIGSEGV);
 	sigaddset(&faults, SIGBUS);
 	unblocked_for_a_call++;
-	if (pthread_sigmask(SIG_UNBLOCK, &faults, &old) != 0) {
+	if (pthread_sigmask(SIG_UNBLOCK, &faults, old) != 0) {
 		unblocked_for_a_call--;
-		return n;
+		return -1;
 	}
-	if (!sigismember(&old, SIGSEGV) && !sigismember(&old, SIGBUS)) {
+	if (!sigismember(old, SIGSEGV) && !sigismember(old, SIGBUS)) {
 		/*
 		 * Open: remember it, unless that is only because a call
 		 * further out (this is a signal handler interrupting it)
 		 * unblocked them for itself and will block them again.
 		 */
 		if (!--unblocked_for_a_call)
-			hl__try_zero_thread_top = top;
-		return hl__try_zero_checked(dst, n);
+			hl__try_zero_thread_top = hl__user_top();
+		return 0;
 	}
-	left = hl__try_zero_checked(dst, n);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 1;
+}
+
+void hl__fault_close(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 	unblocked_for_a_call--;
+}
+
+size_t hl__try_zero_slow(void *dst, size_t n)
+{
+	uintptr_t end = (uintptr_t)dst + n;
+	sigset_t old;
+	size_t left;
+	int open;
+
+	if (end < (uintptr_t)dst || end > hl__user_top())
+		return n;
+	open = hl__fault_open(&old);
+	if (open < 0)
+		return n;
+	left = hl__try_zero_checked(dst, n);
+	if (open)
+		hl__fault_close(&old);
 	return left;
 }
 
@@ -307,7 +327,7 @@ __attribute__((constructor)) static void init_at_load(void)
 {
 	pthread_once(&init_once, init);
 	bind_now();
-	user_top();
+	hl__user_top();
 }
 
 /* hl_zero before init(): choose, then clear through the entry point. */
@@ -384,14 +404,16 @@ bool hl_zero_supported(const char *name)
 }
 
 uintptr_t hl__zero_extable_find(const struct hl_zero_extable *begin,
-				const struct hl_zero_extable *end, uintptr_t pc)
+				const struct hl_zero_extable *end, uintptr_t pc, int32_t *kind)
 {
 	for (const struct hl_zero_extable *e = begin; e < end; e++) {
 		uintptr_t start = (uintptr_t)&e->start + (intptr_t)e->start;
 		uintptr_t stop = (uintptr_t)&e->end + (intptr_t)e->end;
 
-		if (pc >= start && pc < stop)
+		if (pc >= start && pc < stop) {
+			*kind = e->kind;
 			return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
+		}
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #ifndef HOTLINE_SRC_ARCH_H
 #define HOTLINE_SRC_ARCH_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -101,16 +102,85 @@ unsigned int hl_arch_user_bits_max(void);
 uintptr_t hl_arch_user_top_min(void);
 
 /*
- * An exception table as the variants' assembly emits it: each store range
- * [start, end) and its fixup, as 32-bit offsets from the field itself (so
- * the table needs no relocation). hl__zero_extable_find (zero.c) returns
- * the fixup for pc in the table [begin, end), or 0.
+ * An exception table as the variants' assembly emits it: each range of
+ * instructions that may fault [start, end), its fixup, as 32-bit offsets
+ * from the field itself (so the table needs no relocation), and its kind:
+ * which registers say what the faulting code was working on, so that the
+ * architecture's fixup can check the fault address against it.
+ * hl__zero_extable_find (zero.c) returns the fixup for pc in the table
+ * [begin, end), or 0, and stores the entry's kind in *kind.
  */
+enum hl_extable_kind {
+	HL_EXTABLE_ZERO = 0,   /* hl_try_zero's stores */
+	HL_EXTABLE_COPY = 1,   /* hl_try_copy's loads and stores */
+	HL_EXTABLE_LOAD64 = 2, /* hl_try_load64's load */
+};
 struct hl_zero_extable {
-	int32_t start, end, fixup;
+	int32_t start, end, fixup, kind;
 };
 uintptr_t hl__zero_extable_find(const struct hl_zero_extable *begin,
-				const struct hl_zero_extable *end, uintptr_t pc);
+				const struct hl_zero_extable *end, uintptr_t pc, int32_t *kind);
+
+/*
+ * Copying (copy.c): hl_try_copy's variants, in the exception table like
+ * hl_try_zero's, so that a fault in a load or a store comes back as the
+ * number of bytes not copied. Each copies [src, src+n) to [dst, dst+n)
+ * (no overlap) and returns the bytes it did not copy. There is no
+ * unarmed form: hotline has no plain memcpy to offer.
+ */
+typedef size_t (*hl_copy_fn)(void *dst, const void *src, size_t n);
+
+struct hl_copy_impl {
+	const char *name;
+	hl_copy_fn try_fn;
+	bool (*supported)(const struct hl_cpu *cpu);
+};
+
+/* Every copy variant of this architecture, ending with a { NULL } entry. */
+extern const struct hl_copy_impl hl_arch_copy_impls[];
+
+/*
+ * The automatic copy plan for this CPU: try_fn copies every size, by the
+ * variant `name` up to vec_max bytes, by `mid` up to rep_max, and by
+ * `large` beyond (mid and large NULL when one variant does every size).
+ * The architecture fills in the variants and its thresholds;
+ * copy.c publishes them in hl__copy_vec_max and hl__copy_rep_max, where
+ * the plan's code reads them. inline_entry: the plan is the body of
+ * hl_try_copy itself, so no redirect is needed (try_fn may then be NULL).
+ */
+struct hl_copy_auto {
+	hl_copy_fn try_fn;
+	const char *name, *mid, *large;
+	size_t vec_max, rep_max;
+	bool inline_entry;
+};
+void hl_arch_copy_auto(const struct hl_cpu *cpu, struct hl_copy_auto *plan);
+extern size_t hl__copy_vec_max, hl__copy_rep_max;
+
+/*
+ * hl_try_copy's redirect, as hl_try_zero's (above): NULL runs the
+ * automatic plan in the entry itself; otherwise the call goes there.
+ * The entry's checks are hl_try_zero's, on both ranges, and a check that
+ * fails tail-calls hl__try_copy_slow (copy.c), which returns n or calls
+ * hl__try_copy_checked. hl_try_load64 checks p the same way and calls
+ * hl__try_load64_slow when the check fails.
+ */
+extern hl_copy_fn hl__try_copy_redirect;
+size_t hl__try_copy_slow(void *dst, const void *src, size_t n);
+size_t hl__try_copy_checked(void *dst, const void *src, size_t n);
+bool hl__try_load64_slow(const void *p, uint64_t *out);
+bool hl__try_load64_checked(const void *p, uint64_t *out);
+
+/*
+ * The fault signals for one call (zero.c): the end of the user address
+ * space, and whether this thread may fault now. hl__fault_open() returns
+ * 0 if the thread does not block SIGSEGV/SIGBUS (and remembers that in
+ * hl__try_zero_thread_top), 1 if it unblocked them for this call (the
+ * caller then calls hl__fault_close(old) after it), -1 if it could not.
+ */
+uintptr_t hl__user_top(void);
+int hl__fault_open(sigset_t *old);
+void hl__fault_close(const sigset_t *old);
 
 /*
  * static inline void hl_arch_relax(void): the spin-wait hint (cpu_relax),

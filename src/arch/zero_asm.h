@@ -8,18 +8,25 @@
  * The table lives in .rodata.hl_zero_extable between the labels
  * hl__zero_extable_start and hl__zero_extable_end (ZERO_EXTABLE_BEGIN and
  * ZERO_EXTABLE_FINISH, at the top and bottom of the file); each entry is a
- * store range and its fixup as 32-bit offsets from the entry itself (arch.h,
- * struct hl_zero_extable), so the table needs no relocation.
+ * range of instructions and its fixup as 32-bit offsets from the entry
+ * itself, and its kind (arch.h, struct hl_zero_extable), so the table needs
+ * no relocation. hl_try_copy's variants (copy.S) add their entries to the
+ * same table: one handler, one search.
  */
 
 /* Assembler, not C: clang-format must leave it alone. */
 /* clang-format off */
 
-/* EXTABLE from, to, fixup: faults at addresses in [from, to) continue at fixup. */
-.macro EXTABLE from, to, fixup
+/*
+ * EXTABLE from, to, fixup[, kind]: faults at addresses in [from, to)
+ * continue at fixup; kind (arch.h, enum hl_extable_kind) says which
+ * registers hold the range the code works on: 0 hl_try_zero's, 1
+ * hl_try_copy's, 2 hl_try_load64's.
+ */
+.macro EXTABLE from, to, fixup, kind=0
 	.pushsection .rodata.hl_zero_extable, "a"
 	.balign 4
-	.long \from - ., \to - ., \fixup - .
+	.long \from - ., \to - ., \fixup - ., \kind
 	.popsection
 .endm
 
@@ -29,7 +36,7 @@
  */
 .macro XT from, to, fixup
 .if .Ltry_copy
-	EXTABLE \from, \to, \fixup
+	EXTABLE \from, \to, \fixup, 0
 .endif
 .endm
 

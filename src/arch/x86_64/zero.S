@@ -445,4 +445,7 @@ ENDFUNC \pfx\()nontemporal
 	.set	.Ltry_copy, 1
 	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect, hl__try_zero_checked
 
+/* hl_try_copy and hl_try_load64, whose entries belong in this table too. */
+#include "copy.inc"
+
 	ZERO_EXTABLE_FINISH

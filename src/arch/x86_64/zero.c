@@ -162,20 +162,36 @@ uintptr_t hl_arch_user_top_min(void)
 }
 
 /*
- * The protocol of zero.S: only hl__try_zero_* stores are in the table, and
- * a store can fault only between the progress pointer (rdi) and the end
- * (rdx); anything else is not a fault of ours.
+ * The protocols of zero.S and copy.inc: only the armed variants' loads and
+ * stores are in the table, and each kind of entry names the registers
+ * that bound what may fault: hl_try_zero stores in [rdi, rdx); hl_try_copy
+ * stores in [rdi, rdx) and loads in [rsi, rsi + (rdx - rdi)); hl_try_load64
+ * loads [rdi, rdi + 8). A fault elsewhere is not ours.
  */
+static bool inside(uintptr_t addr, uintptr_t lo, uintptr_t len)
+{
+	return addr - lo < len;
+}
+
 bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
 {
 	greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
+	int32_t kind = HL_EXTABLE_ZERO;
 	uintptr_t fixup = hl__zero_extable_find(hl__zero_extable_start, hl__zero_extable_end,
-						(uintptr_t)r[REG_RIP]);
+						(uintptr_t)r[REG_RIP], &kind);
+	uintptr_t di = (uintptr_t)r[REG_RDI], si = (uintptr_t)r[REG_RSI];
+	uintptr_t left = (uintptr_t)r[REG_RDX] - di;
+	bool ours;
 
 	if (!fixup)
 		return false;
-	if (addr != HL_FAULT_ADDR_UNKNOWN &&
-	    (addr < (uintptr_t)r[REG_RDI] || addr >= (uintptr_t)r[REG_RDX]))
+	if (kind == HL_EXTABLE_LOAD64)
+		ours = inside(addr, di, 8);
+	else if (kind == HL_EXTABLE_COPY)
+		ours = inside(addr, di, left) || inside(addr, si, left);
+	else
+		ours = inside(addr, di, left);
+	if (addr != HL_FAULT_ADDR_UNKNOWN && !ours)
 		return false;
 	r[REG_RIP] = (greg_t)fixup;
 	return true;
