@@ -131,6 +131,21 @@ if grep -qE ' (data16|cs|nop)' "$tmp/try"; then
 	fail "padding between hl_try_zero's checks and its body (TRY_ZERO_CHECKS_SIZE is wrong)"
 fi
 
-[ $status -eq 0 ] && echo "ok: hl_zero and hl__try_zero_checked on 64-byte boundaries; n < 64" \
-	"takes at most two stores and two taken branches (n = 1: three) in the first 128 bytes"
+# The same for hl_try_copy (copy.inc, TRY_COPY_CHECKS_SIZE): its body,
+# hl__try_copy_checked, on a 64-byte boundary, its checks with no padding.
+insns hl__try_copy_checked >"$tmp/copy"
+start=$(awk '$1 == "start" { print $2; exit }' "$tmp/copy")
+if [ -z "$start" ]; then
+	fail "hl__try_copy_checked not found in $lib"
+elif [ $((start % 64)) -ne 0 ]; then
+	fail "hl__try_copy_checked starts at $start, not on a 64-byte boundary"
+fi
+insns hl_try_copy >"$tmp/trycopy"
+if grep -qE ' (data16|cs|nop)' "$tmp/trycopy"; then
+	fail "padding between hl_try_copy's checks and its body (TRY_COPY_CHECKS_SIZE is wrong)"
+fi
+
+[ $status -eq 0 ] && echo "ok: hl_zero, hl__try_zero_checked and hl__try_copy_checked on 64-byte" \
+	"boundaries; n < 64 takes at most two stores and two taken branches (n = 1: three) in" \
+	"the first 128 bytes"
 exit $status
