@@ -6,7 +6,8 @@
  * code the kernel's own names, so that it compiles in user space unchanged:
  * refcount_t and refcount_*(), struct kref, struct lockref and lockref_*(),
  * spinlock_t and spin_*() (hotline's queued spinlock), struct mutex and
- * mutex_*() (a pthread mutex), clear_user() (hl_try_zero) and a few helpers
+ * mutex_*() (a pthread mutex), clear_user() (hl_try_zero), copy_from_user()
+ * and copy_to_user() (hl_try_copy) and a few helpers
  * kernel code takes for granted (container_of, likely, unlikely, __user).
  * docs/linux.md has the table: every name, what it maps to, and where the
  * semantics differ from the kernel's.
@@ -40,6 +41,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include <hotline/copy.h>
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
 #include <hotline/refcount.h>
@@ -420,6 +422,20 @@ static inline unsigned long clear_user(void __user *to, unsigned long n)
 static inline unsigned long __clear_user(void __user *to, unsigned long n)
 {
 	return hl_try_zero(to, n);
+}
+
+/* ---- copy_from_user, copy_to_user: hl_try_copy ---- */
+
+/* copy_from_user - copy n bytes from `from` to `to`; returns the bytes not copied. */
+static inline unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
+{
+	return hl_try_copy(to, from, n);
+}
+
+/* copy_to_user - copy n bytes from `from` to `to`; returns the bytes not copied. */
+static inline unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
+{
+	return hl_try_copy(to, from, n);
 }
 
 #ifdef __cplusplus
