@@ -426,10 +426,18 @@ static inline unsigned long __clear_user(void __user *to, unsigned long n)
 
 /* ---- copy_from_user, copy_to_user: hl_try_copy ---- */
 
-/* copy_from_user - copy n bytes from `from` to `to`; returns the bytes not copied. */
+/*
+ * copy_from_user - copy n bytes from `from` to `to`; returns the bytes not
+ * copied, and zeroes them in `to` as the kernel does (as far as `to` is
+ * writable: hl_try_zero).
+ */
 static inline unsigned long copy_from_user(void *to, const void __user *from, unsigned long n)
 {
-	return hl_try_copy(to, from, n);
+	unsigned long left = hl_try_copy(to, from, n);
+
+	if (left)
+		hl_try_zero((char *)to + (n - left), left);
+	return left;
 }
 
 /* copy_to_user - copy n bytes from `from` to `to`; returns the bytes not copied. */
