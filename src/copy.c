@@ -94,21 +94,25 @@ __attribute__((constructor)) static void init_at_load(void)
 }
 
 /*
- * The handler first (hl_try_zero's), then the choice: until both are in
- * place every call comes here. n (nothing copied) if the handler cannot
- * be installed.
+ * Called by zero.c once the fault handler is in place (hl_try_zero_prepare
+ * or the first hl_try_zero or hl_try_copy): from then on hl_try_copy goes
+ * straight to its choice and takes no lock, so that a signal handler may
+ * call it even while the thread it interrupted is inside its first call.
  */
+void hl__copy_installed(void)
+{
+	pthread_once(&init_once, init);
+	pthread_mutex_lock(&choice_lock);
+	atomic_store_explicit(&ready, true, memory_order_release);
+	publish(atomic_load_explicit(&forced, memory_order_relaxed));
+	pthread_mutex_unlock(&choice_lock);
+}
+
+/* Until then every call comes here: n (nothing copied) if it cannot be installed. */
 static size_t install_and_try_copy(void *dst, const void *src, size_t n)
 {
 	if (hl_try_zero_prepare() != 0)
 		return n;
-	pthread_once(&init_once, init);
-	if (!atomic_load_explicit(&ready, memory_order_acquire)) {
-		pthread_mutex_lock(&choice_lock);
-		atomic_store_explicit(&ready, true, memory_order_release);
-		publish(atomic_load_explicit(&forced, memory_order_relaxed));
-		pthread_mutex_unlock(&choice_lock);
-	}
 	return hl__try_copy_checked(dst, src, n);
 }
 

@@ -529,6 +529,7 @@ static void install(void)
 	atomic_store_explicit(&installed, true, memory_order_release);
 	publish(atomic_load_explicit(&forced, memory_order_relaxed));
 	pthread_mutex_unlock(&choice_lock);
+	hl__copy_installed();
 }
 
 int hl_try_zero_prepare(void)

@@ -166,6 +166,7 @@ extern size_t hl__copy_vec_max, hl__copy_rep_max;
  * hl__try_load64_slow when the check fails.
  */
 extern hl_copy_fn hl__try_copy_redirect;
+void hl__copy_installed(void); /* zero.c's install(): the handler is in, publish the choice */
 size_t hl__try_copy_slow(void *dst, const void *src, size_t n);
 size_t hl__try_copy_checked(void *dst, const void *src, size_t n);
 bool hl__try_load64_slow(const void *p, uint64_t *out);
