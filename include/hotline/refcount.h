@@ -85,6 +85,8 @@ enum hl_refcount_saturation {
 	HL_REFCOUNT_ADD_UAF,	      /* add/inc on zero: use after free */
 	HL_REFCOUNT_SUB_UAF,	      /* sub_and_test/dec_and_test went below zero */
 	HL_REFCOUNT_DEC_LEAK,	      /* dec reached zero (the object can never be freed) */
+	HL_RCUREF_GET_OVF,	      /* hl_rcuref_get saturated (hotline/rcuref.h) */
+	HL_RCUREF_PUT_UAF,	      /* hl_rcuref_put on a dead count: more puts than gets */
 };
 
 typedef void (*hl_refcount_handler_t)(hl_refcount_t *r, enum hl_refcount_saturation t);
