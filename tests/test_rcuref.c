@@ -14,13 +14,17 @@
  * that the handler already reads the count the operation leaves. Beside the
  * table: the type and constants, the initialiser, init and read, a whole
  * life in one thread (exactly one put returns true), a get reviving the
- * released count, the handler setter, and the default handler's line.
+ * released count, the handler setter, and the default handler (refcount's:
+ * one line per kind, or abort with HOTLINE_REFCOUNT=abort), in a child.
  * Threads are in test_rcuref_threads.c and test_ordering_threads.c.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +32,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/child.h"
 #include "support/watchdog.h"
 
 #include <hotline/rcuref.h>
@@ -366,9 +371,69 @@ static void set_handler_returns_the_previous(void **state)
 	assert_ptr_equal(hl_refcount_set_handler(NULL), NULL);
 }
 
+/* ---- The default handler, in a fresh child ---- */
+
+/* Child: two saturations and two puts on a dead count, default handler. */
+static int child_main(const char *scenario)
+{
+	hl_rcuref_t r[4];
+
+	alarm(20);
+	if (strcmp(scenario, "twice_each") != 0)
+		return 5;
+	for (int i = 0; i < 2; i++) {
+		set_stored(&r[i], MAXREF);
+		if (!hl_rcuref_get(&r[i]) || stored(&r[i]) != SAT)
+			return 3;
+	}
+	for (int i = 2; i < 4; i++) {
+		set_stored(&r[i], DEAD);
+		if (hl_rcuref_put(&r[i]) || stored(&r[i]) != DEAD)
+			return 3;
+	}
+	return 0;
+}
+
+static int count_lines(const char *s, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+static void default_handler_is_refcounts_one_line_per_kind(void **state)
+{
+	char err[4096], how[64];
+	int status;
+
+	(void)state;
+	status = run_self_child("twice_each", "HOTLINE_REFCOUNT", NULL, NULL, 0, err, sizeof(err));
+	print_message("child (HOTLINE_REFCOUNT unset) wrote:\n%s", err);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("child %s, expected exit 0 (3: a count not repaired)",
+			 describe_status(status, how, sizeof(how)));
+	assert_int_equal(count_lines(err, "\n"), 2);
+	assert_int_equal(count_lines(err, "hotline: rcuref 0x"), 2);
+	assert_int_equal(count_lines(err, ": get overflowed; saturated, object leaks\n"), 1);
+	assert_int_equal(count_lines(err, ": put on a dead count; use after release\n"), 1);
+
+	status = run_self_child("twice_each", "HOTLINE_REFCOUNT", "abort", NULL, 0, err,
+				sizeof(err));
+	print_message("child (HOTLINE_REFCOUNT=abort) wrote:\n%s", err);
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT)
+		fail_msg("HOTLINE_REFCOUNT=abort: child %s, expected to die of SIGABRT",
+			 describe_status(status, how, sizeof(how)));
+	assert_int_equal(count_lines(err, "hotline: rcuref 0x"), 1);
+	assert_int_equal(count_lines(err, "get overflowed; saturated, object leaks "
+					  "(HOTLINE_REFCOUNT=abort)\n"),
+			 1);
+}
+
 #define T(f) cmocka_unit_test_setup(f, reset_reports)
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const struct CMUnitTest fixed[] = {
 		T(type_and_constants),
@@ -378,10 +443,13 @@ int main(void)
 		T(revive_in_the_released_window),
 		T(slow_paths_leave_a_reinitialised_count_alone),
 		T(set_handler_returns_the_previous),
+		T(default_handler_is_refcounts_one_line_per_kind),
 	};
 	static struct row_case cases[NROWS];
 	struct CMUnitTest tests[N_OF(fixed) + NROWS];
 
+	if (argc == 3 && strcmp(argv[1], "--child") == 0)
+		return child_main(argv[2]);
 	memcpy(tests, fixed, sizeof(fixed));
 	for (size_t k = 0; k < NROWS; k++) {
 		cases[k].row = &rows[k];

@@ -95,13 +95,14 @@ typedef struct {
 /* The stored value after the last put, before it is marked dead. */
 #define HL_RCUREF_NOREF 0xFFFFFFFFu
 
-/* Static initialiser for n >= 1 references: hl_rcuref_t r = HL_RCUREF_INIT(1); */
+/*
+ * HL_RCUREF_INIT - static initialiser for n >= 1 references.
+ *
+ * hl_rcuref_t r = HL_RCUREF_INIT(1); stores n - 1 (the bias), as
+ * hl_rcuref_init() does. One form for C and C++ (positional).
+ */
 /* clang-format off */
-#ifdef __cplusplus
 #define HL_RCUREF_INIT(n) { (n) - 1u }
-#else
-#define HL_RCUREF_INIT(n) { .refcnt = (n) - 1u }
-#endif
 /* clang-format on */
 
 typedef void (*hl_rcuref_handler_t)(hl_rcuref_t *r, enum hl_refcount_saturation t);

@@ -38,6 +38,9 @@
  * "warn" (the default); any other value, "ABORT" or "" included, is
  * reported in one line on stderr and means warn (README.md, Environment).
  * There is always a handler: setting NULL restores the default.
+ * hl_rcuref_t (hotline/rcuref.h) reports its bugs with kinds of its own,
+ * appended to the enum below, through a handler of its own
+ * (hl_rcuref_set_handler) whose default is this one.
  *
  * Misuse: a negative i is detected and saturates (see each function). A
  * NULL counter (or mutex) is not checked, as in the kernel: the check would
