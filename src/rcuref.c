@@ -32,7 +32,7 @@ static void report(hl_rcuref_t *r, enum hl_refcount_saturation t)
 		hl__refcount_default_report("rcuref", r, t);
 }
 
-/* The zone of a stored value (the top two bits, but for released). */
+/* Which zone a stored value is in (rcuref.h, docs/rcuref.md). */
 static bool in_saturation_zone(unsigned int v)
 {
 	return v > HL_RCUREF_MAXREF && v < HL_RCUREF_RELEASED;
