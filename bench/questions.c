@@ -60,6 +60,23 @@ const struct bench_question bench_questions[] = {
 	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 0.85,
 	 .text = "lockref >= 0.85x cas_loop at 2 threads",
 	 .from = {"CRITERIA[1]", "QUESTIONS[2].measures[0]"}},
+	/*
+	 * Issue 19's lookups at 2 threads: rcuref against the floor and against the
+	 * cmpxchg lookup (CRITERIA[4], [5]; summary QUESTIONS[9]), and the lockref's
+	 * lookup against rcuref, a figure.
+	 */
+	{.scenario = "contend", .subject = "rcuref", .base = "atomic_faa", .threads = 2,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 0.95,
+	 .text = "rcuref >= 0.95x atomic_faa at 2 threads",
+	 .from = {"CRITERIA[4]", "QUESTIONS[9].measures[0]"}},
+	{.scenario = "contend", .subject = "rcuref", .base = "refcount_inc_not_zero", .threads = 2,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 1.3,
+	 .text = "rcuref >= 1.3x refcount_inc_not_zero at 2 threads",
+	 .from = {"CRITERIA[5]", "QUESTIONS[9].measures[1]"}},
+	{.scenario = "contend", .subject = "lockref_get_not_dead", .base = "rcuref", .threads = 2,
+	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_FIGURE, .threshold = NAN,
+	 .text = "lockref_get_not_dead / rcuref ops/s at 2 threads (a figure, no claim)",
+	 .from = {"QUESTIONS[9].measures[2]"}},
 	/* The queued lock against the mutex: CRITERIA[3] at 8, summary QUESTIONS[4] at the most. */
 	{.scenario = "contend", .subject = "qspinlock", .base = "pthread_mutex", .threads = 8,
 	 .value = BENCH_Q_OPS_RATIO, .claim = BENCH_Q_AT_LEAST, .threshold = 0.5,

@@ -77,8 +77,10 @@ struct thread {
 	bool ok;   /* last CAS succeeded */
 	bool pred; /* EFF_ENQUEUE: there was a predecessor */
 	bool watching;
-	ps_t arrive; /* a watcher whose read is still on its way: when it lands */
-	bool turn;   /* the MCS predecessor has handed over the turn */
+	bool far_wait; /* REQ_FAR: the result is used, so the thread waits for it */
+	bool put;      /* the lookup policies: the next update is the put (else the get) */
+	ps_t arrive;   /* a watcher whose read is still on its way: when it lands */
+	bool turn;     /* the MCS predecessor has handed over the turn */
 	unsigned int attempts;
 	enum req req; /* outstanding request to the home */
 	enum effect eff;
@@ -436,7 +438,11 @@ static void home_serve(struct sim *s)
 		s->home_free = s->now + s->p_far;
 		invalidate(s, NONE);
 		apply(s, t, th->eff);
-		lat = s->p_far; /* posted (STADD): the thread waits only for the home to take it */
+		/*
+		 * Posted (STADD): the thread waits only for the home to take it. A
+		 * fetch-add whose result is used (LDADD) waits for the value too.
+		 */
+		lat = th->far_wait ? s->p_far + lat : s->p_far;
 		break;
 	}
 	heap_push(s, s->now + lat, t); /* th->pc already says where to resume */
@@ -498,23 +504,34 @@ static void do_write(struct sim *s, int t, enum effect eff, enum pc then)
 	home_enqueue(s, t);
 }
 
-/* A fetch-add: far at the home if the machine has far atomics, else a near RMW. */
-static void do_fetch_add(struct sim *s, int t, enum effect eff, enum pc then)
+/*
+ * A fetch-add: far at the home if the machine has far atomics, else a near
+ * RMW. wait: its result is used (LDADD, not STADD), so a far one returns the
+ * value to the thread before it goes on.
+ */
+static void do_fetch_add_as(struct sim *s, int t, enum effect eff, enum pc then, bool wait)
 {
 	if (!s->m->far_atomics) {
 		do_write(s, t, eff, then);
 		return;
 	}
+	s->th[t].far_wait = wait;
 	s->th[t].pc = then;
 	s->th[t].eff = eff;
 	s->th[t].req = REQ_FAR;
 	home_enqueue(s, t);
 }
 
+static void do_fetch_add(struct sim *s, int t, enum effect eff, enum pc then)
+{
+	do_fetch_add_as(s, t, eff, then, false);
+}
+
 /* ---- the policies ---- */
 
 static void op_done(struct sim *s, int t)
 {
+	s->th[t].put = !s->th[t].put; /* a get, then a put (read by the lookup policies) */
 	count_op(s, t);
 	at(s, jittered(s, s->p_think), t, PC_THINK);
 }
@@ -547,7 +564,18 @@ static void begin(struct sim *s, int t)
 	case SIM_LOCKREF_SPINLOCK_ONLY:
 	case SIM_QSPINLOCK: slow_path(s, t); break;
 	case SIM_TICKET: do_fetch_add(s, t, EFF_TICKET_TAKE, PC_T_TAKEN); break;
-	default:
+	/* get and put alike: the zones are checked on the value the add returns */
+	case SIM_RCUREF: do_fetch_add_as(s, t, EFF_COUNT, PC_FAA_DONE, true); break;
+	case SIM_REFCOUNT_INC_NOT_ZERO:
+		if (th->put) { /* dec_and_test: one fetch-add whose result is used */
+			do_fetch_add_as(s, t, EFF_COUNT, PC_FAA_DONE, true);
+			break;
+		}
+		/* the get: the lockless loop below, a plain CAS loop (no lock to see) */
+		th->attempts = 0;
+		do_read(s, t, PC_READ_DONE);
+		break;
+	default: /* the loops; lockref_get_not_dead's get and put are both lockref loops */
 		th->attempts = 0;
 		do_read(s, t, PC_READ_DONE);
 		break;

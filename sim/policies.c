@@ -50,6 +50,27 @@ const struct sim_policy_info sim_policies[SIM_NR_POLICIES] = {
 		"ticket",
 		"fetch-add a ticket; spin reading the line until served; count; store serving+1",
 		.kind = SUBJECT_LOCK),
+	/*
+	 * A lookup's get and its put, alternating: each thread's even updates
+	 * are gets, its odd ones puts (a bench get+put is two of them).
+	 */
+	[SIM_RCUREF] =
+		SIM_POLICY("rcuref",
+			   "get and put: a fetch-add each whose result is used (far, "
+			   "waiting for the value, with far_atomics); never retries",
+			   .kind = SUBJECT_ATOMIC, .baseline = "atomic_faa", .library = true),
+	[SIM_REFCOUNT_INC_NOT_ZERO] =
+		SIM_POLICY("refcount_inc_not_zero",
+			   "get: read, then CAS until it succeeds (attempts counted); put: a "
+			   "fetch-add whose result is used, as rcuref's",
+			   .kind = SUBJECT_CAS_LOOP, .counts_attempts = true,
+			   .baseline = "refcount", .library = true),
+	[SIM_LOCKREF_GET_NOT_DEAD] =
+		SIM_POLICY("lockref_get_not_dead",
+			   "get and put: each the lockref loop with --retry-limit and the lock "
+			   "(as lockref: the dead check costs the model nothing)",
+			   .kind = SUBJECT_LOCKREF, .counts_attempts = true, .baseline = "rcuref",
+			   .fallback = true, .library = true),
 };
 
 int sim_find_policy(const char *name)

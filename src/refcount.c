@@ -10,6 +10,7 @@
 #include <hotline/refcount.h>
 
 #include "env.h"
+#include "refcount_report.h"
 
 static _Atomic(hl_refcount_handler_t) handler; /* NULL: the default handler */
 static atomic_uint reported;		       /* default handler: bit per kind */
@@ -24,6 +25,8 @@ static const char *const kind_text[] = {
 	[HL_REFCOUNT_ADD_UAF] = "increment of a zero count; use after free",
 	[HL_REFCOUNT_SUB_UAF] = "decrement below zero; use after free",
 	[HL_REFCOUNT_DEC_LEAK] = "decrement reached zero without a test; object leaks",
+	[HL_RCUREF_GET_OVF] = "get overflowed; saturated, object leaks",
+	[HL_RCUREF_PUT_UAF] = "put on a dead count; use after release",
 };
 
 static const char *kind_name(enum hl_refcount_saturation t)
@@ -63,18 +66,24 @@ __attribute__((constructor)) static void mode_at_load(void)
 	mode();
 }
 
-static void default_handler(hl_refcount_t *r, enum hl_refcount_saturation t)
+void hl__refcount_default_report(const char *what, const void *counter,
+				 enum hl_refcount_saturation t)
 {
 	unsigned int bit = 1u << ((unsigned int)t & 31);
 
 	if (mode() == MODE_ABORT) {
-		fprintf(stderr, "hotline: refcount %p: %s (HOTLINE_REFCOUNT=abort)\n", (void *)r,
+		fprintf(stderr, "hotline: %s %p: %s (HOTLINE_REFCOUNT=abort)\n", what, counter,
 			kind_name(t));
 		abort();
 	}
 	if (atomic_fetch_or_explicit(&reported, bit, memory_order_relaxed) & bit)
 		return;
-	fprintf(stderr, "hotline: refcount %p: %s\n", (void *)r, kind_name(t));
+	fprintf(stderr, "hotline: %s %p: %s\n", what, counter, kind_name(t));
+}
+
+static void default_handler(hl_refcount_t *r, enum hl_refcount_saturation t)
+{
+	hl__refcount_default_report("refcount", r, t);
 }
 
 hl_refcount_handler_t hl_refcount_set_handler(hl_refcount_handler_t h)

@@ -13,6 +13,10 @@
  *    false (the last, with the lock: acquire) sees every payload.
  *  - hl_refcount: holders write, then hl_refcount_dec_and_test (release);
  *    the one that gets true (acquire at zero) sees every write.
+ *  - hl_rcuref: holders write, then hl_rcuref_put (release); after its put
+ *    each tries hl_rcuref_get, racing the last put, and one that gets a
+ *    reference writes again and puts again. The one put that returns true
+ *    (acquire) sees every write made before every put, the revivers' too.
  *
  * The data are plain variables, as in real code: ThreadSanitizer (which runs
  * this program) reports a race if the primitives do not order them.
@@ -48,6 +52,7 @@
 
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
+#include <hotline/rcuref.h>
 #include <hotline/refcount.h>
 
 /* ---- hl_qspinlock: a writer publishes slot numbers under the lock ---- */
@@ -248,12 +253,138 @@ static void refcount_dec_and_test_at_zero_sees_every_holders_writes(void **state
 	assert_count(&lh.r, LH_HOLDERS);
 }
 
+/* ---- hl_rcuref: the put that returns true sees every write, revivers' included ---- */
+
+#define RL_HOLDERS LH_HOLDERS
+#define RL_ROUNDS  scaled(20000)
+
+static struct {
+	hl_rcuref_t r;
+	pthread_barrier_t start, end;
+	/* plain, one cache line each: holder i's writes, made before each of its puts */
+	struct {
+		_Alignas(64) long v;
+		long again; /* written after a get that succeeded after its put */
+	} payload[RL_HOLDERS];
+	long seen_again[RL_HOLDERS]; /* plain: what the last put read of again */
+} rl;
+
+struct rl_holder {
+	int id;
+	long lasts;	/* rounds in which this holder's put returned true */
+	long stale;	/* payloads the last put found not written this round */
+	long revived;	/* rounds in which its get after its put succeeded */
+	long missed;	/* of those, rounds in which the last put read an old again */
+	long late_gets; /* gets that succeeded after the round's true put */
+	long not_dead;	/* holder 0: rounds that ended with the count not parked dead */
+};
+
+static atomic_bool rl_dead;
+
+static void rl_put(struct rl_holder *h, long round)
+{
+	if (!hl_rcuref_put(&rl.r))
+		return;
+	h->lasts++;
+	for (int i = 0; i < RL_HOLDERS; i++) {
+		h->stale += rl.payload[i].v != round;
+		rl.seen_again[i] = rl.payload[i].again;
+	}
+	atomic_store_explicit(&rl_dead, true, memory_order_relaxed);
+}
+
+static void *rl_holder_fn(void *arg)
+{
+	struct rl_holder *h = arg;
+
+	for (long round = 1; round <= RL_ROUNDS; round++) {
+		bool revived;
+
+		pthread_barrier_wait(&rl.start);
+		rl.payload[h->id].v = round;
+		rl_put(h, round);
+		/* race the last put: a get now may revive the object, or find it dead */
+		revived = hl_rcuref_get(&rl.r);
+		if (revived) {
+			h->late_gets += atomic_load_explicit(&rl_dead, memory_order_relaxed);
+			h->revived++;
+			rl.payload[h->id].again = round;
+			rl_put(h, round);
+		}
+		pthread_barrier_wait(&rl.end);
+		/* the last put must have read what a reviver wrote before its put */
+		h->missed += revived && rl.seen_again[h->id] != round;
+		/* the next round's count, once everyone is past the check */
+		pthread_barrier_wait(&rl.start);
+		if (h->id == 0) {
+			h->not_dead += atomic_load_explicit(&rl.r.refcnt, memory_order_relaxed) !=
+				       HL_RCUREF_DEAD;
+			hl_rcuref_init(&rl.r, RL_HOLDERS);
+			atomic_store_explicit(&rl_dead, false, memory_order_relaxed);
+		}
+	}
+	return NULL;
+}
+
+static void rcuref_put_returning_true_sees_every_holders_writes(void **state)
+{
+	struct rl_holder holders[RL_HOLDERS];
+	pthread_t tids[RL_HOLDERS];
+	long lasts = 0, stale = 0, revived = 0, missed = 0, late_gets = 0;
+
+	(void)state;
+	memset(holders, 0, sizeof(holders));
+	memset(rl.payload, 0, sizeof(rl.payload));
+	for (int i = 0; i < RL_HOLDERS; i++)
+		holders[i].id = i;
+	hl_rcuref_init(&rl.r, RL_HOLDERS);
+	atomic_store(&rl_dead, false);
+	/* start is passed twice per round: once to write, once after the check */
+	assert_int_equal(pthread_barrier_init(&rl.start, NULL, RL_HOLDERS), 0);
+	assert_int_equal(pthread_barrier_init(&rl.end, NULL, RL_HOLDERS), 0);
+	start_threads(tids, RL_HOLDERS, rl_holder_fn, holders, sizeof(holders[0]));
+	join_threads(tids, RL_HOLDERS);
+	pthread_barrier_destroy(&rl.start);
+	pthread_barrier_destroy(&rl.end);
+	for (int i = 0; i < RL_HOLDERS; i++) {
+		lasts += holders[i].lasts;
+		stale += holders[i].stale;
+		revived += holders[i].revived;
+		missed += holders[i].missed;
+		late_gets += holders[i].late_gets;
+	}
+	print_message("hl_rcuref_put: %ld rounds of %d holders; %ld gets after a put succeeded "
+		      "(revived or before the last put)\n",
+		      RL_ROUNDS, RL_HOLDERS, revived);
+	if (lasts != RL_ROUNDS)
+		fail_msg(
+			"hl_rcuref_put: %ld puts returned true in %ld rounds, expected exactly one "
+			"per round",
+			lasts, RL_ROUNDS);
+	if (late_gets)
+		fail_msg(
+			"hl_rcuref_get: %ld gets succeeded after the round's put had returned true",
+			late_gets);
+	if (stale)
+		fail_msg("hl_rcuref_put: the put returning true missed %ld writes made before the "
+			 "other holders' puts (release) or read them before its own (acquire)",
+			 stale);
+	if (missed)
+		fail_msg("hl_rcuref_put: the put returning true missed %ld writes made by holders "
+			 "whose get after their put succeeded",
+			 missed);
+	if (holders[0].not_dead)
+		fail_msg("hl_rcuref: %ld rounds ended with the count not parked at HL_RCUREF_DEAD",
+			 holders[0].not_dead);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(qspinlock_unlock_publishes_what_was_written_before_it),
 		cmocka_unit_test(lockref_last_put_or_lock_sees_every_holders_writes),
 		cmocka_unit_test(refcount_dec_and_test_at_zero_sees_every_holders_writes),
+		cmocka_unit_test(rcuref_put_returning_true_sees_every_holders_writes),
 	};
 
 	if (argc > 1)

@@ -9,6 +9,9 @@
  * compare-and-swap loops (cas_loop, refcount_full, the lockref variants) to
  * locks around a plain counter (qspinlock, ticket, pthread_mutex, and the
  * lockref with its lockless path switched off). One op is a get plus a put.
+ * Issue 19's lookups are here too: rcuref (get-unless-dead in one fetch-add)
+ * beside the cmpxchg lookups it replaces, refcount_inc_not_zero and
+ * lockref_get_not_dead.
  *
  * Beside throughput and fairness it reports what explains them:
  *  - attempts per success of every compare-and-swap loop: counted inline
@@ -39,6 +42,7 @@
 #include <hotline/cpu.h>
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
+#include <hotline/rcuref.h>
 #include <hotline/refcount.h>
 
 #include "../questions.h"
@@ -252,6 +256,56 @@ static inline void inz_get(struct ct_object *o, struct ct_thread *t)
 }
 
 /*
+ * rcuref: issue 19's lookup, one fetch-add each way. With the object's own
+ * reference held the get never finds it dead and no put is the last: either
+ * is counted as a lost reference and fails the run.
+ */
+static inline void rcuref_get(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(!hl_rcuref_get(&o->rcuref)))
+		t->last_refs++;
+}
+
+static inline void rcuref_put(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(hl_rcuref_put(&o->rcuref)))
+		t->last_refs++;
+}
+
+static bool rcuref_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the rcuref", (int)hl_rcuref_read(&o->rcuref), why, n);
+}
+
+/*
+ * lockref_get_not_dead: the library's lookup (the dcache's), and its put as
+ * the kernel's dput does it: hl_lockref_put_return, and when that gives up
+ * (the lock seen taken, or the retry limit spent) the count dropped under
+ * the lock. A get that finds it dead, or a put that finds the last
+ * reference, is a lost one.
+ */
+static inline void gnd_get(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(!hl_lockref_get_not_dead(&o->lockref)))
+		t->last_refs++;
+}
+
+static inline void gnd_put(struct ct_object *o, struct ct_thread *t)
+{
+	struct hl_lockref *l = &o->lockref;
+	int count;
+
+	if (hl_likely(hl_lockref_put_return(l) >= 0))
+		return;
+	hl_qspin_lock(&l->lock);
+	count = hl_lockref_count(l);
+	if (hl_unlikely(count <= 1))
+		t->last_refs++;
+	hl_lockref_set_count(l, count - 1);
+	hl_qspin_unlock(&l->lock);
+}
+
+/*
  * One line per subject: the loop (contend_loop.h) with that subject's
  * operations. What the loop counts beside them (attempts, fallbacks) and
  * the instrumented lockref's relax policy come from the subject's facts.
@@ -279,6 +333,16 @@ static void run_refcount_full(struct bench_worker *w)
 static void run_refcount_inc_not_zero(struct bench_worker *w)
 {
 	ct_loop(w, inz_get, refcount_put, refcount_check);
+}
+
+static void run_rcuref(struct bench_worker *w)
+{
+	ct_loop(w, rcuref_get, rcuref_put, rcuref_check);
+}
+
+static void run_lockref_get_not_dead(struct bench_worker *w)
+{
+	ct_loop(w, gnd_get, gnd_put, lockref_check);
 }
 
 /* Every instrumented lockref: its relax policy and instruction are facts. */
@@ -352,6 +416,7 @@ void *contend_setup(const struct bench_params *p)
 	o = &st->obj;
 	atomic_init(&o->atomic, CT_BASE);
 	hl_refcount_set(&o->refcount, CT_BASE);
+	hl_rcuref_init(&o->rcuref, CT_BASE);
 	refcount_full_set(&o->full, CT_BASE);
 	hl_lockref_init(&o->lockref);
 	atomic_init(&o->qspin.lock.val, 0);
@@ -453,6 +518,13 @@ static const struct bench_subject ct_subjects[] = {
 	CT_SUBJECT("refcount_inc_not_zero", run_refcount_inc_not_zero,
 		   "hl_refcount_inc_not_zero (cmpxchg loop) + hl_refcount_dec_and_test",
 		   .kind = SUBJECT_CAS_LOOP, .baseline = "refcount", .library = true),
+	CT_SUBJECT("rcuref", run_rcuref,
+		   "hl_rcuref_get + hl_rcuref_put: get-unless-dead in one fetch-add (issue 19)",
+		   .kind = SUBJECT_ATOMIC, .baseline = "atomic_faa", .library = true),
+	CT_SUBJECT("lockref_get_not_dead", run_lockref_get_not_dead,
+		   "hl_lockref_get_not_dead + hl_lockref_put_return, else the lock (as dput)",
+		   .kind = SUBJECT_LOCKREF, .baseline = "rcuref",
+		   .retry_limit_of = hl_lockref_retry_limit, .fallback = true, .library = true),
 #if BENCH_ATOMICS_VARIANTS
 	/* The run-time choice above; each kind forced below (contend_atomics.c). */
 	CT_SUBJECT_SETUP("atomic_faa_llsc", contend_setup_llsc, contend_run_atomic_faa_llsc,

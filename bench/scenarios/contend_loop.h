@@ -21,6 +21,7 @@
 
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
+#include <hotline/rcuref.h>
 #include <hotline/refcount.h>
 
 #include "../arch/arch.h"
@@ -52,8 +53,9 @@ struct ct_locked_counter_m {
 
 /* Every subject's object, each alone on its cache line; a subject uses one. */
 struct ct_object {
-	_Alignas(64) atomic_int atomic; /* atomic_faa, cas_loop */
-	_Alignas(64) hl_refcount_t refcount;
+	_Alignas(64) atomic_int atomic;	     /* atomic_faa, cas_loop */
+	_Alignas(64) hl_refcount_t refcount; /* refcount, refcount_inc_not_zero */
+	_Alignas(64) hl_rcuref_t rcuref;
 	_Alignas(64) struct refcount_full full;
 	_Alignas(64) struct hl_lockref lockref;	       /* lockref_*: count CT_BASE, unlocked */
 	_Alignas(64) struct ct_locked_counter_q qspin; /* lock and counter share the line */

@@ -4,7 +4,8 @@
  *
  * hotline's names are the kernel's with hl_. This header gives kernel-style
  * code the kernel's own names, so that it compiles in user space unchanged:
- * refcount_t and refcount_*(), struct kref, struct lockref and lockref_*(),
+ * refcount_t and refcount_*(), struct kref, rcuref_t and rcuref_*(),
+ * struct lockref and lockref_*(),
  * spinlock_t and spin_*() (hotline's queued spinlock), struct mutex and
  * mutex_*() (a pthread mutex), clear_user() (hl_try_zero), copy_from_user()
  * and copy_to_user() (hl_try_copy) and a few helpers
@@ -44,6 +45,7 @@
 #include <hotline/copy.h>
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
+#include <hotline/rcuref.h>
 #include <hotline/refcount.h>
 #include <hotline/zero.h>
 
@@ -342,6 +344,44 @@ static inline int kref_put_mutex(struct kref *kref, void (*release)(struct kref 
 		return 1;
 	}
 	return 0;
+}
+
+/* ---- rcuref_t: hl_rcuref_t ---- */
+
+/* rcuref_t - hl_rcuref_t: biased unsigned count; get-unless-dead is one add. */
+typedef hl_rcuref_t rcuref_t;
+
+/* rcuref_t r = RCUREF_INIT(1); n >= 1 references. */
+#define RCUREF_INIT(n) HL_RCUREF_INIT(n)
+
+/* rcuref_init - n >= 1 references (relaxed store). */
+static inline void rcuref_init(rcuref_t *ref, unsigned int cnt)
+{
+	hl_rcuref_init(ref, cnt);
+}
+
+/* rcuref_read - the references held; 0 once released or dead. */
+static inline unsigned int rcuref_read(const rcuref_t *ref)
+{
+	return hl_rcuref_read(ref);
+}
+
+/* rcuref_get - a reference unless the object is dead; the memory must stay valid. */
+static inline bool rcuref_get(rcuref_t *ref)
+{
+	return hl_rcuref_get(ref);
+}
+
+/* rcuref_put - drop a reference; true for the one put that was the last. */
+static inline bool rcuref_put(rcuref_t *ref)
+{
+	return hl_rcuref_put(ref);
+}
+
+/* rcuref_put_rcusafe - as rcuref_put (no preemption to disable in user space). */
+static inline bool rcuref_put_rcusafe(rcuref_t *ref)
+{
+	return hl_rcuref_put(ref);
 }
 
 /* ---- struct lockref: struct hl_lockref ---- */

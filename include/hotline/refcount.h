@@ -38,6 +38,9 @@
  * "warn" (the default); any other value, "ABORT" or "" included, is
  * reported in one line on stderr and means warn (README.md, Environment).
  * There is always a handler: setting NULL restores the default.
+ * hl_rcuref_t (hotline/rcuref.h) reports its bugs with kinds of its own,
+ * appended to the enum below, through a handler of its own
+ * (hl_rcuref_set_handler) whose default is this one.
  *
  * Misuse: a negative i is detected and saturates (see each function). A
  * NULL counter (or mutex) is not checked, as in the kernel: the check would
@@ -85,6 +88,8 @@ enum hl_refcount_saturation {
 	HL_REFCOUNT_ADD_UAF,	      /* add/inc on zero: use after free */
 	HL_REFCOUNT_SUB_UAF,	      /* sub_and_test/dec_and_test went below zero */
 	HL_REFCOUNT_DEC_LEAK,	      /* dec reached zero (the object can never be freed) */
+	HL_RCUREF_GET_OVF,	      /* hl_rcuref_get saturated (hotline/rcuref.h) */
+	HL_RCUREF_PUT_UAF,	      /* hl_rcuref_put on a dead count: more puts than gets */
 };
 
 typedef void (*hl_refcount_handler_t)(hl_refcount_t *r, enum hl_refcount_saturation t);

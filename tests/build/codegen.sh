@@ -1,9 +1,11 @@
 #!/bin/sh
 # The refcount fast paths are what refcount.h promises: one atomic
 # read-modify-write, a branch, and no call on the hot path (the saturation
-# path is out of line); and qspinlock.h's: lock is one compare-and-swap,
-# unlock one byte store; each with the ordering the headers promise. Prints
-# the disassembly it judged.
+# path is out of line); rcuref.h's the same (get one relaxed add, put one
+# release subtract, never a compare-and-swap: the slow paths are out of
+# line); and qspinlock.h's: lock is one compare-and-swap, unlock one byte
+# store; each with the ordering the headers promise. Prints the disassembly
+# it judged.
 #   codegen.sh CC OBJDUMP INCLUDE_DIR SOURCE [STD]
 #
 # STD is the -std= value, c11 by default; the C++ check passes a C++
@@ -23,7 +25,9 @@
 #   default               GCC's outline atomics: one bl to an __aarch64_* helper
 #                         whose name says the ordering (_relax, _rel, _acq)
 # and on every one: dec_and_test's acquire at zero (dmb ishld), unlock a
-# release byte store (stlrb), no other call on a fast path.
+# release byte store (stlrb), no other call on a fast path. rcuref get is
+# ldadd / ldxr+stxr / the _relax helper, put ldaddl / stlxr / the _rel
+# helper; neither has a fence or a cas (the last put's is out of line).
 set -u
 cc=$1 objdump=$2 inc=$3 src=$4 std=${5:-c11}
 tmp=$(mktemp -d) || exit 1
@@ -107,6 +111,21 @@ aarch64_common() {
 	expect cg_qspin_unlock "release byte store(s) (stlrb)" '\bstlrb\b' 1
 	expect cg_qspin_unlock "memory access(es) and call(s) in all (the stlrb alone)" \
 		'\b(ld[a-z]*|st[a-z]*|cas[a-z]*|swp[a-z]*|bl)\b' 1
+
+	# rcuref: one add and one test of its sign; the slow paths are a tail jump.
+	show cg_rcuref_get cg_rcuref_put
+	for f in cg_rcuref_get cg_rcuref_put; do
+		got=$(body $f | grep -E '\bbl\b' | grep -cvE '<__aarch64_[a-z0-9_]+>')
+		if [ "$got" -ne 0 ]; then
+			echo "FAIL: $f ($how): expected no call but to an atomic helper, found $got"
+			status=1
+		fi
+		expect $f "conditional branch(es) on the result (b.cond, tbz, tbnz)" \
+			'\b(b\.[a-z]+|tbn?z)\b' 1
+		expect $f "fence(s)" '\bdmb\b' 0
+		expect $f "compare-and-swap(s)" '\bcas[a-z]*\b|<__aarch64_cas' 0
+		expect $f "tail jump(s) to its slow path" '\bb\b.*<hl__rcuref_(get|put)_slow>' 1
+	done
 }
 
 aarch64_checks() {
@@ -125,6 +144,13 @@ aarch64_checks() {
 	done
 	expect cg_qspin_lock "casa or casal (acquire)" '\bcasa(l)?\b' 1
 	expect cg_qspin_lock "LSE atomic(s) in all" '\b(ldadd|ldclr|ldeor|ldset|swp|cas)[a-z]*\b' 1
+	for f in cg_rcuref_get cg_rcuref_put; do
+		expect $f "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 0
+		expect $f "exclusive load(s)/store(s)" '\b(ld|st)a?l?xr[bh]?\b' 0
+		expect $f "LSE atomic(s) in all" '\b(ldadd|ldclr|ldeor|ldset|swp|cas)[a-z]*\b' 1
+	done
+	expect cg_rcuref_get "ldadd (relaxed)" '\bldadd\b' 1
+	expect cg_rcuref_put "ldaddl (release)" '\bldaddl\b' 1
 
 	how="-mno-outline-atomics, ARMv8.0 exclusives"
 	compile -mno-outline-atomics
@@ -140,6 +166,14 @@ aarch64_checks() {
 		expect $f "stlxr (release store)" '\bstlxr\b' 1
 	done
 	expect cg_qspin_lock "ldaxr (acquire load)" '\bldaxr\b' 1
+	for f in cg_rcuref_get cg_rcuref_put; do
+		expect $f "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 0
+		expect $f "ldxr (relaxed load)" '\bldxr\b' 1
+		expect $f "exclusive load(s)" '\blda?xr\b' 1
+		expect $f "exclusive store(s)" '\bstl?xr\b' 1
+	done
+	expect cg_rcuref_get "stxr (relaxed store)" '\bstxr\b' 1
+	expect cg_rcuref_put "stlxr (release store)" '\bstlxr\b' 1
 
 	how="default: outline atomics"
 	compile
@@ -152,10 +186,15 @@ aarch64_checks() {
 	done
 	expect cg_qspin_lock "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 1
 	expect cg_qspin_lock "call(s) to an acquire cas helper" '\bbl\b.*<__aarch64_cas[0-9]+_acq>' 1
+	for f in cg_rcuref_get cg_rcuref_put; do
+		expect $f "call(s) to an atomic helper" '\bbl\b.*<__aarch64_' 1
+	done
+	expect cg_rcuref_get "call(s) to a relaxed ldadd helper" '\bbl\b.*<__aarch64_ldadd[0-9]+_relax>' 1
+	expect cg_rcuref_put "call(s) to a release ldadd helper" '\bbl\b.*<__aarch64_ldadd[0-9]+_rel>' 1
 	how=""
-	[ $status -eq 0 ] && echo "ok (-std=$std): refcount fast paths are one atomic + one branch with the" \
-		"promised ordering (LSE, exclusives, outline helpers); qspinlock lock one acquire" \
-		"cas, unlock one stlrb"
+	[ $status -eq 0 ] && echo "ok (-std=$std): refcount and rcuref fast paths are one atomic + one" \
+		"branch with the promised ordering (LSE, exclusives, outline helpers); qspinlock" \
+		"lock one acquire cas, unlock one stlrb"
 }
 
 x86_64_checks() {
@@ -192,6 +231,27 @@ x86_64_checks() {
 		grep -q '<cg_inc.cold>:' "$tmp/dis" || { echo "FAIL: cg_inc has no .cold part: the saturation path is not out of line"; status=1; }
 	fi
 
+	# rcuref.h: get and put are one locked add each (xadd keeps the value for the
+	# slow path; an add, inc, sub or dec that keeps only the flags would do too),
+	# one conditional branch on the result, and the slow path a tail jump, never
+	# a call or a compare-and-swap on the hot path.
+	show cg_rcuref_get cg_rcuref_put
+	for f in cg_rcuref_get cg_rcuref_put; do
+		expect $f "locked instruction(s)" '\block\b' 1
+		expect $f "lock cmpxchg" 'cmpxchg' 0
+		expect $f "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
+		got=$(count "$(hot $f)" '\bcall')
+		if [ "$got" -ne 0 ]; then
+			echo "FAIL: $f: expected no call before the first ret, found $got"
+			status=1
+		fi
+		if [ "$family" != clang ]; then
+			grep -q "<$f.cold>:" "$tmp/dis" || { echo "FAIL: $f has no .cold part: its slow path is not out of line"; status=1; }
+		fi
+	done
+	expect cg_rcuref_get "lock xadd, add or inc" 'lock (xadd|add|inc)' 1
+	expect cg_rcuref_put "lock xadd, sub, add or dec" 'lock (xadd|sub|add|dec)' 1
+
 	# qspinlock.h: "the uncontended lock is one compare-and-swap from 0 and the
 	# unlock is a release store of 0 to the locked byte, so both are inline".
 	show cg_qspin_lock cg_qspin_unlock
@@ -202,9 +262,9 @@ x86_64_checks() {
 	expect cg_qspin_unlock "locked instruction(s), xchg or fence" '\block\b|xchg|fence' 0
 	expect cg_qspin_unlock "byte store(s) of 0" 'movb +\$0x0,' 1
 	expect cg_qspin_unlock "call(s)" '\bcall' 0
-	[ $status -eq 0 ] && echo "ok ($family, -std=$std): refcount fast paths are one locked" \
-		"add (inc: lock xadd) + one branch, no call; qspinlock lock is one lock cmpxchg," \
-		"unlock one byte store"
+	[ $status -eq 0 ] && echo "ok ($family, -std=$std): refcount and rcuref fast paths are" \
+		"one locked add (inc, rcuref get: lock xadd) + one branch, no call; qspinlock lock" \
+		"is one lock cmpxchg, unlock one byte store"
 }
 
 case "$arch" in

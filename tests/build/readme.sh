@@ -22,4 +22,8 @@ grep -q '^last lookup done: freeing name hotline$' "$tmp/out" ||
 	{ echo "FAIL: expected the lockref example to free its name at the last put"; exit 1; }
 [ "$(grep -c 'last lookup done' "$tmp/out")" -eq 1 ] ||
 	{ echo "FAIL: the name was freed more than once"; exit 1; }
+grep -q '^entry 7 dead: its slot may be reused$' "$tmp/out" ||
+	{ echo "FAIL: expected the rcuref example's last put to return true"; exit 1; }
+grep -q '^late lookup of entry 7 failed$' "$tmp/out" ||
+	{ echo "FAIL: expected a get after the rcuref example's last put to fail"; exit 1; }
 echo "ok: the README's example builds and behaves as it says"

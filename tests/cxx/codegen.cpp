@@ -7,6 +7,7 @@
  * given C linkage, so that they keep the names the script looks for.
  */
 #include <hotline/qspinlock.h>
+#include <hotline/rcuref.h>
 #include <hotline/refcount.h>
 
 extern "C" {

@@ -12,6 +12,7 @@
 #include <hotline/cpu.h>
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
+#include <hotline/rcuref.h>
 #include <hotline/refcount.h>
 #include <hotline/zero.h>
 
@@ -29,6 +30,14 @@
 	X(offsetof(hl_refcount_t, refs))                                                           \
 	X(sizeof(enum hl_refcount_saturation))                                                     \
 	X(sizeof(hl_refcount_handler_t))                                                           \
+	X(sizeof(hl_rcuref_t))                                                                     \
+	X(HL_T_ALIGNOF(hl_rcuref_t))                                                               \
+	X(offsetof(hl_rcuref_t, refcnt))                                                           \
+	X(sizeof(hl_rcuref_handler_t))                                                             \
+	X(HL_RCUREF_GET_OVF)                                                                       \
+	X(HL_RCUREF_PUT_UAF)                                                                       \
+	X(HL_RCUREF_SATURATED)                                                                     \
+	X(HL_RCUREF_DEAD)                                                                          \
 	X(sizeof(hl_qspinlock_t))                                                                  \
 	X(HL_T_ALIGNOF(hl_qspinlock_t))                                                            \
 	X(offsetof(hl_qspinlock_t, val))                                                           \

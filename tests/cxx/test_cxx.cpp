@@ -7,14 +7,16 @@
  * (tests/cxx/CMakeLists.txt). Checks that the types have the layout C gives
  * them (at compile time where the header fixes the value, and at run time
  * against layout.c, compiled as C), then uses each header's API: refcount
- * (with a saturation handler), lockref (lockless and locked paths),
- * qspinlock (two std::threads, mutual exclusion), hl_zero and hl_try_zero
- * (with a fault on a PROT_NONE page), hl_cpu.
+ * (with a saturation handler), rcuref (a life, saturation and a put too
+ * many, with its handler), lockref (lockless and locked paths), qspinlock
+ * (two std::threads, mutual exclusion), hl_zero and hl_try_zero (with a
+ * fault on a PROT_NONE page), hl_cpu.
  */
 #include <hotline/compiler.h>
 #include <hotline/cpu.h>
 #include <hotline/lockref.h>
 #include <hotline/qspinlock.h>
+#include <hotline/rcuref.h>
 #include <hotline/refcount.h>
 #include <hotline/zero.h>
 
@@ -38,6 +40,10 @@
 
 // What the headers fix, checked by the compiler.
 static_assert(sizeof(hl_refcount_t) == 4 && alignof(hl_refcount_t) == 4, "hl_refcount_t");
+static_assert(sizeof(hl_rcuref_t) == 4 && alignof(hl_rcuref_t) == 4, "hl_rcuref_t");
+static_assert(offsetof(hl_rcuref_t, refcnt) == 0, "rcuref word at 0");
+static_assert(std::is_standard_layout<hl_rcuref_t>::value && std::is_trivial<hl_rcuref_t>::value,
+	      "hl_rcuref_t is a trivial standard-layout type");
 static_assert(sizeof(hl_qspinlock_t) == 4 && alignof(hl_qspinlock_t) == 4, "hl_qspinlock_t");
 static_assert(sizeof(struct hl_lockref) == 8 && alignof(struct hl_lockref) == 8, "hl_lockref");
 static_assert(offsetof(struct hl_lockref, lock_count) == 0, "lockref word at 0");
@@ -144,6 +150,49 @@ static void test_refcount()
 	CHECK(reports.load() == 3 && last_kind == HL_REFCOUNT_DEC_LEAK);
 	CHECK(hl_refcount_read(&r) == HL_REFCOUNT_SATURATED);
 	CHECK(hl_refcount_set_handler(old) == count_report);
+}
+
+// rcuref reports, from the library (C) into a handler defined here.
+static std::atomic<int> rcuref_reports;
+static enum hl_refcount_saturation rcuref_last_kind;
+
+extern "C" {
+static void count_rcuref_report(hl_rcuref_t *r, enum hl_refcount_saturation t)
+{
+	(void)r;
+	rcuref_last_kind = t;
+	rcuref_reports.fetch_add(1);
+}
+}
+
+static void test_rcuref()
+{
+	static hl_rcuref_t global = HL_RCUREF_INIT(1); // constant initialisation
+	hl_rcuref_t r = HL_RCUREF_INIT(2);
+
+	CHECK(hl_rcuref_read(&global) == 1);
+	CHECK(hl_rcuref_read(&r) == 2);
+	CHECK(hl_rcuref_get(&r));
+	CHECK(hl_rcuref_read(&r) == 3);
+	CHECK(!hl_rcuref_put(&r));
+	CHECK(!hl_rcuref_put(&r));
+	CHECK(hl_rcuref_put(&r)); // the last: dead
+	CHECK(hl_rcuref_read(&r) == 0);
+	CHECK(!hl_rcuref_get(&r));
+	hl_rcuref_init(&r, 1);
+	CHECK(hl_rcuref_read(&r) == 1);
+
+	hl_rcuref_handler_t old = hl_rcuref_set_handler(count_rcuref_report);
+	hl_rcuref_init(&r, HL_RCUREF_MAXREF + 1u); // 2^31 references: the most
+	CHECK(hl_rcuref_get(&r));		   // saturates, and says so
+	CHECK(rcuref_reports.load() == 1 && rcuref_last_kind == HL_RCUREF_GET_OVF);
+	CHECK(hl_rcuref_read(&r) == HL_RCUREF_SATURATED + 1u);
+	CHECK(!hl_rcuref_put(&r));
+	hl_rcuref_init(&r, 1);
+	CHECK(hl_rcuref_put(&r));
+	CHECK(!hl_rcuref_put(&r)); // one put too many
+	CHECK(rcuref_reports.load() == 2 && rcuref_last_kind == HL_RCUREF_PUT_UAF);
+	CHECK(hl_rcuref_set_handler(old) == count_rcuref_report);
 }
 
 static void test_lockref()
@@ -273,6 +322,7 @@ int main()
 {
 	test_layout();
 	test_refcount();
+	test_rcuref();
 	test_lockref();
 	test_qspinlock();
 	test_zero();

@@ -2,9 +2,9 @@
 /*
  * dcache.c - a small name cache in kernel style, built on <hotline/linux.h> alone.
  *
- * The code below is written as kernel code is (refcount_t, struct lockref,
- * spinlock_t, struct kref, struct mutex, clear_user, container_of, likely),
- * with the kernel's names unchanged; it includes <hotline/linux.h> and libc,
+ * The code below is written as kernel code is (refcount_t, rcuref_t, struct
+ * lockref, spinlock_t, struct kref, struct mutex, clear_user, container_of,
+ * likely), with the kernel's names unchanged; it includes <hotline/linux.h> and libc,
  * nothing else of hotline. It is this project's own text, not the kernel's.
  *
  * The cache: dentries (a name, a struct lockref, a pointer to an inode) in a
@@ -364,6 +364,21 @@ static void check_refcount_names(void)
 	CHECK(kref_read(&k) == 1);
 }
 
+/* rcuref_t: the kernel's values, biased by one; a put on a dead count is reported. */
+static void check_rcuref_names(void)
+{
+	rcuref_t ref = RCUREF_INIT(2);
+
+	CHECK(rcuref_read(&ref) == 2 && rcuref_get(&ref) && rcuref_read(&ref) == 3);
+	CHECK(!rcuref_put(&ref) && !rcuref_put_rcusafe(&ref) && rcuref_read(&ref) == 1);
+	CHECK(rcuref_put(&ref) && rcuref_read(&ref) == 0);
+	CHECK(!rcuref_get(&ref) && rcuref_read(&ref) == 0);
+	rcuref_init(&ref, 1);
+	CHECK(rcuref_read(&ref) == 1 && rcuref_put_rcusafe(&ref));
+	fprintf(stderr, "dcache: one rcuref report (a put on a dead count) is expected next\n");
+	CHECK(!rcuref_put(&ref) && rcuref_read(&ref) == 0);
+}
+
 static void check_lockref_names(void)
 {
 	struct lockref ref;
@@ -420,6 +435,7 @@ int main(void)
 	CHECK(inode_freed && dentry_freed);
 
 	check_refcount_names();
+	check_rcuref_names();
 	check_lockref_names();
 	check_clear_user();
 

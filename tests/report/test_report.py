@@ -1439,15 +1439,16 @@ class ZeroReportTests(ToolCase):
         out, md = self.edited("with-contend.json", "zero.json",
                               lambda d: d.update(results=contend + d["results"]))
         rows = list(self.criteria_rows(md))
-        self.assertEqual(len(rows), 11, rows)
-        self.assertTrue(rows[0].startswith("refcount") and rows[4].startswith("hl_zero"), rows)
+        # issue 19 added two contend criteria (rcuref), not checked here: 6 contend, 7 zero
+        self.assertEqual(len(rows), 13, rows)
+        self.assertTrue(rows[0].startswith("refcount") and rows[6].startswith("hl_zero"), rows)
 
     def test_no_zero_results_unchanged(self):
         """Without zero results, nothing of this section or its criteria appears."""
         out, md = self.report("contend-only", "contend.json")
         for needle in ("hl_zero", "dd-style", "clearing"):
             self.assertLacks(md, needle)
-        self.assertEqual(len(ContendVariantsTests.criteria_rows(self, md)), 4)
+        self.assertEqual(len(ContendVariantsTests.criteria_rows(self, md)), 6)  # 2: issue 19's
 
 
 class ZeroUnitTests(unittest.TestCase):
@@ -1599,12 +1600,15 @@ class UnitTests(unittest.TestCase):
 
     def test_criteria_both_ways(self):
         self.assertEqual(self.verdicts(atomic_faa_2=30, refcount_2=29, cas_loop_2=14, lockref_2=12,
-                                       qspinlock_2=12, qspinlock_8=6.1, pthread_mutex_8=12),
-                         [True, True, True, True])
+                                       qspinlock_2=12, qspinlock_8=6.1, pthread_mutex_8=12,
+                                       rcuref_2=29, refcount_inc_not_zero_2=22),
+                         [True, True, True, True, True, True])
         self.assertEqual(self.verdicts(atomic_faa_2=30, refcount_2=28, cas_loop_2=14, lockref_2=11.8,
-                                       qspinlock_2=12, qspinlock_8=5.9, pthread_mutex_8=12.1),
-                         [False, False, False, False])
-        self.assertEqual(self.verdicts(atomic_faa_2=30, refcount_2=29), [True, None, None, None])
+                                       qspinlock_2=12, qspinlock_8=5.9, pthread_mutex_8=12.1,
+                                       rcuref_2=28, refcount_inc_not_zero_2=22),
+                         [False, False, False, False, False, False])
+        self.assertEqual(self.verdicts(atomic_faa_2=30, refcount_2=29),
+                         [True, None, None, None, None, None])
 
     def test_not_checked_names_the_missing_figure(self):
         checks = self.criteria.evaluate(self.results(qspinlock_8=5, atomic_faa_2=30))
@@ -1724,20 +1728,20 @@ class RegistryTests(ToolCase):
         return self.cached_report("new-subject", "contend-new-subject.json")
 
     def test_new_subject_in_the_contend_tables(self):
-        """refcount_inc_not_zero: in no report code, only in its file's facts (a cmpxchg loop
+        """kref_get_unless_zero: in no report code, only in its file's facts (a cmpxchg loop
         that counts its attempts, baseline refcount), listed where its facts put it."""
         out, md = self.new_subject()
         self.assertHas(md, "| refcount | 93.5 | 29.9 | 29.3 | 0.98x |\n"
-                           "| refcount_inc_not_zero | 45.9 | 12.1 | 10.9 | 0.90x |\n"
+                           "| kref_get_unless_zero | 45.9 | 12.1 | 10.9 | 0.90x |\n"
                            "| lockref | 48.6 | 12.9 | 12.5 | 0.97x |\n")
-        self.assertHas(md, "| `refcount_inc_not_zero` | hl_refcount_inc_not_zero + "
+        self.assertHas(md, "| `kref_get_unless_zero` | hl_refcount_inc_not_zero + "
                            "hl_refcount_dec: a compare-and-swap loop that refuses 0 |")
         self.assertHas(self.section(md, "#### cmpxchg attempts per success"),
-                       "| refcount_inc_not_zero | 1.05 / 1 / 2 / 5 | 1.24 / 1 / 4 / 11 | "
+                       "| kref_get_unless_zero | 1.05 / 1 / 2 / 5 | 1.24 / 1 / 4 / 11 | "
                        "1.28 / 1 / 5 / 16 |", "attempts section")
-        self.assertLacks(self.section(md, "#### Fallback to the lock"), "refcount_inc_not_zero",
+        self.assertLacks(self.section(md, "#### Fallback to the lock"), "kref_get_unless_zero",
                          "fallback section")
-        self.assertHas(md, "| refcount_inc_not_zero | \u2014 | 2 | 12.1 | 166 |")
+        self.assertHas(md, "| kref_get_unless_zero | \u2014 | 2 | 12.1 | 166 |")
         self.assertPngs(out, md, ["contend-new-subject-contend-ops_per_sec.png",
                                   "contend-new-subject-contend-attempts.png"])
 
@@ -1746,21 +1750,21 @@ class RegistryTests(ToolCase):
         (a loop that counts attempts); told it falls back, it gets a fallback row."""
         def edit(d):
             for r in d["results"]:
-                if r["subject"] == "refcount_inc_not_zero":
+                if r["subject"] == "kref_get_unless_zero":
                     r["attempts_per_success"] = None
-            d["subjects"]["contend"]["refcount_inc_not_zero"]["fallback"] = True
+            d["subjects"]["contend"]["kref_get_unless_zero"]["fallback"] = True
         out, md = self.edited("new-subject-facts.json", "contend-new-subject.json", edit)
         self.assertHas(self.section(md, "#### cmpxchg attempts per success"),
-                       f"| refcount_inc_not_zero | {DASH} | {DASH} | {DASH} |")
+                       f"| kref_get_unless_zero | {DASH} | {DASH} | {DASH} |")
         self.assertHas(self.section(md, "#### Fallback to the lock"),
-                       f"| refcount_inc_not_zero | {DASH} | {DASH} | {DASH} |")
+                       f"| kref_get_unless_zero | {DASH} | {DASH} | {DASH} |")
 
     def test_new_subject_named_nowhere_in_the_code(self):
         root = os.path.dirname(os.path.dirname(TOOL))
         for d, _, files in os.walk(os.path.join(root, "tools", "hotline_report")):
             for name in files:
                 with open(os.path.join(d, name), encoding="utf-8", errors="replace") as f:
-                    self.assertNotIn("refcount_inc_not_zero", f.read(), name)
+                    self.assertNotIn("kref_get_unless_zero", f.read(), name)
 
     def test_order_and_descriptions_are_the_files(self):
         """The subjects object's order is the tables' order; its descriptions are shown."""

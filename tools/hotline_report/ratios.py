@@ -93,14 +93,17 @@ def contend_pairs():
 def contend(doc):
     """[Series]: each contend question's subject / base against threads, where they pair."""
     rs = [r for r in doc.results if r["scenario"] == criteria.SCENARIO]
+    pairs = contend_pairs()
     out = []
-    for subject, base, factor, _ in contend_pairs():
+    for subject, base, factor, _ in pairs:
         pts = [_point(t, _find(rs, subject, t), _find(rs, base, t), "ops_per_sec")
                for t in _int_threads(rs)]
         pts = [p for p in pts if p]
+        # the subject's colour; a subject set against two bases (rcuref) a colour per pair
+        twice = sum(1 for p in pairs if p[0] == subject) > 1
         if pts:
-            out.append(Series(f"{subject} / {base}", subject, pts, factor,
-                              subject, base))
+            out.append(Series(f"{subject} / {base}", f"{subject} / {base}" if twice else subject,
+                              pts, factor, subject, base))
     return out
 
 

@@ -6,7 +6,9 @@ the paired per-repetition ratios (or differences) with its confidence
 interval, the three-valued verdict (stats.py), and the published figure
 beside it with the machine it came from and its source (data/published.json,
 docs/sources.md).  The first measured file that has a measure's data answers
-it.  Simulated files never answer: a model is not this machine.
+it.  Simulated files never answer: a model is not this machine.  Under the table, one
+line per simulated file of criteria.SIM_LOOKUP's preset states that model's figure for it
+(issue 19: rcuref over the cmpxchg lookup at 224 threads), with no verdict.
 
 Files from several machines (hotline-report a.json b.json, each env naming
 its CPU and arch: machines()): the table has one column group per machine,
@@ -315,6 +317,33 @@ def render(ctx):
     for d in ctx.docs:
         if not d.simulated:
             L += until_decided(d) or []
+    L += simulated_lookup(ctx.docs)
+    return L
+
+
+def simulated_lookup(docs):
+    """The simulated files' answer to criteria.SIM_LOOKUP (rcuref over the cmpxchg lookup at
+    224 threads of the ThunderX2 model), one paragraph line and a blank per file of that
+    preset; a file without the runs (an older hotline-sim, or fewer threads) says so in one
+    line.  [] when no simulated file is of that preset."""
+    q = criteria.SIM_LOOKUP
+    s, b, t = q["subject"], q["base"], q["threads"]
+    L = []
+    for d in docs:
+        if not d.simulated or d.env.get("preset") != q["preset"]:
+            continue
+        rs = _results(d, criteria.SCENARIO)
+        a, base = find_result(rs, s, t), find_result(rs, b, t)
+        v = criteria.ratio(a, base)[0] if a is not None and base is not None else None
+        if v is None:
+            L += [f"Simulated (hotline-sim, {q['preset']}): {d.path} has no {t}-thread {s} and "
+                  f"{b} runs (a hotline-sim without them, or fewer threads): no simulated "
+                  f"{s} / {b} figure.", ""]
+            continue
+        L += [f"Simulated, not measured (hotline-sim's {q['preset']} model, {d.path}; "
+              f"docs/sim.md): at {t} threads {s}'s get+put has {fmt.ratio(v)} {b}'s "
+              f"throughput; {q['text']} (about {q['expected']:g}x). A model's figure, not a "
+              f"verdict on any machine.", ""]
     return L
 
 

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rcuref.c - the slow paths of hotline/rcuref.h: the last put's mark-dead,
+ * a get that landed outside the valid zone, and bug reports.
+ *
+ * Each slow path is given the value its own add or subtract produced and
+ * decides from it alone. A count it finds out of its zone's middle is moved
+ * back with a compare-and-swap that only succeeds while the count is still
+ * in that zone: never a plain store, so that a count reinitialised in the
+ * meantime (type-stable memory reused for a new object) is left alone, and
+ * so that every write to the counter stays a read-modify-write (the release
+ * sequences of earlier puts reach the last put's acquire through them).
+ */
+#include <hotline/rcuref.h>
+
+#include "refcount_report.h"
+
+static _Atomic(hl_rcuref_handler_t) handler; /* NULL: the default handler */
+
+hl_rcuref_handler_t hl_rcuref_set_handler(hl_rcuref_handler_t h)
+{
+	return atomic_exchange_explicit(&handler, h, memory_order_acq_rel);
+}
+
+static void report(hl_rcuref_t *r, enum hl_refcount_saturation t)
+{
+	hl_rcuref_handler_t h = atomic_load_explicit(&handler, memory_order_acquire);
+
+	if (h)
+		h(r, t);
+	else
+		hl__refcount_default_report("rcuref", r, t);
+}
+
+/* Which zone a stored value is in (rcuref.h, docs/rcuref.md). */
+static bool in_saturation_zone(unsigned int v)
+{
+	return v > HL_RCUREF_MAXREF && v < HL_RCUREF_RELEASED;
+}
+
+static bool in_dead_zone(unsigned int v)
+{
+	return v >= HL_RCUREF_RELEASED;
+}
+
+/*
+ * Move r to to while it is in the zone in_zone() says: true if it was
+ * there when we looked (and is now to, or was moved on by a racing
+ * operation that found it there too), false if it had left the zone.
+ */
+static bool park(hl_rcuref_t *r, bool (*in_zone)(unsigned int), unsigned int to)
+{
+	unsigned int v = atomic_load_explicit(&r->refcnt, memory_order_relaxed);
+
+	while (in_zone(v)) {
+		if (v == to ||
+		    atomic_compare_exchange_weak_explicit(&r->refcnt, &v, to, memory_order_relaxed,
+							  memory_order_relaxed))
+			return true;
+	}
+	return false;
+}
+
+bool hl__rcuref_get_slow(hl_rcuref_t *r, unsigned int v)
+{
+	/* Our add landed in the dead zone: the object is dead. Undo the drift. */
+	if (in_dead_zone(v)) {
+		park(r, in_dead_zone, HL_RCUREF_DEAD);
+		return false;
+	}
+	/*
+	 * In the saturation zone: we hold a reference (the object now leaks).
+	 * Only the get that crossed from the valid zone reports; gets on a
+	 * count already parked there keep it there, quietly.
+	 */
+	park(r, in_saturation_zone, HL_RCUREF_SATURATED);
+	if (v == HL_RCUREF_MAXREF + 1u)
+		report(r, HL_RCUREF_GET_OVF);
+	return true;
+}
+
+bool hl__rcuref_put_slow(hl_rcuref_t *r, unsigned int v)
+{
+	if (hl_likely(v == HL_RCUREF_NOREF)) {
+		/*
+		 * We dropped the last reference. Mark it dead, unless a get
+		 * revived it since (it is no longer NOREF): then a later put is
+		 * the last one. Acquire: whoever destroys the object must see
+		 * what every other holder did before its (release) put.
+		 */
+		return atomic_compare_exchange_strong_explicit(
+			&r->refcnt, &v, HL_RCUREF_DEAD, memory_order_acquire, memory_order_relaxed);
+	}
+	if (in_dead_zone(v)) {
+		/* A put on a dead count: more puts than gets. */
+		park(r, in_dead_zone, HL_RCUREF_DEAD);
+		report(r, HL_RCUREF_PUT_UAF);
+		return false;
+	}
+	/* A put on a saturated count: it stays saturated. */
+	park(r, in_saturation_zone, HL_RCUREF_SATURATED);
+	return false;
+}
