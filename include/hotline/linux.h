@@ -476,7 +476,7 @@ static inline unsigned long copy_from_user(void *to, const void __user *from, un
 	unsigned long left = hl_try_copy(to, from, n);
 
 	if (left)
-		hl_try_zero((char *)to + (n - left), left);
+		hl_try_zero(HL__CAST(char *, to) + (n - left), left);
 	return left;
 }
 
