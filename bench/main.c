@@ -28,7 +28,8 @@
 
 /* Every scenario built in, in the order `all` runs them. */
 static const struct bench_scenario *const scenarios[] = {
-	&bench_refcount_timing, &bench_contend, &bench_lockref_sweep, &bench_zero, &bench_openclose,
+	&bench_refcount_timing, &bench_contend, &bench_lockref_sweep, &bench_zero, &bench_copy,
+	&bench_openclose,
 };
 
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
