@@ -159,7 +159,7 @@ def check_run(name, args, budget, repeat, expected, bench, outdir):
     # none overrun by more than a round, none given more than was left.
     shares = {x.get("scenario"): x for x in ud.get("shares") or []}
     scen = [a for a in args[:1] if a != "all"] or \
-        ["refcount-timing", "contend", "lockref-sweep", "zero", "openclose"]
+        ["refcount-timing", "contend", "lockref-sweep", "zero", "copy", "openclose"]
     check(list(shares) == scen, f"{w}: expected a share per scenario {scen}, got "
           f"{ud.get('shares')!r}")
     check(isinstance(spent, float) and
