@@ -781,6 +781,8 @@ static size_t cp_probe_list(const struct bench_config *cfg, size_t *out, size_t 
 	return n;
 }
 
+static bool cp_pvr_works(char *why, size_t len);
+
 /* The modes --mode asks of copy: hot, cold or both (used is zero's only). */
 static unsigned int cp_modes(const struct bench_config *cfg)
 {
@@ -850,7 +852,7 @@ static void cp_plan(const struct bench_scenario *sc, const struct bench_config *
 	double per_rep = 0;
 	bool guessed;
 
-	cp_pick(sc, cfg, true, &p, NULL, 0);
+	cp_pick(sc, cfg, cp_pvr_works(NULL, 0), &p, NULL, 0);
 	sizes = cp_sizes(cfg, &nr_sizes);
 	nr_probe = p.nr_probe ? cp_probe_list(cfg, probe, ARRAY_SIZE(probe)) : 0;
 	arena = zt_arena_bytes(zt_llc_bytes(&guessed));
@@ -883,7 +885,8 @@ static bool cp_pvr_works(char *why, size_t len)
 
 	if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 8 && to == from)
 		return true;
-	snprintf(why, len, "%s", strerror(errno));
+	if (why)
+		snprintf(why, len, "%s", strerror(errno));
 	return false;
 }
 
