@@ -584,6 +584,9 @@ COPY_BOTH = "hl_try_copy"
 NO_PVR_NOTE = re.compile(r"^hotline-bench: note: copy: process_vm_readv does not work here "
                          r"\(.*\): (\S+) skipped$", re.M)
 COPY_USED_NOTE = re.compile(r"^hotline-bench: note: copy: --mode used does not apply .*$", re.M)
+# A variant --subjects names that this CPU cannot run (copy_variants.sh names each one).
+COPY_UNSUPPORTED_NOTE = re.compile(r"^hotline-bench: note: copy: (\S+) is not supported by this "
+                                   r"CPU; skipped$", re.M)
 
 
 def check_copy_result(r, w, repeat, facts, ran):
@@ -660,6 +663,9 @@ def check_copy(a, p, results, repeat, facts):
     listed = listed_subjects(a.bench, "copy")
     m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
     unsupported = set(m.group(1).split(", ")) if m else set()
+    noted = set(COPY_UNSUPPORTED_NOTE.findall(p.stderr))
+    check(noted <= unsupported, f"stderr: a variant said to be unsupported ({sorted(noted)}) "
+          f"is not in the table's head ({sorted(unsupported)})")
     named = a.subjects.split(",") if a.subjects else listed
     skipped = set(NO_PVR_NOTE.findall(p.stderr))
     chosen = [s for s in listed if s in named and s not in unsupported | skipped]
@@ -855,7 +861,7 @@ def main():
         notes.append(SKIP_TMPFS_NOTE)
     if a.scenario == "copy":
         # copy's: process_vm_readv refused (an emulator, seccomp); --mode used not its own.
-        notes += [NO_PVR_NOTE, COPY_USED_NOTE]
+        notes += [NO_PVR_NOTE, COPY_USED_NOTE, COPY_UNSUPPORTED_NOTE]
     if timed and a.scenario not in ("zero", "copy") and not a.quick and not target(env)[1]:
         # Without LSE the subjects that need it are left out, with a note unless --quick.
         notes.append(NO_LSE_NOTE)
