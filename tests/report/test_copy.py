@@ -105,7 +105,8 @@ class CopyCriteriaUnitTests(unittest.TestCase):
     def test_vs_glibc_from_64_bytes(self):
         ck = self.check(self.c.COPY_VS_GLIBC)
         self.assertFalse(ck.met)
-        self.assertEqual([(p.size, round(p.value, 6)) for p in ck.points], [(64, 0.9), (4096, 1.0)])
+        self.assertEqual([(p.size, round(p.value, 6)) for p in ck.points],
+                         [(64, 0.9), (4096, 1.0)])
         self.assertEqual(ck.worst.size, 64)
         self.assertEqual(ck.interval_verdict, "does not hold")
 

@@ -551,7 +551,8 @@ def zero_points(results, c, llc=None, subject=None):
     one too: its sizes) against RESULTS, with SUBJECT in place of C's when given (its
     "figure").  The first of C's modes is required; the others count where the file has
     results at the sizes C covers."""
-    idx = results if isinstance(results, dict) else zero_index(results, c.get("scenario", ZERO))
+    idx = results if isinstance(results, dict) else \
+        zero_index(results, c.get("scenario", ZERO))
     subject = subject or c["subject"]
     bases = bases_of(c)
     points, scopes, notes = [], [], []
@@ -813,7 +814,8 @@ QUESTIONS = [
         {"kind": "zero", "criterion": 6, "what": "hl_try_zero \u2212 hl_zero ns per call "
                                                   "below 256 B, hot, deciding size"},
     ]},
-    {"question": "Does hl_try_copy copy at memcpy's speed?", "measures": [
+    {"question": "Does hl_try_copy copy at memcpy's speed, far above a system call?",
+     "measures": [
         {"kind": "copy", "criterion": 0, "what": "hl_try_copy / glibc_memcpy GB/s from 64 B, "
                                                   "hot, deciding size"},
         {"kind": "copy", "criterion": 1, "what": "hl_try_copy \u2212 glibc_memcpy ns per call "
