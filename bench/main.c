@@ -28,7 +28,8 @@
 
 /* Every scenario built in, in the order `all` runs them. */
 static const struct bench_scenario *const scenarios[] = {
-	&bench_refcount_timing, &bench_contend, &bench_lockref_sweep, &bench_zero, &bench_openclose,
+	&bench_refcount_timing, &bench_contend, &bench_lockref_sweep, &bench_zero, &bench_copy,
+	&bench_openclose,
 };
 
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
@@ -129,18 +130,21 @@ static void usage(FILE *f)
 		"                     none (no pinning) or a CPU list such as 0-3,6\n"
 		"  --duration SECS    how long each timed run lasts (decimals allowed;\n"
 		"                     default 0.5, --quick 0.05; zero: each sample, 0.03 and "
-		"0.002)\n"
+		"0.002;\n"
+		"                     copy: each sample, 0.01 and 0.002)\n"
 		"  --repeat N         repetitions of every subject (default %d, --quick 1),\n"
 		"                     interleaved\n"
 		"  --quick            smaller counts, shorter runs, one repetition\n"
 		"  --count N          refcount-timing: count up to N (default 2^28 = 268435456;\n"
 		"                     --quick: 16777216)\n"
-		"  --sizes LIST       zero: buffer sizes in bytes, K/M/G suffixes allowed (powers\n"
-		"                     of 1024), e.g. 64,4K,1M; 1..1G (default 1 B..1 GiB)\n"
+		"  --sizes LIST       zero, copy: buffer sizes in bytes, K/M/G suffixes allowed\n"
+		"                     (powers of 1024), e.g. 64,4K,1M; 1..1G (default 1 B..1 GiB;\n"
+		"                     copy's probe sweep: those from 8 B to 1 MiB)\n"
 		"  --mode MODE        zero: hot (one buffer, reused), cold (a different place\n"
 		"                     per call, beyond the cache), both (default), used (cold,\n"
 		"                     then each line read once: what a caller does next) or\n"
-		"                     all three\n"
+		"                     all three; copy: hot (with its probe and word sweeps),\n"
+		"                     cold or both\n"
 		"  --subjects LIST    only these subjects (see --list)\n"
 		"  --json FILE        also write the results as JSON to FILE\n"
 		"  --until-decided[=SECS]\n"

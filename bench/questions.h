@@ -8,7 +8,7 @@
  * spent, or the cap on repetitions is reached.
  *
  * The table (questions.c) is the report's: hotline-report's criteria.py
- * (CRITERIA, ZERO_CRITERIA, INLINE_LOOP) and its summary's QUESTIONS, the
+ * (CRITERIA, ZERO_CRITERIA, COPY_CRITERIA, INLINE_LOOP) and its summary's QUESTIONS, the
  * comparisons among them that are paired (both figures from the same point,
  * repetitions interleaved). tests/bench/questions_match.py compares the
  * two, entry by entry. The rule is decide.c's (stats.py's).
@@ -28,9 +28,9 @@
 /* What a question compares, per repetition k. */
 enum bench_q_value {
 	BENCH_Q_OPS_RATIO,  /* subject's ops/s over base's (contend, lockref-sweep) */
-	BENCH_Q_GB_RATIO,   /* subject's GB/s over base's (zero) */
+	BENCH_Q_GB_RATIO,   /* subject's GB/s over base's (zero, copy) */
 	BENCH_Q_TIME_RATIO, /* subject's ns/op over base's (refcount-timing's ratio_runs) */
-	BENCH_Q_NS_DIFF,    /* subject's ns per call minus base's: size / GB/s (zero) */
+	BENCH_Q_NS_DIFF,    /* subject's ns per call minus base's: size / GB/s (zero, copy) */
 };
 
 /* Its claim. */
@@ -102,7 +102,7 @@ struct bench_point {
 	const char *label;    /* the progress's ("contend, 2 threads") */
 	unsigned int threads; /* 0: not a thread-count point */
 	bool most_threads;    /* threads is the highest this scenario runs */
-	const char *mode;     /* zero: "hot" or "cold"; NULL otherwise */
+	const char *mode;     /* zero: "hot" or "cold"; copy: also "probe", "word"; else NULL */
 	size_t size, llc;     /* zero: bytes per call; the last-level cache */
 	size_t n;	      /* subjects measured at this point */
 	const struct bench_subject *const *subjects;

@@ -13,8 +13,9 @@
 extern const struct bench_scenario bench_refcount_timing; /* refcount_timing.c */
 extern const struct bench_scenario bench_contend;	  /* contend.c */
 extern const struct bench_scenario bench_lockref_sweep;	  /* lockref_sweep.c */
-/* Not const: its variant subjects are the library's list, read before main(). */
+/* Not const: their variant subjects are the library's list, read before main(). */
 extern struct bench_scenario bench_zero;	    /* zero.c */
+extern struct bench_scenario bench_copy;	    /* copy.c */
 extern const struct bench_scenario bench_openclose; /* openclose.c */
 
 /* zero --tune's "tune" section of the JSON (zero_tune.c), or NULL if it did not run. */

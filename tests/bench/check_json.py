@@ -3,7 +3,7 @@
     check_json.py BENCH OUT.json [--scenario S] [--subjects a,b] [--repeat N]
                   [--count N]                          (refcount-timing)
                   [--threads LIST] [--duration S] [--quick]   (the others)
-                  [--sizes LIST] [--mode hot|cold|both|used|all] (zero)
+                  [--sizes LIST] [--mode hot|cold|both|used|all] (zero, copy)
                   [--until-decided SECS]
 
 Runs `BENCH SCENARIO ... --json OUT.json` (refcount-timing by default),
@@ -25,8 +25,11 @@ limit of the sweep for a lockref that can fall back), latency quantiles in
 order; openclose's "measures"; zero's modes (every subject at every size,
 hot and, up to half the arena, cold; the dd subjects), GB/s consistent with
 calls/s x size, ratio to the baseline, "measures" on the kernel's subjects,
-"variant" and "plan". What each subject is comes from its "subjects" entry,
-never from its name. Standard library only.
+"variant" and "plan"; copy's sweeps likewise (hot and, up to a quarter of the
+arena, cold; the probe sweep from 8 B to 1 MiB; one word), its pipe's capacity
+and word array. What each subject is comes from its "subjects" entry, never
+from its name, but which of copy's sweeps measures it: those are named (the
+subjects every architecture has, not its variants). Standard library only.
 With --until-decided SECS the bench runs with --until-decided=SECS: a
 result named by a decision of config.until_decided has exactly that
 decision's repetitions, every other from --repeat up to the cap, each
@@ -570,6 +573,152 @@ def check_zero(a, p, results, repeat, facts):
               f"stdout: expected a dd row for '{s}', got:\n{p.stdout}")
 
 
+# copy (issue 19): its sweeps, which subject each measures (the names every architecture
+# has), and the probe sweep's sizes.
+COPY_QUICK_SIZES = [1, 17, 64, 256, 1000, 4096, 16384, 65537, 262144, 1 << 20, 16 << 20,
+                    64 << 20]
+COPY_PROBE_SIZES = [8, 64, 256, 1024, 4096, 16384, 65536, 262144, 1 << 20]
+COPY_WORD = ("hl_try_load64", "process_vm_readv_word")
+COPY_PROBE_ONLY = ("process_vm_readv", "pipe_probe")
+COPY_BOTH = "hl_try_copy"
+NO_PVR_NOTE = re.compile(r"^hotline-bench: note: copy: process_vm_readv does not work here "
+                         r"\(.*\): (\S+) skipped$", re.M)
+COPY_USED_NOTE = re.compile(r"^hotline-bench: note: copy: --mode used does not apply .*$", re.M)
+# A variant --subjects names that this CPU cannot run (copy_variants.sh names each one).
+COPY_UNSUPPORTED_NOTE = re.compile(r"^hotline-bench: note: copy: (\S+) is not supported by this "
+                                   r"CPU; skipped$", re.M)
+
+
+def check_copy_result(r, w, repeat, facts, ran):
+    """Fields of every copy result; RAN: {(mode, size): [subjects measured there]}."""
+    subj, mode = r.get("subject"), r.get("mode")
+    f = facts.get(subj, {})
+    pos = lambda v: is_num(v) and v > 0
+    word = mode == "word"
+    check_type(r, "scenario", lambda v: v == "copy", "'copy'", w)
+    check_type(r, "threads", lambda v: v == 1, "1", w)
+    size = check_type(r, "size", lambda v: is_int(v) and v >= 1, "a byte count", w)
+    check_type(r, "retry_limit", lambda v: v is None, "null", w)
+    head = "ns_per_op" if word else "gb_per_sec"
+    check_type(r, "headline", lambda v: v == head, repr(head), w)
+    gb = check_type(r, "gb_per_sec", pos, "a positive number", w)
+    ops = check_type(r, "ops_per_sec", pos, "a positive number", w)
+    check_type(r, "ns_per_op", pos, "a positive number", w)
+    test, words = runs_ok(r, repeat)
+    runs = check_type(r, "runs", test, words + f" ({head} of each repetition)", w)
+    if isinstance(runs, list) and runs and all(pos(x) for x in runs):
+        lo, hi = min(runs) * (1 - 1e-9), max(runs) * (1 + 1e-9)
+        check(lo <= r.get(head, 0) <= hi,
+              f"{w}: expected {head} (the median) within runs {runs}, got {r.get(head)}")
+    if is_num(gb) and is_num(ops) and is_int(size):
+        check(abs(gb - ops * size / 1e9) <= 1e-6 * gb,
+              f"{w}: expected gb_per_sec = ops_per_sec x size / 1e9, got {gb}")
+    check_type(r, "fairness", lambda v: v == 1.0, "1.0 (one thread)", w)
+    check_type(r, "mode", lambda v: v in ("hot", "cold", "probe", "word"),
+               "'hot', 'cold', 'probe' or 'word'", w)
+    check_type(r, "duration", pos, "seconds per sample", w)
+    llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
+    if mode == "cold":
+        check_type(r, "arena_bytes",
+                   lambda v: is_int(v) and v >= 4 * size and
+                   (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
+                   "a byte count: at least 4 x the size and 4 x llc_bytes (up to 2 GiB)", w)
+    else:
+        check_type(r, "arena_bytes", lambda v: v is None, "null (not cold)", w)
+    if word:
+        check_type(r, "size", lambda v: v == 8, "8 (one word per call)", w)
+        check_type(r, "array_bytes", lambda v: is_int(v) and v >= 8, "a byte count", w)
+    if mode == "probe":
+        pipe = subj == "pipe_probe"
+        check_type(r, "pipe_bytes", (lambda v: is_int(v) and v >= 4096) if pipe else
+                   (lambda v: v is None), "the pipe's capacity" if pipe else "null", w)
+    # A variant of hl_try_copy is forced (its own name); hl_try_copy runs the plan.
+    auto = subj == COPY_BOTH
+    want_variant = subj if f.get("variant_of") else "auto" if auto else None
+    check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
+    check_type(r, "plan", (lambda v: isinstance(v, str) and v != "") if auto else
+               (lambda v: v is None), "hl_try_copy's plan (a string)" if auto else "null", w)
+    host = f.get("kind") == "syscall"
+    kernel = lambda v: isinstance(v, str) and v.startswith("host kernel")
+    check_type(r, "measures", kernel if host else (lambda v: v is None),
+               "a string starting 'host kernel'" if host else "null", w)
+    base = f.get("baseline") or subj
+    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
+    if base in ran.get((mode, size), []):
+        nr = ratio_len(r, repeat)
+        check_type(r, "ratio_runs",
+                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
+                   f"a list of {nr} positive numbers", w)
+        if base == subj:
+            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * nr,
+                  f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself")
+    else:
+        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run here)", w)
+        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run here)", w)
+
+
+def check_copy(a, p, results, repeat, facts):
+    """copy: what ran (each sweep's subjects at its sizes, in order), every result's fields,
+    the tables."""
+    listed = listed_subjects(a.bench, "copy")
+    m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
+    unsupported = set(m.group(1).split(", ")) if m else set()
+    noted = set(COPY_UNSUPPORTED_NOTE.findall(p.stderr))
+    check(noted <= unsupported, f"stderr: a variant said to be unsupported ({sorted(noted)}) "
+          f"is not in the table's head ({sorted(unsupported)})")
+    named = a.subjects.split(",") if a.subjects else listed
+    skipped = set(NO_PVR_NOTE.findall(p.stderr))
+    chosen = [s for s in listed if s in named and s not in unsupported | skipped]
+    modes = {None: ["hot", "cold"], "both": ["hot", "cold"], "all": ["hot", "cold"],
+             "used": []}.get(a.mode, [a.mode])
+    sweep = [s for s in chosen if s not in COPY_WORD + COPY_PROBE_ONLY]
+    probe = [s for s in chosen if s in COPY_PROBE_ONLY + (COPY_BOTH,)] \
+        if "hot" in modes and any(s in COPY_PROBE_ONLY for s in chosen) else []
+    word = [s for s in chosen if s in COPY_WORD] if "hot" in modes else []
+    measured = [s for s in chosen if s in sweep and modes or s in probe or s in word]
+    check(list(facts) == measured,
+          f"subjects: expected {measured} (the table's, less what this CPU cannot run), in "
+          f"order, got {list(facts)}")
+    variants = [bool(facts.get(s, {}).get("variant_of")) for s in measured]
+    check(variants == sorted(variants, reverse=True),
+          f"subjects: expected the library's variants first, got {measured}")
+    if not a.subjects:
+        check(any(variants) or unsupported,
+              f"--list: expected the library's variants among the subjects, got {listed}")
+    sizes = (parse_sizes(a.sizes) if a.sizes else COPY_QUICK_SIZES if a.quick
+             else ZERO_DEFAULT_SIZES)
+    psizes = [x for x in sizes if 8 <= x <= 1 << 20] if a.sizes else \
+        COPY_PROBE_SIZES[::2] if a.quick else COPY_PROBE_SIZES
+    arena = next((r.get("arena_bytes") for r in results if isinstance(r, dict) and
+                  r.get("mode") == "cold"), None)
+    want = []
+    for mode in modes:
+        for size in sizes:
+            if mode == "cold" and is_int(arena) and size > arena // 4:
+                continue
+            want += [(mode, size, s) for s in sweep]
+    for size in psizes:
+        want += [("probe", size, s) for s in probe]
+    want += [("word", 8, s) for s in word]
+    got = [(r.get("mode"), r.get("size"), r.get("subject")) for r in results
+           if isinstance(r, dict)]
+    check(got == want, f"results: expected (mode, size, subject) {want}, got {got}")
+    ran = {}
+    for mode, size, s in got:
+        ran.setdefault((mode, size), []).append(s)
+    for i, r in enumerate(results):
+        if check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
+            w = f"results[{i}] ({r.get('subject')}, {r.get('mode')}, {r.get('size')} B)"
+            check_copy_result(r, w, repeat, facts, ran)
+    for mode, cols in [(m, sweep) for m in modes] + [("probe", probe), ("word", word)]:
+        if not cols:
+            continue
+        h = re.search(rf"^{mode}, (GB/s|ns per word).*\n(size .*)$", p.stdout, re.M)
+        if check(h is not None, f"stdout: expected a '{mode}' table, got:\n{p.stdout}"):
+            check(h.group(2).split()[1:] == cols,
+                  f"stdout: expected the {mode} table's columns {cols}, got {h.group(2)!r}")
+
+
 def check_progress(stderr, scenario, results, repeat, facts):
     """The progress lines (stderr not a terminal): one per result, in order, each
     naming its subject (and, in lockref-sweep, the retry limit measured) with the
@@ -667,7 +816,8 @@ def main():
     ap.add_argument("bench")
     ap.add_argument("out")
     ap.add_argument("--scenario", default="refcount-timing",
-                    choices=["refcount-timing", "contend", "lockref-sweep", "openclose", "zero"])
+                    choices=["refcount-timing", "contend", "lockref-sweep", "openclose", "zero",
+                             "copy"])
     ap.add_argument("--subjects")
     ap.add_argument("--count", type=int, default=100000)
     ap.add_argument("--repeat", type=int)
@@ -709,7 +859,10 @@ def main():
     if a.scenario == "zero":
         # The one note zero may give unasked: no tmpfs for the sparse file.
         notes.append(SKIP_TMPFS_NOTE)
-    if timed and a.scenario != "zero" and not a.quick and not target(env)[1]:
+    if a.scenario == "copy":
+        # copy's: process_vm_readv refused (an emulator, seccomp); --mode used not its own.
+        notes += [NO_PVR_NOTE, COPY_USED_NOTE, COPY_UNSUPPORTED_NOTE]
+    if timed and a.scenario not in ("zero", "copy") and not a.quick and not target(env)[1]:
         # Without LSE the subjects that need it are left out, with a note unless --quick.
         notes.append(NO_LSE_NOTE)
     notes += [PROGRESS_SUBJECT, PROGRESS_SCENARIO, PROGRESS_UNTIL]
@@ -719,7 +872,7 @@ def main():
     # What each subject is: its entry in "subjects", checked against the results.
     facts = subjects_check.check(doc, check).get(a.scenario, {})
     subjects = []
-    if a.scenario != "zero":
+    if a.scenario not in ("zero", "copy"):
         subjects = measured_subjects(a, env, listed_subjects(a.bench, a.scenario), facts,
                                      p.stderr)
         for s in subjects:
@@ -766,6 +919,8 @@ def main():
         results = []
     elif a.scenario == "zero":
         check_zero(a, p, results, repeat, facts)
+    elif a.scenario == "copy":
+        check_copy(a, p, results, repeat, facts)
     elif timed:
         threads = ([int(t) for t in a.threads.split(",")] if a.threads
                    else DEFAULT_THREADS[a.scenario])

@@ -112,6 +112,16 @@ expect_bad "--mode 'hot,cold'" $quick_zero --mode hot,cold
 expect_bad "--subjects 'nosuch' zero" $quick_zero --subjects nosuch
 expect_bad "--subjects 'atomic' zero" $quick_zero --subjects atomic
 expect_bad "--duration '0'" $quick_zero --duration 0
+# copy: the same sizes and modes as zero, its own subject names.
+quick_copy="copy --quick --repeat 1 --sizes 64 --mode hot --subjects hl_try_copy"
+expect_bad "--sizes '0'" $quick_copy --sizes 0
+expect_bad "--sizes '2G' range" $quick_copy --sizes 2G
+expect_bad "--sizes '4KB'" $quick_copy --sizes 4KB
+expect_bad "--mode 'warm'" $quick_copy --mode warm
+expect_bad "--subjects 'nosuch' copy" $quick_copy --subjects nosuch
+expect_bad "--subjects 'hl_zero' copy" $quick_copy --subjects hl_zero
+expect_bad "--duration '0'" $quick_copy --duration 0
+expect_bad "--tune 'copy'" $quick_copy --tune
 # A value with a newline in it still gives one line.
 expect_bad "--pin" $safe --pin "0
 1"
@@ -121,7 +131,7 @@ run_tool --help >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--help: expected exit status 0, got $status"
 [ -s "$tmp/err" ] && fail "--help: expected nothing on stderr, got: $(cat "$tmp/err")"
-for name in refcount-timing all contend lockref-sweep zero openclose; do
+for name in refcount-timing all contend lockref-sweep zero copy openclose; do
 	grep -qw -- "$name" "$tmp/out" || fail "--help: expected the scenario '$name' to be listed"
 done
 grep -q -- '--threads' "$tmp/out" || fail "--help: expected the options to be described"
@@ -132,7 +142,7 @@ grep -q -- '--threads' "$tmp/out" || fail "--help: expected the options to be de
 run_tool --list >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" -eq 0 ] || fail "--list: expected exit status 0, got $status"
-for name in refcount-timing contend lockref-sweep openclose zero; do
+for name in refcount-timing contend lockref-sweep openclose zero copy; do
 	n=$(awk -v sc="$name:" '/^[^ ]/ { inside = ($1 == sc) } inside && /^  [a-z0-9_]+ +[^ ]/ { n++ }
 		END { print n + 0 }' "$tmp/out")
 	[ "$n" -ge 1 ] || fail "--list: expected the scenario '$name' with its subjects, got: $(cat "$tmp/out")"

@@ -5,7 +5,7 @@
 
 Runs a tiny refcount-timing with --until-decided and reads the table the bench
 decides by, config.until_decided.questions, then compares it with
-tools/hotline_report/criteria.py (CRITERIA, ZERO_CRITERIA) and its summary's
+tools/hotline_report/criteria.py (CRITERIA, ZERO_CRITERIA, COPY_CRITERIA) and its summary's
 QUESTIONS, entry by entry:
 
   * every paired comparison there (both figures at one point) is an entry of
@@ -14,7 +14,8 @@ QUESTIONS, entry by entry:
     "most", retry limit, mode, sizes), value compared, claim and threshold;
   * the summary's "sweep" is asked in lockref-sweep and, unless lockref-sweep
     runs, in contend; its zero measures are the ZERO_CRITERIA they name (with
-    the measure's own subject, a figure, where it names one);
+    the measure's own subject, a figure, where it names one), its copy measures
+    the COPY_CRITERIA (issue 19: the copy scenario's, written as zero's);
   * a zero criterion over several modes ("also_modes") is one entry per mode;
     one whose base is the larger of two ("bases": the store bandwidth limit)
     has both in its "bases" and the report's name for them as its "base";
@@ -58,7 +59,8 @@ def entry(scenario, subject, base, *, threads=None, limit=None, mode=None, sizes
 
 
 def zero_entries(c):
-    """The entries of zero criterion C (criteria.zero_measure's): one per mode it counts."""
+    """The entries of zero (or copy) criterion C (criteria.zero_measure's): one per mode it
+    counts."""
     spec = c["sizes"]
     if spec == "beyond_cache":
         sizes = "beyond_cache"
@@ -68,7 +70,7 @@ def zero_entries(c):
         # from 1 B: the range is open below (every size is at least 1 byte)
         sizes = {"from": spec[0] if spec[0] and spec[0] > 1 else None, "to": spec[1]}
     ns = "limit_ns" in c
-    return [entry("zero", c["subject"], c["base"], mode=mode, sizes=sizes,
+    return [entry(c.get("scenario", "zero"), c["subject"], c["base"], mode=mode, sizes=sizes,
                   value="ns per call difference" if ns else "gb_per_sec ratio",
                   claim="at_most" if ns else "at_least",
                   threshold=c["limit_ns"] if ns else c["factor"],
@@ -92,6 +94,8 @@ def expected(baselines):
                                              "point: not run further")
             continue
         want[f"ZERO_CRITERIA[{i}]"] = zero_entries(c)
+    for i, c in enumerate(criteria.COPY_CRITERIA):
+        want[f"COPY_CRITERIA[{i}]"] = zero_entries(c)
     for qi, q in enumerate(criteria.QUESTIONS):
         for mi, m in enumerate(q["measures"]):
             ref = f"QUESTIONS[{qi}].measures[{mi}]"
@@ -108,7 +112,7 @@ def expected(baselines):
                 want[ref] = [entry("lockref-sweep", m["subject"], m["base"], **e),
                              entry(criteria.SCENARIO, m["subject"], m["base"],
                                    unless="lockref-sweep", **e)]
-            elif kind == "zero":
+            elif kind in ("zero", "copy"):
                 c = criteria.zero_measure(m)
                 if c.get("aggregate"):
                     never[ref] = ("an aggregate over sizes, not a question at one point: not "

@@ -60,6 +60,10 @@ RUNS = [
       ("hl_zero", "glibc_memset", None, 300),
       ("hl_try_zero", "hl_zero", None, 300), ("hl_zero", "glibc_memset", None, 4096),
       ("hl_zero", "memcpy_zero_page", None, 4096), ("hl_try_zero", "hl_zero", None, 4096)}),
+    ("copy", ["copy", "--quick", "--sizes", "17,300,4K", "--mode", "hot", "--subjects",
+              "hl_try_copy,glibc_memcpy"], 2, 2,
+     {("hl_try_copy", "glibc_memcpy", None, 17), ("hl_try_copy", "glibc_memcpy", None, 300),
+      ("hl_try_copy", "glibc_memcpy", None, 4096)}),
     ("sweep", ["lockref-sweep", "--threads", "3,2", "--duration", "0.02", "--subjects",
                "lockref,lockref_unbounded"], 2, 2,
      {("lockref", "lockref_unbounded", 3, None)}),
@@ -159,7 +163,7 @@ def check_run(name, args, budget, repeat, expected, bench, outdir):
     # none overrun by more than a round, none given more than was left.
     shares = {x.get("scenario"): x for x in ud.get("shares") or []}
     scen = [a for a in args[:1] if a != "all"] or \
-        ["refcount-timing", "contend", "lockref-sweep", "zero", "openclose"]
+        ["refcount-timing", "contend", "lockref-sweep", "zero", "copy", "openclose"]
     check(list(shares) == scen, f"{w}: expected a share per scenario {scen}, got "
           f"{ud.get('shares')!r}")
     check(isinstance(spent, float) and

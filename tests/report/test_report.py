@@ -1690,7 +1690,7 @@ class RegistryTests(ToolCase):
 
     def test_registry(self):
         from hotline_report import report
-        self.assertEqual(sorted(report.SECTIONS), ["contend", "lockref-sweep", "openclose",
+        self.assertEqual(sorted(report.SECTIONS), ["contend", "copy", "lockref-sweep", "openclose",
                                                    "refcount-timing", "zero"])
         self.assertIs(report.section_for("futex-storm"), report.GENERIC)
         for name, sec in report.SECTIONS.items():

@@ -27,7 +27,7 @@ entry point is tools/hotline-report; this package holds its parts, one job each:
              timing ratios, contention and clearing figures (each with the machine
              it was published on),
              lockref history, clear_user, what hotline-sim's presets are held to
-  criteria   the project's done criteria for contend and zero, as data, and their
+  criteria   the project's done criteria for contend, zero and copy, as data, and their
              check; the summary's questions; the other questions the report asks
              about named subjects
   sections, one module per scenario (render(ctx, doc, results) -> lines):
@@ -37,6 +37,8 @@ entry point is tools/hotline-report; this package holds its parts, one job each:
   lockref_sweep    throughput against the retry limit, and its paragraph
   openclose  the host kernel's open/close, threads against processes
   zeroing    clearing memory: ratios, crossovers, dd, paragraphs, done criteria
+  copying    copying memory that may not be there: against memcpy and the system
+             calls, per word, which variant where, paragraph, done criteria
   generic    a scenario this version does not know: a plain table
   and the sections over several files:
   manycore   "Many-core machines (simulated)": hotline-sim's sweeps with the

@@ -18,6 +18,9 @@ The plots, by scenario:
                    most threads (log x), the summary's threshold
   zero             hl_zero / glibc_memset vs size (criteria.ZERO_VS_GLIBC), hot and
                    cold buffers, its threshold
+  copy             hl_try_copy / glibc_memcpy vs size (criteria.COPY_VS_GLIBC), hot and
+                   cold buffers, the hot criterion's threshold; in words, hl_try_copy
+                   against process_vm_readv and hl_try_load64 against a read per word
   openclose        each subject / its baseline (a fact, else criteria.OPENCLOSE_RATIO:
                    processes / threads) vs N: whether N processes, a file table each, fare
                    differently from N threads sharing one (the host kernel's question; its
@@ -33,8 +36,8 @@ are too few for one (stats.MIN_LEVEL).  Everything else is in appendix.md
 (report.py).
 """
 
-from . import (common, contend, criteria, fmt, kernel, lockref_sweep, machine_state, manycore,
-               openclose, plots, ratios, refcount_timing, stats, summary, zeroing)
+from . import (common, contend, copying, criteria, fmt, kernel, lockref_sweep, machine_state,
+               manycore, openclose, plots, ratios, refcount_timing, stats, summary, zeroing)
 
 APPENDIX = "appendix.md"
 # The machines' line styles (dotted is the contend plot's thresholds').
@@ -42,10 +45,10 @@ LINESTYLES = ("-", "--", "-.", (0, (6, 2, 1, 2, 1, 2)))
 STYLE_NAMES = ("solid", "dashed", "dash-dot", "dash-dot-dot")
 
 # The scenarios report.md has a short section for, in its order, with their titles.
-ORDER = ("refcount-timing", "contend", "lockref-sweep", "zero", "openclose")
+ORDER = ("refcount-timing", "contend", "lockref-sweep", "zero", "copy", "openclose")
 TITLES = {"refcount-timing": refcount_timing.TITLE, "contend": contend.TITLE,
           "lockref-sweep": lockref_sweep.TITLE, "zero": zeroing.TITLE,
-          "openclose": openclose.TITLE}
+          "copy": copying.TITLE, "openclose": openclose.TITLE}
 
 
 def _x(v):
@@ -491,6 +494,56 @@ def _zero(ctx, have):
     return L + links(ctx, have, "zero")
 
 
+# -- copy -------------------------------------------------------------------------------------
+
+def _copy(ctx, have):
+    c = criteria.COPY_VS_GLIBC
+    plot, per = [], []
+    for i, (name, doc) in enumerate(have):
+        series = ratios.copy(doc)
+        if series:
+            per.append((name, doc, series))
+            plot += _styled(ctx, have, i, series)
+    if not per:
+        return [f"No {c['subject']} and {c['base']} results run side by side in these files.",
+                ""] + links(ctx, have, "copy")
+    pts = [p for _, _, ser in per for s in ser for p in s.points]
+    lo = fmt.size_exact(c["sizes"][0])
+    L = [f"{c['subject']}'s GB/s over {c['base']}'s at each buffer size, nothing faulting, with "
+         "hot buffers (cache-resident as far as they fit) and cold ones (not in the cache): "
+         f"{band_words(pts)}. Dashed: {c['factor']:g}x, the summary's threshold (hot, from "
+         f"{lo}; below it the summary asks for at most +{criteria.COPY_SMALL_NS['limit_ns']:g} "
+         "ns per call).", ""]
+    xs = sorted({p.x for p in pts})
+    L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "copy"), plot,
+                  title=f"copy: {c['subject']} / {c['base']} GB/s vs buffer size",
+                  xlabel="buffer size (log scale)", ylabel="ratio of GB/s, paired per repetition",
+                  threshold=c["factor"], threshold_label=f"threshold {c['factor']:g}x",
+                  logx=2, xticks=_size_ticks(xs), xticklabel=fmt.size, subtitle=_subtitle(have))
+    for name, doc, series in per:
+        cd = copying.CopyData(doc, [r for r in doc.results if r["scenario"] == criteria.COPY],
+                              ctx.facts(doc, criteria.COPY))
+        S = []
+        for s in series:
+            worst = min(s.points, key=lambda p: p.median)
+            best = max(s.points, key=lambda p: p.median)
+            S.append(f"with {s.label} the ratio runs from {_x(worst.median)} "
+                     f"({fmt.size_exact(worst.x)}) to {_x(best.median)} "
+                     f"({fmt.size_exact(best.x)})")
+        text = "; ".join(S)
+        text = _tag(ctx, name) + text[0].upper() + text[1:]
+        few = reps_note([p for s in series for p in s.points])
+        text += (f" ({few})" if few else "") + "."
+        more = [x for x in (copying.glibc_sentence(cd), copying.syscall_sentence(cd),
+                            copying.word_sentence(cd)) if x]
+        if more:
+            text += " " + " ".join(more)
+        if cd.plan:
+            text += f" {c['subject']}'s plan here: {zeroing.plan_words(cd.plan)}."
+        L += [text, ""]
+    return L + links(ctx, have, "copy")
+
+
 # -- openclose --------------------------------------------------------------------------------
 
 def _openclose(ctx, have):
@@ -599,4 +652,4 @@ def slug(heading):
 
 
 RENDER = {"refcount-timing": _refcount, "contend": _contend, "lockref-sweep": _sweep,
-          "zero": _zero, "openclose": _openclose}
+          "zero": _zero, "copy": _copy, "openclose": _openclose}

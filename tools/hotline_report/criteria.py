@@ -4,7 +4,8 @@ Contention (CRITERIA): each compares two throughputs from the contend scenario:
 
     SUBJECT's ops/s at THREADS  >=  FACTOR x  BASE's ops/s at BASE_THREADS
 
-Clearing memory (ZERO_CRITERIA, issue 4): each compares two subjects of the
+Clearing memory (ZERO_CRITERIA, issue 4), and copying it (COPY_CRITERIA, issue
+19, of the copy scenario, written the same way): each compares two subjects of the
 zero scenario, in one mode (hot or cold), at every size of a range, and
 holds only if it holds at each of them:
 
@@ -326,11 +327,12 @@ def mode_of(r):
     return r.get("mode") or DEFAULT_MODE
 
 
-def zero_index(results):
-    """{(subject, mode, size): result} of the zero results with a size (the first wins)."""
+def zero_index(results, scenario=ZERO):
+    """{(subject, mode, size): result} of SCENARIO's results with a size (the first wins): zero's,
+    or copy's (the size sweeps have the same shape)."""
     idx = {}
     for r in results:
-        if r["scenario"] == ZERO and r.get("size") is not None:
+        if r["scenario"] == scenario and r.get("size") is not None:
             idx.setdefault((r["subject"], mode_of(r), r["size"]), r)
     return idx
 
@@ -554,7 +556,8 @@ def zero_points(results, c, llc=None, subject=None):
     one too: its sizes) against RESULTS, with SUBJECT in place of C's when given (its
     "figure").  The first of C's modes is required; the others count where the file has
     results at the sizes C covers."""
-    idx = results if isinstance(results, dict) else zero_index(results)
+    idx = results if isinstance(results, dict) else \
+        zero_index(results, c.get("scenario", ZERO))
     subject = subject or c["subject"]
     bases = bases_of(c)
     points, scopes, notes = [], [], []
@@ -649,14 +652,12 @@ class GeomeanCheck(Verdict):
         return s
 
 
-def evaluate_zero(results, llc=None):
-    """Check every zero criterion against RESULTS; a list of SizeCheck (GeomeanCheck for an
-    aggregate one), in ZERO_CRITERIA order.
-
-    LLC: the last-level cache's size in bytes, when known ("beyond the cache")."""
-    idx = zero_index(results)
+def evaluate_size_criteria(results, crits, llc=None):
+    """Check every criterion of CRITS (ZERO_CRITERIA, COPY_CRITERIA) against RESULTS; a list of
+    SizeCheck (GeomeanCheck for an aggregate one), in CRITS order."""
     out = []
-    for c in ZERO_CRITERIA:
+    for c in crits:
+        idx = zero_index(results, c.get("scenario", ZERO))
         if c.get("aggregate") == "geomean":
             g, missing = geomean(idx, c, llc)
             out.append(GeomeanCheck(c, g, missing))
@@ -668,6 +669,14 @@ def evaluate_zero(results, llc=None):
         fig = zero_points(idx, c, llc, c["figure"])[0] if c.get("figure") else ()
         out.append(SizeCheck(c, points, scope=scope, figure=fig))
     return out
+
+
+def evaluate_zero(results, llc=None):
+    """Check every zero criterion against RESULTS; a list of SizeCheck (GeomeanCheck for an
+    aggregate one), in ZERO_CRITERIA order.
+
+    LLC: the last-level cache's size in bytes, when known ("beyond the cache")."""
+    return evaluate_size_criteria(results, ZERO_CRITERIA, llc)
 
 
 # The zero criteria the zero section's sentences answer, by what they ask.
@@ -686,6 +695,43 @@ ZERO_VS_GLIBC_BY_MODE = {c["mode"]: c for c in (ZERO_VS_GLIBC, ZERO_VS_GLIBC_COL
 # its tables show them.
 ZERO_RATIOS = tuple((c["subject"], c["base"]) for c in (ZERO_VS_GLIBC, TRY_ZERO_RATIO,
                                                          ZERO_VS_COPY))
+
+
+# -- copying memory that may not be there (issue 19) --------------------------------------------
+
+COPY = "copy"
+
+# The copy scenario's modes: "hot" and "cold" as zero's (its size sweeps); "probe" the
+# may-be-unmapped readers against hl_try_copy, hot buffers, 8 B to 1 MiB; "word" one 8-byte word
+# per call (hl_try_load64 against a process_vm_readv per word).
+COPY_MODES = ("hot", "cold", "probe", "word")
+
+# Issue 19's criteria, as ZERO_CRITERIA are written (their "scenario" says whose results): when
+# nothing faults, hl_try_copy costs what memcpy costs, and it is far cheaper than the system
+# call that reads memory which may not be mapped.
+COPY_CRITERIA = [
+    {"scenario": COPY, "subject": "hl_try_copy", "base": "glibc_memcpy", "mode": "hot",
+     "sizes": (64, GIB), "factor": 0.95,
+     "text": "hl_try_copy \u2265 0.95x glibc_memcpy at every size from 64 B to 1 GiB (hot)"},
+    {"scenario": COPY, "subject": "hl_try_copy", "base": "glibc_memcpy", "mode": "hot",
+     "sizes": (None, 63), "limit_ns": 2.0,
+     "text": "hl_try_copy within 2 ns per call of glibc_memcpy at every size below 64 B (hot)"},
+    {"scenario": COPY, "subject": "hl_try_copy", "base": "process_vm_readv", "mode": "probe",
+     "sizes": [4096], "factor": 20.0,
+     "text": "hl_try_copy \u2265 20x process_vm_readv at 4 KiB (hot)"},
+]
+
+COPY_VS_GLIBC = COPY_CRITERIA[0]    # hl_try_copy against glibc's memcpy from 64 B (ratio)
+COPY_SMALL_NS = COPY_CRITERIA[1]    # its cost over memcpy in ns per call, below 64 B
+COPY_VS_SYSCALL = COPY_CRITERIA[2]  # against one process_vm_readv per copy, at 4 KiB
+
+# hl_try_load64 against one process_vm_readv per word: a figure (issue 19 sets no bar).
+LOAD_WORD = {"subject": "hl_try_load64", "base": "process_vm_readv_word", "mode": "word"}
+
+
+def evaluate_copy(results, llc=None):
+    """Check every copy criterion against RESULTS; a list of SizeCheck in COPY_CRITERIA order."""
+    return evaluate_size_criteria(results, COPY_CRITERIA, llc)
 
 
 # -- the one other comparison between named subjects ------------------------------------------
@@ -713,6 +759,7 @@ OPENCLOSE_RATIO = {"subject": "processes", "base": "threads"}
 #              of that subject (data/published.json, refcount_timing);
 #   "sweep":   lockref-sweep's SUBJECT at retry limit LIMIT over BASE, at the highest thread
 #              count, ratio >= FACTOR (else contend's results at their highest thread count);
+#   "copy":    one of COPY_CRITERIA, as "zero" is one of ZERO_CRITERIA;
 #   "zero":    one of ZERO_CRITERIA, at each size (and mode) it covers; the size shown is the
 #              deciding one: the worst of the sizes whose verdict is the combined verdict.  An
 #              "aggregate" criterion (the geometric mean over sizes) is one figure over all its
@@ -781,7 +828,19 @@ QUESTIONS = [
         {"kind": "contend", "subject": "lockref_get_not_dead", "base": "rcuref", "threads": 2,
          "factor": None, "what": "lockref_get_not_dead / rcuref ops/s, 2 threads"},
     ]},
+    {"question": "Does hl_try_copy copy at memcpy's speed, far above a system call?",
+     "measures": [
+        {"kind": "copy", "criterion": 0, "what": "hl_try_copy / glibc_memcpy GB/s from 64 B, "
+                                                  "hot, deciding size"},
+        {"kind": "copy", "criterion": 1, "what": "hl_try_copy \u2212 glibc_memcpy ns per call "
+                                                  "below 64 B, hot, deciding size"},
+        {"kind": "copy", "criterion": 2, "what": "hl_try_copy / process_vm_readv GB/s at "
+                                                  "4 KiB, hot"},
+    ]},
 ]
+
+# The size criteria a summary measure of each kind indexes ("criterion").
+SIZE_CRITERIA = {"zero": ZERO_CRITERIA, "copy": COPY_CRITERIA}
 
 
 # The simulated lookups (issue 19): rcuref's get+put over the cmpxchg lookup's on the ThunderX2
@@ -793,9 +852,10 @@ SIM_LOOKUP = {"subject": "rcuref", "base": "refcount_inc_not_zero", "preset": "t
 
 
 def zero_measure(m):
-    """The zero criterion summary measure M asks: ZERO_CRITERIA[m["criterion"]], with M's
-    "subject" in place of the criterion's and no threshold when M names one (a figure)."""
-    c = ZERO_CRITERIA[m["criterion"]]
+    """The size criterion summary measure M asks: ZERO_CRITERIA[m["criterion"]] (COPY_CRITERIA's
+    for a "copy" measure), with M's "subject" in place of the criterion's and no threshold when
+    M names one (a figure)."""
+    c = SIZE_CRITERIA[m["kind"]][m["criterion"]]
     if m.get("subject") and m["subject"] != c["subject"]:
         c = dict(c, subject=m["subject"], factor=None, text=m["what"])
         c.pop("figure", None)

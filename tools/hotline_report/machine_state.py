@@ -72,7 +72,7 @@ def _name(r, scenario=True):
     what = r["subject"]
     if r.get("retry_limit") is not None and r["scenario"] == "lockref-sweep":
         what += f" (retry limit {r['retry_limit']})"
-    if r.get("size") is not None and r["scenario"] == "zero":
+    if r.get("size") is not None and r["scenario"] in ("zero", "copy"):
         what += f" at {fmt.size(r['size'])}" + (f" {r['mode']}" if r.get("mode") else "")
     if isinstance(t, int) and t > 1:
         what += f", {t} threads"

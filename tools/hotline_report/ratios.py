@@ -19,6 +19,8 @@ the noise it is not.  Where the runs do not pair, the point is left out.
   zero(doc)                    hl_zero / glibc_memset against size (criteria.ZERO_VS_GLIBC),
                                one series per mode (hot, cold), each with its mode's
                                threshold (criteria.ZERO_VS_GLIBC_BY_MODE)
+  copy(doc)                    hl_try_copy / glibc_memcpy against size (criteria.COPY_VS_GLIBC),
+                               one series per mode (hot, cold), the threshold on hot's
   openclose(doc, facts)        each subject / its baseline (a fact) against N; without
                                one, criteria.OPENCLOSE_RATIO
   timing(doc)                  refcount-timing: [(subject, ratio_to, Comparison)] of its
@@ -141,6 +143,25 @@ def zero(doc, modes=("hot", "cold")):
             # each mode's own criterion (issue 17: hot and cold), else the hot one's threshold
             crit = criteria.ZERO_VS_GLIBC_BY_MODE.get(mode, c)
             out.append(Series(f"{mode} buffers", mode, pts, crit["factor"], c["subject"],
+                              c["base"]))
+    return out
+
+
+def copy(doc, modes=("hot", "cold")):
+    """[Series]: COPY_VS_GLIBC's subject / base GB/s against size, one per mode with pairs;
+    the criterion's threshold on its own mode (hot), none on the other."""
+    c = criteria.COPY_VS_GLIBC
+    idx = criteria.zero_index(doc.results, criteria.COPY)
+    out = []
+    for mode in modes:
+        sizes = sorted(s for (subj, m, s) in idx if subj == c["subject"] and m == mode
+                       and (c["base"], m, s) in idx)
+        pts = [_point(s, idx[(c["subject"], mode, s)], idx[(c["base"], mode, s)], "gb_per_sec")
+               for s in sizes]
+        pts = [p for p in pts if p]
+        if pts:
+            out.append(Series(f"{mode} buffers", mode, pts,
+                              c["factor"] if mode == c["mode"] else None, c["subject"],
                               c["base"]))
     return out
 

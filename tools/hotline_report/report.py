@@ -14,6 +14,7 @@ gets generic.render, a plain table, so a newer bench still yields a report.
   lockref-sweep     lockref_sweep.py (throughput, attempts, fallback by retry limit)
   openclose         openclose.py (the host kernel's open/close, threads and processes)
   zero              zeroing.py (GB/s vs size, ratios, crossovers, dd)
+  copy              copying.py (GB/s vs size, against memcpy and the system calls)
   anything else     generic.py
 
 Each file's section ends with "What this machine says" (when it has a
@@ -41,7 +42,8 @@ import tempfile
 from collections import namedtuple
 
 from . import (VERSION, brief, common, contend, criteria, fmt, generic, lockref_sweep,
-               machine_state, machines, manycore, openclose, overlay, refcount_timing, zeroing)
+               machine_state, machines, manycore, openclose, overlay, refcount_timing, zeroing,
+               copying)
 from .context import Context, WriteError, why
 from .facts import OLDER_FILE, has_facts
 from .fmt import DASH
@@ -61,6 +63,7 @@ SECTIONS = {
     "contend": Section(contend.TITLE, contend.render, threads=True, says=True),
     "lockref-sweep": Section(lockref_sweep.TITLE, lockref_sweep.render, threads=True, says=True),
     "zero": Section(zeroing.TITLE, zeroing.render, says=True),
+    "copy": Section(copying.TITLE, copying.render, says=True),
     "openclose": Section(openclose.TITLE, openclose.render, threads=True, says=True),
 }
 
@@ -68,10 +71,10 @@ GENERIC = Section(None, generic.render)
 
 # "What this machine says", in order: fn(ctx, doc) -> paragraphs (lists of sentences).
 SAYS = (contend.lead_paragraph, lockref_sweep.paragraph, contend.history_paragraph,
-        openclose.paragraph, zeroing.paragraphs)
+        openclose.paragraph, zeroing.paragraphs, copying.paragraphs)
 
 # The done criteria, in order: fn(ctx, doc) -> checks (criteria.Check, criteria.SizeCheck).
-CHECKS = (contend.checks, zeroing.checks)
+CHECKS = (contend.checks, zeroing.checks, copying.checks)
 
 
 def section_for(scenario):
@@ -252,7 +255,7 @@ def machine_says(ctx, doc, scenarios):
               "\"cannot tell at this noise\" where it straddles the threshold or too few "
               "repetitions were taken.", ""]
     con = criteria.SCENARIO in scenarios
-    zer = criteria.ZERO in scenarios
+    zer = criteria.ZERO in scenarios or criteria.COPY in scenarios
     threads = any(section_for(s).threads for s in scenarios)
     if not con and threads:
         L += ["Not checked: no contend results in this file." if not zer else

@@ -129,11 +129,13 @@ def _timing(m, doc):
 
 
 def _zero(m, doc, ctx):
-    rs = _results(doc, criteria.ZERO)
+    """The row of a size measure: a zero criterion's, or a copy one's (the same shape)."""
+    scenario = criteria.COPY if m["kind"] == "copy" else criteria.ZERO
+    rs = _results(doc, scenario)
     if not rs:
         return None
     crit = criteria.zero_measure(m)
-    llc = zeroing.ZeroData(doc, rs, ctx.facts(doc, criteria.ZERO)).llc
+    llc = zeroing.ZeroData(doc, rs, ctx.facts(doc, scenario)).llc
     if crit.get("aggregate") == "geomean":
         return _geomean(m, doc, crit, rs, llc)
     pairs = criteria.zero_pairs(rs, crit, llc)
@@ -202,7 +204,7 @@ def _figure(row):
 
 
 def _claim(m, row):
-    if m["kind"] == "zero":
+    if m["kind"] in criteria.SIZE_CRITERIA:
         crit = criteria.zero_measure(m)
         if "limit_ns" in crit:
             return f"\u2264 +{crit['limit_ns']:g} ns"
