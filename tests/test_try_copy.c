@@ -28,7 +28,8 @@
  *  - a fault handled on an alternate signal stack;
  *  - n = 0 with NULL pointers; the variant API (hl_copy_variant_name,
  *    hl_copy_supported, hl_copy_use, hl_copy_variant, hl_copy_plan) and
- *    HOTLINE_COPY naming a variant (test_env.c has the values it refuses);
+ *    HOTLINE_COPY naming a variant, none, or one this CPU cannot run
+ *    (test_env.c has the rule's odd values);
  *  - hl_try_load64: a good word, PROT_NONE, misaligned, beyond user space,
  *    past the end of a file mapping (SIGBUS).
  * The handler's manners for hl_try_copy (stray faults, chaining, blocked
@@ -668,6 +669,42 @@ static void env_naming_a_supported_variant_forces_it_silently(void **state)
 	copy_use("auto");
 }
 
+/* HOTLINE_COPY naming no variant, or one this CPU cannot run: one stderr line, the auto plan. */
+static void env_unknown_or_unsupported_prints_one_line_and_keeps_auto(void **state)
+{
+	const char *envs[64] = {"bogus", "rep_movs", "movq,rep_movsb", "AUTO"}, *name;
+	char out[1024], err[4096], want[1024], plan[512], how[128];
+	size_t n = 4, lines;
+
+	(void)state;
+	for (unsigned int i = 0; (name = hl_copy_variant_name(i)) && n < 64; i++)
+		if (!hl_copy_supported(name))
+			envs[n++] = name;
+	if (n == 4)
+		print_message("every copy variant is supported on this CPU: HOTLINE_COPY naming "
+			      "an unsupported one not exercised here\n");
+	copy_use("auto");
+	hl_copy_plan(plan, sizeof(plan));
+	snprintf(want, sizeof(want), "variant %s\nplan %s\n", hl_copy_variant(), plan);
+	for (size_t i = 0; i < n; i++) {
+		int status = run_self_child("print", "HOTLINE_COPY", envs[i], out, sizeof(out), err,
+					    sizeof(err));
+
+		lines = 0;
+		for (const char *p = err; *p; p++)
+			lines += *p == '\n';
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || strcmp(out, want))
+			fail_msg("HOTLINE_COPY=%s: the child %s and printed '%s', expected exit 0 "
+				 "and '%s'",
+				 envs[i], describe_status(status, how, sizeof(how)), out, want);
+		if (lines != 1 || !strstr(err, "HOTLINE_COPY") || !strstr(err, envs[i]))
+			fail_msg(
+				"HOTLINE_COPY=%s: expected one stderr line naming HOTLINE_COPY and "
+				"'%s', got %zu lines: '%s'",
+				envs[i], envs[i], lines, err);
+	}
+}
+
 /* ---- hl_try_load64 ---- */
 
 static void load64_reads_good_words_and_refuses_the_rest_leaving_out_alone(void **state)
@@ -768,6 +805,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(auto_plan_names_supported_variants_with_rising_bounds),
 		cmocka_unit_test(plan_is_cut_to_size_and_returns_the_full_length),
 		cmocka_unit_test(env_naming_a_supported_variant_forces_it_silently),
+		cmocka_unit_test(env_unknown_or_unsupported_prints_one_line_and_keeps_auto),
 		cmocka_unit_test(load64_reads_good_words_and_refuses_the_rest_leaving_out_alone),
 	};
 
