@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_env.c - the library's environment variables, HOTLINE_REFCOUNT,
- * HOTLINE_LOCKREF_RETRIES and HOTLINE_ZERO, under their one rule (README.md,
- * "Environment"; src/env.h):
+ * HOTLINE_LOCKREF_RETRIES, HOTLINE_ZERO and HOTLINE_COPY, under their one
+ * rule (README.md, "Environment"; src/env.h):
  *
  *  - a value is taken exactly as written: no blank is trimmed, case matters,
  *    a number is decimal digits only; unset means the default, silently;
@@ -16,7 +16,7 @@
  * Each variable is read once, when the library is loaded, so every case runs
  * this program again as a child ("--child SCENARIO") with the value set, and
  * judges its stderr and what it did: the retry limit it reports, the zeroing
- * variant it uses, whether a refcount bug aborts it.
+ * and copying variants it uses, whether a refcount bug aborts it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -36,6 +36,7 @@
 #include "support/child.h"
 #include "support/watchdog.h"
 
+#include <hotline/copy.h>
 #include <hotline/lockref.h>
 #include <hotline/refcount.h>
 #include <hotline/zero.h>
@@ -63,6 +64,12 @@ static int child_main(const char *scenario)
 
 		hl_zero(buf, sizeof(buf));
 		printf("variant %s\n", hl_zero_variant());
+	} else if (strcmp(scenario, "copy") == 0) {
+		unsigned char a[100] = {1}, b[100];
+
+		if (hl_try_copy(b, a, sizeof(a)) != 0)
+			return 6;
+		printf("variant %s\n", hl_copy_variant());
 	} else {
 		return 5;
 	}
@@ -84,6 +91,9 @@ static char long_abort[LONG_LEN + 1];  /* "abortabort...": starts like a valid v
 static char long_digits[LONG_LEN + 1]; /* "5555...": a number far past UINT_MAX */
 static char long_bytes[LONG_LEN + 1];  /* every byte 1..255, over and over */
 static char auto_variant[128];	       /* hl_zero_variant() in automatic mode */
+static char auto_copy[128];	       /* hl_copy_variant() in automatic mode */
+static const char *a_copy;	       /* a copy variant this CPU runs */
+static char a_copy_upper[64];	       /* the same in capitals */
 static const char *a_variant;	       /* a variant this CPU runs */
 static char a_variant_upper[64];       /* the same in capitals */
 
@@ -414,6 +424,53 @@ static void zero_exact_names_are_taken_silently(void **state)
 	}
 }
 
+/* ---- HOTLINE_COPY ---- */
+
+static void copy_not_exactly_a_variant_is_one_line_and_auto(void **state)
+{
+	char blank_before[80], blank_after[80];
+	const char *values[] = {
+		"AUTO",	      " auto",	    "auto\n",	 "",	     "auto\x01\x7f\xff\\",
+		a_copy_upper, blank_before, blank_after, long_abort, long_bytes};
+	struct child_result res;
+	char variant[128];
+
+	(void)state;
+	snprintf(blank_before, sizeof(blank_before), " %s", a_copy);
+	snprintf(blank_after, sizeof(blank_after), "%s ", a_copy);
+	for (size_t i = 0; i < N_OF(values); i++) {
+		run_child("copy", "HOTLINE_COPY", values[i], &res);
+		assert_exit_0("HOTLINE_COPY", values[i], &res);
+		assert_one_note(&res, "HOTLINE_COPY", values[i], "auto");
+		if (res.nlines != 1)
+			fail_msg("HOTLINE_COPY: expected 1 stderr line, got %d", res.nlines);
+		if (strcmp(child_variant(&res, variant, sizeof(variant)), auto_copy) != 0)
+			fail_msg("HOTLINE_COPY='%s': the child uses '%s', expected the automatic "
+				 "choice '%s'",
+				 pv(values[i]), variant, auto_copy);
+	}
+}
+
+static void copy_exact_names_are_taken_silently(void **state)
+{
+	const char *values[] = {"auto", a_copy};
+	const char *want[] = {auto_copy, a_copy};
+	struct child_result res;
+	char variant[128];
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(values); i++) {
+		run_child("copy", "HOTLINE_COPY", values[i], &res);
+		assert_exit_0("HOTLINE_COPY", values[i], &res);
+		if (res.nlines)
+			fail_msg("HOTLINE_COPY=%s: expected no stderr, got '%s'", values[i],
+				 res.line[0]);
+		if (strcmp(child_variant(&res, variant, sizeof(variant)), want[i]) != 0)
+			fail_msg("HOTLINE_COPY=%s: the child uses '%s', expected '%s'", values[i],
+				 variant, want[i]);
+	}
+}
+
 static int setup(void **state)
 {
 	const char *name;
@@ -438,6 +495,20 @@ static int setup(void **state)
 		a_variant_upper[i] =
 			(char)(a_variant[i] >= 'a' && a_variant[i] <= 'z' ? a_variant[i] - 'a' + 'A'
 									  : a_variant[i]);
+	if (hl_copy_use("auto") != 0)
+		return -1;
+	snprintf(auto_copy, sizeof(auto_copy), "%s", hl_copy_variant());
+	for (unsigned int i = 0; (name = hl_copy_variant_name(i)); i++)
+		if (hl_copy_supported(name)) {
+			a_copy = name;
+			break;
+		}
+	if (!a_copy)
+		return -1;
+	for (size_t i = 0; a_copy[i] && i + 1 < sizeof(a_copy_upper); i++)
+		a_copy_upper[i] =
+			(char)(a_copy[i] >= 'a' && a_copy[i] <= 'z' ? a_copy[i] - 'a' + 'A'
+								    : a_copy[i]);
 	return 0;
 }
 
@@ -450,14 +521,17 @@ int main(int argc, char **argv)
 		cmocka_unit_test(refcount_abort_aborts_and_warn_warns_without_a_note),
 		cmocka_unit_test(zero_not_exactly_a_variant_is_one_line_and_auto),
 		cmocka_unit_test(zero_exact_names_are_taken_silently),
+		cmocka_unit_test(copy_not_exactly_a_variant_is_one_line_and_auto),
+		cmocka_unit_test(copy_exact_names_are_taken_silently),
 	};
 
 	if (argc == 3 && strcmp(argv[1], "--child") == 0)
 		return child_main(argv[2]);
-	/* Each child gets one variable set; the other two must not come from here. */
+	/* Each child gets one variable set; the others must not come from here. */
 	unsetenv("HOTLINE_REFCOUNT");
 	unsetenv("HOTLINE_LOCKREF_RETRIES");
 	unsetenv("HOTLINE_ZERO");
+	unsetenv("HOTLINE_COPY");
 	watchdog_start(120, "test_env");
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -28,6 +28,15 @@
  * and hl_try_zero inside a timer signal's handler, interrupting a faulting
  * hl_try_zero.
  *
+ * hl_try_copy and hl_try_load64 share the handler (include/hotline/copy.h):
+ * the children also run in copy mode (scenario "copy:NAME", HOTLINE_COPY
+ * naming the variant), where every handled fault is hl_try_copy's, on the
+ * source side and on the destination side, and hl_try_load64's: the same
+ * stray faults must still kill, the same handlers get them or chain, a
+ * refused sigaction makes hl_try_copy return n and hl_try_load64 false, and
+ * hl_try_copy in a timer signal's handler interrupts a faulting
+ * hl_try_copy. A store to hl_try_load64's *out is not covered: it kills.
+ *
  * Sanitizers: children that must die of a signal run with the sanitizer's
  * own SIGSEGV/SIGBUS handlers off (see children_without_sanitizer_fault_handlers
  * in support/sanitizer.h); under ASan one more child keeps ASan's handler and checks
@@ -57,6 +66,7 @@
 #include <cmocka.h>
 
 #include "support/child.h"
+#include "support/copy_variants.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
@@ -66,6 +76,7 @@
 #include "support/watchdog.h"
 #include "support/zero_variants.h"
 
+#include <hotline/copy.h>
 #include <hotline/zero.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -85,6 +96,8 @@
 
 static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
+static const char *copy_subjects_[MAX_SUBJECTS];
+static int n_copy_subjects;
 
 static const char *prot_name(int prot)
 {
@@ -537,14 +550,31 @@ __attribute__((noinline, no_sanitize("address", "undefined"))) static char stray
 	return *(const volatile char *)p;
 }
 
-/* hl_try_zero across an edge, in a child: the count must be exact. */
+/* Copy mode ("copy:" scenarios): the children's handled faults are hl_try_copy's and
+ * hl_try_load64's. */
+static bool copy_mode;
+
+/*
+ * hl_try_zero across an edge, in a child: the count must be exact. In copy
+ * mode, hl_try_copy with the edge at the destination's end and, for
+ * PROT_NONE, at the source's, and hl_try_load64 of the PROT_NONE page.
+ */
 static void child_try(int prot)
 {
 	size_t len = page_size();
-	unsigned char *buf = map_guarded(len, prot);
+	unsigned char *buf = map_guarded(len, prot), other[64];
+	uint64_t word = 0;
 
-	if (hl_try_zero(buf + len - 8, 64) != 56)
-		_exit(CHILD_TRY_WRONG);
+	if (!copy_mode) {
+		if (hl_try_zero(buf + len - 8, 64) != 56)
+			_exit(CHILD_TRY_WRONG);
+	} else {
+		if (hl_try_copy(buf + len - 8, other, 64) != 56)
+			_exit(CHILD_TRY_WRONG);
+		if (prot == PROT_NONE && (hl_try_copy(other, buf + len - 8, 64) != 56 ||
+					  hl_try_load64(buf + len, &word) || word != 0))
+			_exit(CHILD_TRY_WRONG);
+	}
 	unmap_guarded(buf, len);
 }
 
@@ -564,7 +594,7 @@ static bool handler_installed(int sig, struct sigaction *sa)
 }
 
 /* Timer signals, each running a faulting hl_try_zero, while the main loop runs big ones. */
-static unsigned char *inner_buf;
+static unsigned char *inner_buf, inner_src[200];
 static volatile int in_outer;
 static volatile long inner_calls, nested_calls, inner_wrong;
 
@@ -575,7 +605,8 @@ static void inner_clear(int sig)
 	(void)sig;
 	inner_calls++;
 	nested_calls += in_outer;
-	if (hl_try_zero(inner_buf + len - 13, 200) != 187)
+	if (copy_mode ? hl_try_copy(inner_buf + len - 13, inner_src, 200) != 187
+		      : hl_try_zero(inner_buf + len - 13, 200) != 187)
 		inner_wrong++;
 }
 
@@ -590,7 +621,7 @@ static int child_nested(void)
 	 */
 	struct itimerspec its = {{0, 200000}, {0, 200000}};
 	size_t len = 4 << 20;
-	unsigned char *buf = map_guarded(len, PROT_NONE);
+	unsigned char *buf = map_guarded(len, PROT_NONE), *other = NULL;
 	double end = now() + 0.2;
 	timer_t timer;
 	long outer = 0;
@@ -604,6 +635,15 @@ static int child_nested(void)
 	 */
 	if (hl_try_zero_prepare())
 		return CHILD_PREPARE_FAILED;
+	/*
+	 * hl_try_copy makes its own choice on its first call, under a lock:
+	 * that first call too must come before the first tick.
+	 */
+	if (copy_mode) {
+		other = map_guarded(len, PROT_READ);
+		if (hl_try_copy(inner_src, other, sizeof(inner_src)) != 0)
+			return CHILD_TRY_WRONG;
+	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
 	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) || timer_settime(timer, 0, &its, NULL))
@@ -612,7 +652,12 @@ static int child_nested(void)
 		size_t r;
 
 		in_outer = 1;
-		r = hl_try_zero(buf + 100, len);
+		if (!copy_mode)
+			r = hl_try_zero(buf + 100, len);
+		else if (outer % 2)
+			r = hl_try_copy(buf + 100, other, len);
+		else
+			r = hl_try_copy(other, buf + 100, len);
 		in_outer = 0;
 		outer++;
 		if (r != 100)
@@ -690,6 +735,16 @@ static int child_sigaction_refused(void)
 	if (errno != EPERM)
 		return CHILD_WRONG_ERRNO;
 	memset(buf, 0x5a, sizeof(buf));
+	if (copy_mode) {
+		unsigned char src[80] = {1};
+
+		if (hl_try_copy(buf + 10, src, 80) != 80)
+			return CHILD_CLEARED_ANYWAY;
+		for (size_t i = 0; i < sizeof(buf); i++)
+			if (buf[i] != 0x5a)
+				return CHILD_CLEARED_ANYWAY;
+		return CHILD_OK;
+	}
 	if (hl_try_zero(buf + 10, 80) != 80)
 		return CHILD_CLEARED_ANYWAY;
 	for (size_t i = 0; i < sizeof(buf); i++)
@@ -709,16 +764,26 @@ static int child_main(const char *scenario)
 	int fd;
 
 	alarm(20);
+	if (!strncmp(scenario, "copy:", 5)) {
+		copy_mode = true;
+		scenario += 5;
+	}
 	if (!strcmp(scenario, "null-store-after-prepare")) {
 		if (hl_try_zero_prepare())
 			return CHILD_PREPARE_FAILED;
 		stray_store(null_ptr);
 	} else if (!strcmp(scenario, "null-store-after-first-use")) {
-		char buf[64];
+		char buf[64], src[64] = {1};
 
-		if (hl_try_zero(buf, sizeof(buf)))
+		if (copy_mode ? hl_try_copy(buf, src, sizeof(buf)) : hl_try_zero(buf, sizeof(buf)))
 			return CHILD_TRY_WRONG;
 		stray_store(null_ptr);
+	} else if (!strcmp(scenario, "load64-store-to-read-only-out")) {
+		uint64_t word = 1;
+
+		/* copy.h: *out must be valid; a fault storing to it is not caught */
+		child_try(PROT_NONE);
+		hl_try_load64(&word, (uint64_t *)(void *)(read_only_page() + 8));
 	} else if (!strcmp(scenario, "null-store-after-a-handled-fault")) {
 		child_try(PROT_NONE);
 		stray_store(null_ptr);
@@ -811,14 +876,20 @@ static int child_main(const char *scenario)
 	return CHILD_SURVIVED;
 }
 
-/* Run a child with HOTLINE_ZERO=variant (unset if NULL); its waitpid status. */
+/* The variable that names the child's variant: HOTLINE_COPY for "copy:" scenarios. */
+static const char *variant_env(const char *scenario)
+{
+	return strncmp(scenario, "copy:", 5) ? "HOTLINE_ZERO" : "HOTLINE_COPY";
+}
+
+/* Run a child with HOTLINE_ZERO (or _COPY)=variant (unset if NULL); its waitpid status. */
 static int run_child(const char *scenario, const char *variant, char *out, size_t out_size,
 		     char *err, size_t err_size)
 {
-	int status =
-		run_self_child(scenario, "HOTLINE_ZERO", variant, out, out_size, err, err_size);
+	int status = run_self_child(scenario, variant_env(scenario), variant, out, out_size, err,
+				    err_size);
 
-	print_message("child '%s' (HOTLINE_ZERO=%s): stderr '%s'\n", scenario,
+	print_message("child '%s' (%s=%s): stderr '%s'\n", scenario, variant_env(scenario),
 		      variant ? variant : "(unset)", err);
 	return status;
 }
@@ -829,9 +900,9 @@ static void expect_killed_by(const char *scenario, const char *variant, int sig)
 	int status = run_child(scenario, variant, NULL, 0, err, sizeof(err));
 
 	if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
-		fail_msg("child '%s' (HOTLINE_ZERO=%s) %s (%s), expected it to be killed by "
+		fail_msg("child '%s' (%s=%s) %s (%s), expected it to be killed by "
 			 "signal %d (%s); stderr: '%s'",
-			 scenario, variant ? variant : "(unset)",
+			 scenario, variant_env(scenario), variant ? variant : "(unset)",
 			 describe_status(status, how, sizeof(how)),
 			 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", sig,
 			 strsignal(sig), err);
@@ -843,9 +914,9 @@ static void expect_exit(const char *scenario, const char *variant, int code)
 	int status = run_child(scenario, variant, NULL, 0, err, sizeof(err));
 
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != code)
-		fail_msg("child '%s' (HOTLINE_ZERO=%s) %s (%s), expected exit %d (%s); stderr: "
+		fail_msg("child '%s' (%s=%s) %s (%s), expected exit %d (%s); stderr: "
 			 "'%s'",
-			 scenario, variant ? variant : "(unset)",
+			 scenario, variant_env(scenario), variant ? variant : "(unset)",
 			 describe_status(status, how, sizeof(how)),
 			 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", code,
 			 exit_meaning(code), err);
@@ -920,22 +991,69 @@ static void when_sigaction_is_refused_try_zero_returns_n_and_prepare_minus_1(voi
 	expect_exit("sigaction-refused", NULL, CHILD_OK);
 }
 
-static void try_zero_in_a_signal_handler_interrupting_try_zero_is_exact(void **state)
+static void expect_nested(const char *scenario, const char *const *variants, int n)
 {
 	char out[256], err[4096], how[128];
 
-	(void)state;
-	for (int s = 0; s < n_subjects; s++) {
-		int status = run_child("nested", subjects[s], out, sizeof(out), err, sizeof(err));
+	for (int s = 0; s < n; s++) {
+		int status = run_child(scenario, variants[s], out, sizeof(out), err, sizeof(err));
 
-		print_message("%s: %s", subjects[s], out);
+		print_message("%s: %s", variants[s], out);
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != CHILD_OK)
-			fail_msg("%s: child 'nested' %s (%s), expected exit 0; stdout '%s', "
+			fail_msg("%s: child '%s' %s (%s), expected exit 0; stdout '%s', "
 				 "stderr '%s'",
-				 subjects[s], describe_status(status, how, sizeof(how)),
+				 variants[s], scenario, describe_status(status, how, sizeof(how)),
 				 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-", out,
 				 err);
 	}
+}
+
+static void try_zero_in_a_signal_handler_interrupting_try_zero_is_exact(void **state)
+{
+	(void)state;
+	expect_nested("nested", subjects, n_subjects);
+}
+
+/* ---- The same manners for hl_try_copy and hl_try_load64 (copy mode) ---- */
+
+static void copy_mode_stray_faults_still_kill_with_the_right_signal(void **state)
+{
+	(void)state;
+	expect_killed_by("copy:null-store-after-first-use", NULL, SIGSEGV);
+	for (int s = 0; s < n_copy_subjects; s++)
+		expect_killed_by("copy:null-store-after-a-handled-fault", copy_subjects_[s],
+				 SIGSEGV);
+	expect_killed_by("copy:read-only-store-after-a-handled-fault", NULL, SIGSEGV);
+	expect_killed_by("copy:store-beyond-eof-after-a-handled-fault", NULL, SIGBUS);
+	expect_killed_by("copy:load-beyond-eof-after-a-handled-fault", NULL, SIGBUS);
+	expect_killed_by("copy:sig_ign-before-then-null-store", NULL, SIGSEGV);
+	expect_killed_by("copy:load64-store-to-read-only-out", NULL, SIGSEGV);
+}
+
+static void copy_mode_handler_before_gets_stray_faults_and_one_after_chains(void **state)
+{
+	static const char *const scenarios[] = {
+		"copy:prior-siginfo-segv", "copy:prior-siginfo-bus", "copy:prior-siginfo-raise",
+		"copy:prior-plain-segv",   "copy:prior-plain-bus",   "copy:prior-plain-raise",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(scenarios); i++)
+		expect_exit(scenarios[i], NULL, PRIOR_OK);
+	expect_killed_by("copy:later-handler-chains-to-hotline", NULL, SIGSEGV);
+	expect_exit("copy:first-use-installs-the-handler", NULL, CHILD_OK);
+}
+
+static void copy_mode_when_sigaction_is_refused_try_copy_returns_n(void **state)
+{
+	(void)state;
+	expect_exit("copy:sigaction-refused", NULL, CHILD_OK);
+}
+
+static void try_copy_in_a_signal_handler_interrupting_try_copy_is_exact(void **state)
+{
+	(void)state;
+	expect_nested("copy:nested", copy_subjects_, n_copy_subjects);
 }
 
 /*
@@ -973,6 +1091,7 @@ static int setup(void **state)
 {
 	(void)state;
 	n_subjects = zero_subjects(subjects, MAX_SUBJECTS);
+	n_copy_subjects = copy_subjects(copy_subjects_, MAX_SUBJECTS);
 	return 0;
 }
 
@@ -997,6 +1116,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(prepare_twice_then_use_leaves_one_siginfo_onstack_handler),
 		cmocka_unit_test(when_sigaction_is_refused_try_zero_returns_n_and_prepare_minus_1),
 		cmocka_unit_test(try_zero_in_a_signal_handler_interrupting_try_zero_is_exact),
+		cmocka_unit_test(copy_mode_stray_faults_still_kill_with_the_right_signal),
+		cmocka_unit_test(copy_mode_handler_before_gets_stray_faults_and_one_after_chains),
+		cmocka_unit_test(copy_mode_when_sigaction_is_refused_try_copy_returns_n),
+		cmocka_unit_test(try_copy_in_a_signal_handler_interrupting_try_copy_is_exact),
 		cmocka_unit_test(asan_build_stray_store_reaches_asans_handler),
 	};
 

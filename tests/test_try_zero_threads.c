@@ -17,7 +17,10 @@
  * SIGSEGV sent by pthread_kill, or queued with a forged si_addr, to a thread
  * inside hl_try_zero. Each must kill the process with SIGSEGV. And threads
  * racing into hl_try_zero_prepare() must install hotline's handler once, so
- * the handler installed before it still gets stray faults.
+ * the handler installed before it still gets stray faults. The children
+ * also run in copy mode ("copy:" scenarios, HOTLINE_COPY naming the
+ * variant), where the other threads are inside hl_try_copy, whose
+ * destination ends at the PROT_NONE page, instead.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,6 +41,7 @@
 #include <cmocka.h>
 
 #include "support/child.h"
+#include "support/copy_variants.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
@@ -47,6 +51,7 @@
 #include "support/watchdog.h"
 #include "support/zero_variants.h"
 
+#include <hotline/copy.h>
 #include <hotline/zero.h>
 
 #define MAX_SUBJECTS 32
@@ -54,6 +59,8 @@
 
 static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
+static const char *copy_subjects_[MAX_SUBJECTS];
+static int n_copy_subjects;
 
 /* ---- Three threads faulting at once ---- */
 
@@ -275,12 +282,16 @@ static const char *exit_meaning(int code)
 	return "?";
 }
 
+/* Copy mode ("copy:" scenarios): the threads inside are copying, not clearing. */
+static bool copy_mode;
+
 /*
- * A thread clearing [buf + off, buf + off + n) again and again, until the
- * process ends; buf is len bytes followed by a PROT_NONE page.
+ * A thread clearing [buf + off, buf + off + n) again and again (in copy
+ * mode, copying to it from src), until the process ends; buf is len bytes
+ * followed by a PROT_NONE page.
  */
 struct clearer {
-	unsigned char *buf;
+	unsigned char *buf, *src; /* src: copy mode's source, len bytes */
 	size_t len, off, n;
 	atomic_long calls;
 	pid_t tid;
@@ -293,7 +304,8 @@ static void *clearer_fn(void *arg)
 
 	c->tid = (pid_t)gettid_();
 	for (;;) {
-		if (hl_try_zero(c->buf + c->off, c->n) != want)
+		if ((copy_mode ? hl_try_copy(c->buf + c->off, c->src, c->n)
+			       : hl_try_zero(c->buf + c->off, c->n)) != want)
 			_exit(CHILD_TRY_WRONG);
 		atomic_fetch_add(&c->calls, 1);
 	}
@@ -314,6 +326,7 @@ static void start_clearers(struct clearer *c, int n, size_t len, bool faulting)
 		c[i].buf = map_guarded(len, PROT_NONE);
 		c[i].off = faulting ? len - 8 * (size_t)(i + 1) - page_size() : 0;
 		c[i].n = faulting ? page_size() + 8 * (size_t)(i + 1) + 64 : len - page_size();
+		c[i].src = copy_mode ? map_guarded(len, PROT_READ) : NULL;
 		if (pthread_create(&tid, NULL, clearer_fn, &c[i]))
 			_exit(CHILD_BAD_SCENARIO);
 		pthread_detach(tid);
@@ -362,6 +375,10 @@ static int child_main(const char *scenario)
 	size_t small = 2 * page_size(), big = 16 << 20;
 
 	alarm(20);
+	if (!strncmp(scenario, "copy:", 5)) {
+		copy_mode = true;
+		scenario += 5;
+	}
 	if (!strcmp(scenario, "store-by-another-thread-at-the-address-a-clearer-faults-on")) {
 		start_clearers(c, 2, small, true);
 		stray_store(c[0].buf + c[0].len);
@@ -424,15 +441,16 @@ static int child_main(const char *scenario)
 static void expect_child(const char *scenario, const char *variant, int sig, int code)
 {
 	char err[4096], how[128];
-	int status = run_self_child(scenario, "HOTLINE_ZERO", variant, NULL, 0, err, sizeof(err));
+	const char *env = strncmp(scenario, "copy:", 5) ? "HOTLINE_ZERO" : "HOTLINE_COPY";
+	int status = run_self_child(scenario, env, variant, NULL, 0, err, sizeof(err));
 	bool ok = sig ? WIFSIGNALED(status) && WTERMSIG(status) == sig
 		      : WIFEXITED(status) && WEXITSTATUS(status) == code;
 
-	print_message("child '%s' (HOTLINE_ZERO=%s): stderr '%s'\n", scenario,
+	print_message("child '%s' (%s=%s): stderr '%s'\n", scenario, env,
 		      variant ? variant : "(unset)", err);
 	if (!ok)
-		fail_msg("child '%s' (HOTLINE_ZERO=%s) %s (%s), expected %s %d (%s); stderr: '%s'",
-			 scenario, variant ? variant : "(unset)",
+		fail_msg("child '%s' (%s=%s) %s (%s), expected %s %d (%s); stderr: '%s'", scenario,
+			 env, variant ? variant : "(unset)",
 			 describe_status(status, how, sizeof(how)),
 			 WIFEXITED(status) ? exit_meaning(WEXITSTATUS(status)) : "-",
 			 sig ? "to be killed by signal" : "exit", sig ? sig : code,
@@ -475,6 +493,21 @@ static void user_sent_sigsegv_to_a_thread_inside_try_zero_kills(void **state)
 	}
 }
 
+/* The same, with the other threads inside hl_try_copy: every copy variant where it matters. */
+static void copy_mode_stray_faults_and_sent_sigsegv_kill_while_threads_copy(void **state)
+{
+	(void)state;
+	expect_child("copy:store-by-another-thread-at-the-address-a-clearer-faults-on", NULL,
+		     SIGSEGV, 0);
+	expect_child("copy:store-by-another-thread-elsewhere", NULL, SIGSEGV, 0);
+	for (int s = 0; s < n_copy_subjects; s++) {
+		expect_child("copy:pthread_kill-sigsegv-to-a-thread-inside-try-zero",
+			     copy_subjects_[s], SIGSEGV, 0);
+		expect_child("copy:queued-sigsegv-with-forged-address-to-a-clearer",
+			     copy_subjects_[s], SIGSEGV, 0);
+	}
+}
+
 static void threads_racing_into_prepare_install_once_over_the_earlier_handler(void **state)
 {
 	(void)state;
@@ -487,6 +520,7 @@ static int setup(void **state)
 {
 	(void)state;
 	n_subjects = zero_subjects(subjects, MAX_SUBJECTS);
+	n_copy_subjects = copy_subjects(copy_subjects_, MAX_SUBJECTS);
 	return 0;
 }
 
@@ -499,6 +533,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(store_by_a_thread_outside_try_zero_dies_while_others_are_inside),
 		cmocka_unit_test(hl_zero_where_another_threads_try_zero_faults_dies_of_sigsegv),
 		cmocka_unit_test(user_sent_sigsegv_to_a_thread_inside_try_zero_kills),
+		cmocka_unit_test(copy_mode_stray_faults_and_sent_sigsegv_kill_while_threads_copy),
 		cmocka_unit_test(threads_racing_into_prepare_install_once_over_the_earlier_handler),
 	};
 

@@ -1,0 +1,819 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_try_copy.c - hl_try_copy and hl_try_load64 where memory faults
+ * (include/hotline/copy.h), in every variant this CPU runs and in the
+ * automatic plan.
+ *
+ * The contract, byte-exact: r = hl_try_copy(dst, src, n) is the number of
+ * bytes not copied; [dst, dst+n-r) equals [src, src+n-r); src+n-r (a load)
+ * or dst+n-r (a store) is the first address that faulted; nothing outside
+ * [dst, dst+n) is written. Every expected r here comes from where the hole
+ * is (support/copy_check.h), so checking r is checking that the faulting
+ * address is the hole's first byte, on the side that has the hole.
+ *
+ * In this process (hotline's handler installed in main, on top of
+ * fault_report, which names any fault hotline passes on):
+ *  - a source that ends at a PROT_NONE page; a destination that ends at a
+ *    PROT_NONE page, and one that ends at a read-only page holding a
+ *    pattern: every distance 0..130 from the start to the page and every
+ *    length 0..300 (at HOTLINE_TEST_SCALE=N > 1, every length to 15, then
+ *    every sweep_step()-th and 300), source and destination at relative
+ *    alignments that change with the distance;
+ *  - faults deep inside calls of every size class of the plan
+ *    (hl_copy_plan's thresholds, each and one more), on either side, and a
+ *    PROT_NONE page in the middle of a 1 MiB copy, on either side;
+ *  - a MAP_SHARED file mapping that reaches past the end of the file (the
+ *    page holding EOF can be read and written, the next raises SIGBUS), as
+ *    the source and as the destination;
+ *  - a fault handled on an alternate signal stack;
+ *  - n = 0 with NULL pointers; the variant API (hl_copy_variant_name,
+ *    hl_copy_supported, hl_copy_use, hl_copy_variant, hl_copy_plan) and
+ *    HOTLINE_COPY naming a variant, none, or one this CPU cannot run
+ *    (test_env.c has the rule's odd values);
+ *  - hl_try_load64: a good word, PROT_NONE, misaligned, beyond user space,
+ *    past the end of a file mapping (SIGBUS).
+ * The handler's manners for hl_try_copy (stray faults, chaining, blocked
+ * signals, small stacks, calls from signal handlers) are in the children
+ * of test_try_zero.c and in test_try_zero_context.c, which run each case
+ * for hl_try_copy too; threads in test_try_copy_threads.c; an outside
+ * check (a model and process_vm_readv) in test_try_copy_model.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "support/child.h"
+#include "support/copy_check.h"
+#include "support/copy_variants.h"
+#include "support/faults.h"
+#include "support/guarded.h"
+#include "support/pattern.h"
+#include "support/scale.h"
+#include "support/watchdog.h"
+
+#include <hotline/copy.h>
+#include <hotline/zero.h>
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+#define MAX_SUBJECTS 32
+#define MAX_D	     130 /* distances 0..MAX_D from the start to the protected page */
+#define MAX_N	     300 /* lengths 0..MAX_N */
+#define EDGE_CANARY  192 /* canary bytes checked before dst, per call */
+
+static const char *subjects[MAX_SUBJECTS];
+static int n_subjects;
+
+enum side { SRC_HOLE, DST_HOLE };
+
+static const char *side_name(enum side side)
+{
+	return side == SRC_HOLE ? "source" : "destination";
+}
+
+/* One call, checked (support/copy_check.h); a failure names the variant and the case. */
+static void run_case(const char *v, const char *what, struct copy_case *c)
+{
+	char why[256];
+
+	fault_note("%s: hl_try_copy(dst, src, %zu): %s", v, c->n, what);
+	if (!copy_run(c, why, sizeof(why)))
+		fail_msg("%s: hl_try_copy(dst, src, %zu), %s: %s (the first faulting address "
+			 "must be the hole's first byte)",
+			 v, c->n, what, why);
+}
+
+/* The page after buf + len must still hold the pattern (read, unprotected if need be). */
+static void check_guard(const char *v, unsigned char *buf, size_t len, int prot)
+{
+	size_t page = page_size(), i;
+
+	if (prot == PROT_NONE)
+		assert_int_equal(mprotect(buf + len, page, PROT_READ), 0);
+	i = first_unlike_pattern(buf + len, page, len);
+	if (i < page)
+		fail_msg("%s: the protected page after the destination changed: byte %zu is "
+			 "0x%02x",
+			 v, i, buf[len + i]);
+	if (prot == PROT_NONE)
+		assert_int_equal(mprotect(buf + len, page, PROT_NONE), 0);
+}
+
+static unsigned char *map_plain(size_t len)
+{
+	unsigned char *p =
+		mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		fail_msg("mmap of %zu bytes: %s", len, strerror(errno));
+	fill_pattern(p, len, 7);
+	return p;
+}
+
+/*
+ * Every distance 0..MAX_D from the start of the side that has the hole to
+ * a page given prot, every length 0..MAX_N. The other side is plain memory,
+ * at an offset that moves with d, so that the two are at every relative
+ * alignment modulo 64.
+ */
+static void check_edge_grid(enum side side, int prot)
+{
+	size_t page = page_size(), len = 2 * page;
+	unsigned char *guarded = map_guarded(len, prot), *plain = map_plain(len);
+	char what[96];
+
+	fault_handlers_restore();
+	for (int s = 0; s < n_subjects; s++) {
+		copy_use(subjects[s]);
+		for (size_t d = 0; d <= MAX_D; d++) {
+			size_t off = 256 + (d * 37) % 64;
+
+			for (size_t n = 0; n <= MAX_N; n = sweep_next(n, 16, MAX_N)) {
+				struct copy_case c = {.n = n, .want = n > d ? n - d : 0};
+
+				if (side == SRC_HOLE) {
+					c.src = guarded + len - d;
+					c.dst = plain + off;
+					c.lo = c.dst - EDGE_CANARY;
+					c.hi = c.dst + MAX_N + 64;
+				} else {
+					c.src = plain + off;
+					c.dst = guarded + len - d;
+					c.lo = c.dst - EDGE_CANARY;
+					c.hi = guarded + len;
+				}
+				snprintf(what, sizeof(what), "%s %zu bytes before a %s page",
+					 side_name(side), d,
+					 prot == PROT_NONE ? "PROT_NONE" : "read-only");
+				run_case(subjects[s], what, &c);
+			}
+		}
+		if (side == DST_HOLE)
+			check_guard(subjects[s], guarded, len, prot);
+		else if (first_unlike_pattern(guarded, len, 0) < len)
+			fail_msg("%s: the source changed", subjects[s]);
+	}
+	copy_use("auto");
+	unmap_guarded(guarded, len);
+	munmap(plain, len);
+}
+
+static void source_before_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
+{
+	(void)state;
+	check_edge_grid(SRC_HOLE, PROT_NONE);
+}
+
+static void dest_before_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
+{
+	(void)state;
+	check_edge_grid(DST_HOLE, PROT_NONE);
+}
+
+static void dest_before_read_only_every_distance_to_130_every_length_to_300_exact(void **state)
+{
+	(void)state;
+	check_edge_grid(DST_HOLE, PROT_READ);
+}
+
+/*
+ * Calls of many sizes, and for auto of every class of the plan (each bound
+ * and bound + 1, and a size well inside the last class), fault at distances
+ * from the start to the end of the call, on either side.
+ */
+static void faults_deep_inside_every_size_class_exact(void **state)
+{
+	size_t sizes[64], n_sizes = 0, max = 0, len, page = page_size();
+	static const size_t fixed[] = {64, 1000, 2049, 4096 + 100, 65536 + 7, (1 << 20) + 3};
+	char plan[512], *p, what[96];
+	unsigned char *guarded, *plain;
+
+	(void)state;
+	fault_handlers_restore();
+	copy_use("auto");
+	hl_copy_plan(plan, sizeof(plan));
+	for (size_t i = 0; i < N_OF(fixed); i++)
+		sizes[n_sizes++] = fixed[i];
+	/* every number in the plan is a class bound */
+	for (p = plan; *p && n_sizes + 2 < N_OF(sizes); p++) {
+		if (*p >= '0' && *p <= '9' && (p == plan || p[-1] == ' ')) {
+			size_t bound = strtoull(p, NULL, 10);
+
+			sizes[n_sizes++] = bound;
+			sizes[n_sizes++] = bound + 1;
+		}
+	}
+	for (size_t i = 0; i < n_sizes; i++)
+		max = sizes[i] > max ? sizes[i] : max;
+	sizes[n_sizes++] = max + max / 4 + 5; /* well inside the last class */
+	max = sizes[n_sizes - 1];
+	len = (max + 2 * page) / page * page;
+	guarded = map_guarded(len, PROT_NONE);
+	plain = map_plain(len + page);
+	print_message("plan '%s': sizes up to %zu\n", plan, max);
+	for (int s = 0; s < n_subjects; s++) {
+		copy_use(subjects[s]);
+		for (size_t i = 0; i < n_sizes; i++) {
+			size_t n = sizes[i];
+			size_t ds[] = {1, 63, 64, 65, 4095, 4097, n / 2 + 3, n - 64, n - 1, n};
+
+			/* only auto needs the plan's sizes; every variant gets the fixed ones */
+			if (i >= N_OF(fixed) && strcmp(subjects[s], "auto") != 0)
+				continue;
+			for (size_t k = 0; k < N_OF(ds); k++) {
+				size_t d = ds[k], off = 64 + (k * 13) % 64;
+				struct copy_case c = {.n = n, .want = n - d};
+
+				if (d > n)
+					continue;
+				for (int side = SRC_HOLE; side <= DST_HOLE; side++) {
+					if (side == SRC_HOLE) {
+						c.src = guarded + len - d;
+						c.dst = plain + off;
+						c.lo = plain;
+						c.hi = c.dst + n + 64;
+					} else {
+						c.src = plain + off;
+						c.dst = guarded + len - d;
+						c.lo = c.dst - (len - d < 4096 ? len - d : 4096);
+						c.hi = guarded + len;
+					}
+					snprintf(what, sizeof(what), "%s hole %zu bytes in",
+						 side_name(side), d);
+					run_case(subjects[s], what, &c);
+				}
+			}
+		}
+	}
+	copy_use("auto");
+	unmap_guarded(guarded, len);
+	munmap(plain, len + page);
+}
+
+/* A PROT_NONE page at 512 KiB + 4096 k of a 1 MiB buffer, on either side: the copy stops there. */
+static void hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it(void **state)
+{
+	size_t page = page_size(), len = 1 << 20;
+	unsigned char *holed, *plain;
+	char what[96];
+
+	(void)state;
+	fault_handlers_restore();
+	holed = map_plain(len);
+	plain = map_plain(len + page);
+	for (int s = 0; s < n_subjects; s++) {
+		copy_use(subjects[s]);
+		for (size_t k = 0; k < 4; k++) {
+			size_t hole = (512 << 10) + page * k;
+
+			assert_int_equal(mprotect(holed + hole, page, PROT_NONE), 0);
+			for (size_t a = 0; a < 80; a += 37) {
+				size_t b = (a * 3 + k) % 64;
+				struct copy_case c = {.n = len - a, .want = len - hole};
+
+				for (int side = SRC_HOLE; side <= DST_HOLE; side++) {
+					if (side == SRC_HOLE) {
+						c.src = holed + a;
+						c.dst = plain + b;
+						c.lo = plain;
+						c.hi = plain + len + page;
+					} else {
+						c.src = plain + b;
+						c.dst = holed + a;
+						c.lo = holed;
+						c.hi = holed + hole;
+					}
+					snprintf(what, sizeof(what),
+						 "%s at +%zu, a PROT_NONE page %zu bytes in",
+						 side_name(side), a, hole - a);
+					run_case(subjects[s], what, &c);
+				}
+			}
+			assert_int_equal(mprotect(holed + hole, page, PROT_READ | PROT_WRITE), 0);
+		}
+	}
+	copy_use("auto");
+	munmap(holed, len);
+	munmap(plain, len + page);
+}
+
+/*
+ * A shared mapping of 3 pages over a file of 1.5 (support/guarded.h): the
+ * page holding EOF reads and writes; the third raises SIGBUS. As the
+ * source: the copy stops at the third page, and the bytes of the second
+ * past EOF read as zero. As the destination: the same, and the file's
+ * bytes are the copied ones, its size unchanged.
+ */
+static void check_file_dest(const char *v, int fd, const unsigned char *src, size_t off,
+			    size_t done)
+{
+	size_t page = page_size(), eof = page + page / 2;
+	unsigned char *file = malloc(eof);
+	struct stat st;
+
+	assert_non_null(file);
+	if (pread(fd, file, eof, 0) != (ssize_t)eof)
+		fail_msg("pread of the file: %s", strerror(errno));
+	for (size_t i = 0; i < eof; i++) {
+		bool copied = i >= off && i < off + done;
+
+		if (copied ? file[i] != src[i - off] : file[i] < 0xfc)
+			fail_msg(
+				"%s: after hl_try_copy(map + %zu, src, ...) copying %zu bytes, the "
+				"file's byte %zu is 0x%02x, expected %s",
+				v, off, done, i, file[i], copied ? "the source's" : "the canary");
+	}
+	assert_int_equal(fstat(fd, &st), 0);
+	if ((size_t)st.st_size != eof)
+		fail_msg("%s: the file is %lld bytes after hl_try_copy, expected %zu", v,
+			 (long long)st.st_size, eof);
+	free(file);
+}
+
+static void
+mapping_beyond_eof_as_source_and_as_destination_stops_at_the_page_after_eof(void **state)
+{
+	size_t page = page_size(), stop = 2 * page;
+	size_t offs[] = {0, 100, page - 1, page + 5, page + page / 2, stop - 1, stop, stop + 7};
+	unsigned char *map, *plain = map_plain(4 * page);
+	char what[96];
+	int fd;
+
+	(void)state;
+	fault_handlers_restore();
+	map = map_beyond_eof(&fd);
+	for (int s = 0; s < n_subjects; s++) {
+		copy_use(subjects[s]);
+		for (size_t o = 0; o < N_OF(offs); o++) {
+			size_t off = offs[o];
+			size_t lens[] = {3 * page - off, stop - off, stop - off + 1, 1, 0};
+
+			for (size_t l = 0; l < N_OF(lens); l++) {
+				size_t n = lens[l];
+				struct copy_case c = {
+					.n = n, .want = copy_expected(off, n, stop, 3 * page)};
+
+				if (n > 3 * page - off)
+					continue;
+				/* source: the file */
+				fill_pattern(map, page + page / 2, 0);
+				c.src = map + off;
+				c.dst = plain + 64 + o;
+				c.lo = plain;
+				c.hi = plain + 4 * page;
+				snprintf(what, sizeof(what),
+					 "source map + %zu of a file of %zu bytes", off,
+					 page + page / 2);
+				run_case(subjects[s], what, &c);
+				/* destination: the file */
+				c.src = plain + 64 + o;
+				fill_pattern(plain, 4 * page, 3);
+				c.dst = map + off;
+				fill_canary(map, stop);
+				c.lo = off <= stop ? map : c.dst; /* no canary in the SIGBUS page */
+				c.hi = off <= stop ? map + stop : c.dst;
+				snprintf(what, sizeof(what),
+					 "destination map + %zu of a file of %zu bytes", off,
+					 page + page / 2);
+				run_case(subjects[s], what, &c);
+				check_file_dest(subjects[s], fd, c.src, off, n - c.got);
+			}
+		}
+	}
+	copy_use("auto");
+	munmap(map, 3 * page);
+	munmap(plain, 4 * page);
+	close(fd);
+}
+
+/*
+ * With an alternate signal stack of sysconf(_SC_SIGSTKSZ) bytes, a fault on
+ * either side is resolved exactly, and on that stack (SA_ONSTACK): the
+ * signal frame must have left marks on it.
+ */
+static void fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack(void **state)
+{
+	size_t size = (size_t)sysconf(_SC_SIGSTKSZ), len = page_size(), used;
+	unsigned char *alt, *guarded = map_guarded(len, PROT_NONE), *plain = map_plain(len);
+	stack_t ss = {0}, old;
+
+	(void)state;
+	fault_handlers_restore();
+	alt = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(alt != MAP_FAILED);
+	ss.ss_sp = alt;
+	ss.ss_size = size;
+	assert_int_equal(sigaltstack(&ss, &old), 0);
+	for (int s = 0; s < n_subjects; s++) {
+		copy_use(subjects[s]);
+		for (int side = SRC_HOLE; side <= DST_HOLE; side++) {
+			struct copy_case c = {.n = 100, .want = 90};
+
+			c.src = side == SRC_HOLE ? guarded + len - 10 : plain + 3;
+			c.dst = side == SRC_HOLE ? plain + 3 : guarded + len - 10;
+			c.lo = side == SRC_HOLE ? plain : guarded;
+			c.hi = side == SRC_HOLE ? plain + len : guarded + len;
+			memset(alt, 0xa5, size);
+			run_case(subjects[s], "on an alternate signal stack", &c);
+			used = 0;
+			for (size_t i = 0; i < size; i++)
+				used += alt[i] != 0xa5;
+			if (!used)
+				fail_msg("%s: the fault was resolved but the %zu-byte alternate "
+					 "signal stack is untouched: the handler did not run on it",
+					 subjects[s], size);
+		}
+	}
+	assert_int_equal(sigaltstack(&old, NULL), 0);
+	copy_use("auto");
+	unmap_guarded(guarded, len);
+	munmap(plain, len);
+	munmap(alt, size);
+}
+
+static void zero_bytes_with_null_pointers_copy_nothing_and_return_0(void **state)
+{
+	unsigned char buf[16];
+
+	(void)state;
+	for (int s = 0; s < n_subjects; s++) {
+		copy_use(subjects[s]);
+		memset(buf, 0x5a, sizeof(buf));
+		if (hl_try_copy(NULL, NULL, 0) != 0 || hl_try_copy(buf, NULL, 0) != 0 ||
+		    hl_try_copy(NULL, buf, 0) != 0)
+			fail_msg("%s: hl_try_copy with n = 0 and a NULL pointer did not return 0",
+				 subjects[s]);
+		for (size_t i = 0; i < sizeof(buf); i++)
+			assert_int_equal(buf[i], 0x5a);
+	}
+	copy_use("auto");
+}
+
+/* ---- The variant API ---- */
+
+static void variant_names_are_distinct_and_end_with_null(void **state)
+{
+	const char *name;
+	unsigned int n = 0, supported = 0;
+
+	(void)state;
+	while ((name = hl_copy_variant_name(n))) {
+		assert_true(*name);
+		if (strcmp(name, "auto") == 0)
+			fail_msg("hl_copy_variant_name(%u) is 'auto', which is not a variant", n);
+		for (unsigned int j = 0; j < n; j++)
+			if (strcmp(hl_copy_variant_name(j), name) == 0)
+				fail_msg("variant '%s' is listed twice (%u and %u)", name, j, n);
+		supported += hl_copy_supported(name);
+		n++;
+		assert_true(n < 64);
+	}
+	if (!n || !supported)
+		fail_msg("%u copy variants, %u supported: expected at least one of each", n,
+			 supported);
+	assert_null(hl_copy_variant_name(n + 1));
+	assert_null(hl_copy_variant_name(~0u));
+	assert_false(hl_copy_supported(NULL));
+	assert_false(hl_copy_supported("auto"));
+	assert_false(hl_copy_supported("bogus"));
+	print_message("%u copy variants, %u supported here\n", n, supported);
+}
+
+static void use_of_each_supported_variant_makes_it_the_variant_and_the_plan(void **state)
+{
+	char plan[512];
+	unsigned char a[100], b[100];
+
+	(void)state;
+	for (int s = 0; s + 1 < n_subjects; s++) {
+		copy_use(subjects[s]);
+		if (strcmp(hl_copy_variant(), subjects[s]) != 0)
+			fail_msg("after hl_copy_use(\"%s\"), hl_copy_variant() is '%s'",
+				 subjects[s], hl_copy_variant());
+		hl_copy_plan(plan, sizeof(plan));
+		if (strcmp(plan, subjects[s]) != 0)
+			fail_msg("after hl_copy_use(\"%s\"), hl_copy_plan is '%s', expected just "
+				 "the name",
+				 subjects[s], plan);
+		fill_pattern(a, sizeof(a), 0);
+		memset(b, 0, sizeof(b));
+		assert_int_equal(hl_try_copy(b, a, sizeof(a)), 0);
+		assert_memory_equal(a, b, sizeof(a));
+	}
+	copy_use("auto");
+}
+
+static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **state)
+{
+	static const char *const bad[] = {"", "bogus", "AUTO", "auto ", "rep_movsb,movq", "x"};
+	const char *modes[] = {subjects[0], "auto"}, *name, *variant_before;
+	char before[512], after[512];
+	int unsupported = 0;
+
+	(void)state;
+	for (size_t m = 0; m < N_OF(modes); m++) {
+		copy_use(modes[m]);
+		hl_copy_plan(before, sizeof(before));
+		variant_before = hl_copy_variant();
+		for (size_t i = 0; i <= N_OF(bad) + 64; i++) {
+			if (i == 0) {
+				name = NULL;
+			} else if (i <= N_OF(bad)) {
+				name = bad[i - 1];
+			} else {
+				name = hl_copy_variant_name((unsigned int)(i - 1 - N_OF(bad)));
+				if (!name || hl_copy_supported(name))
+					continue;
+				unsupported++;
+			}
+			if (hl_copy_use(name) != -1)
+				fail_msg("hl_copy_use(%s) returned 0, expected -1",
+					 name ? name : "NULL");
+			hl_copy_plan(after, sizeof(after));
+			if (strcmp(before, after) || strcmp(variant_before, hl_copy_variant()))
+				fail_msg("hl_copy_use(%s) failed but changed the variant from '%s' "
+					 "(plan '%s') to '%s' (plan '%s')",
+					 name ? name : "NULL", variant_before, before,
+					 hl_copy_variant(), after);
+		}
+	}
+	if (!unsupported)
+		print_message("every copy variant is supported on this CPU: hl_copy_use of an "
+			      "unsupported one not exercised here\n");
+	copy_use("auto");
+}
+
+/*
+ * In auto mode: the variant is a supported one and names the plan's first
+ * class; every name in the plan is a supported variant; its numbers rise.
+ */
+static void auto_plan_names_supported_variants_with_rising_bounds(void **state)
+{
+	char plan[512], *save, *word;
+	const char *v;
+	size_t last = 0;
+	int words = 0;
+
+	(void)state;
+	copy_use(subjects[0]);
+	if (hl_copy_use("auto") != 0)
+		fail_msg("hl_copy_use(\"auto\") returned -1, expected 0");
+	v = hl_copy_variant();
+	if (!v || !hl_copy_supported(v))
+		fail_msg("in auto mode hl_copy_variant() is '%s', expected a supported variant",
+			 v ? v : "NULL");
+	hl_copy_plan(plan, sizeof(plan));
+	print_message("auto: variant '%s', plan '%s'\n", v, plan);
+	for (word = strtok_r(plan, " ", &save); word; word = strtok_r(NULL, " ", &save), words++) {
+		if (words % 4 == 0) {
+			if (!hl_copy_supported(word))
+				fail_msg("the plan names '%s', not a supported variant", word);
+			if (words == 0 && strcmp(word, v) != 0)
+				fail_msg("the plan starts with '%s', hl_copy_variant() is '%s'",
+					 word, v);
+		} else if (words % 4 == 1 && strcmp(word, "<=") != 0) {
+			fail_msg("plan word %d is '%s', expected '<='", words, word);
+		} else if (words % 4 == 3 && strcmp(word, "<") != 0) {
+			fail_msg("plan word %d is '%s', expected '<'", words, word);
+		} else if (words % 4 == 2) {
+			size_t bound = strtoull(word, NULL, 10);
+
+			if (bound <= last)
+				fail_msg("plan bound %zu does not rise above %zu", bound, last);
+			last = bound;
+		}
+	}
+	if (words % 4 != 1)
+		fail_msg("the plan has %d words: expected NAME (<= BOUND < NAME)...", words);
+}
+
+static void plan_is_cut_to_size_and_returns_the_full_length(void **state)
+{
+	const char *modes[] = {"auto", subjects[0]};
+	char full[512], buf[520];
+
+	(void)state;
+	for (size_t m = 0; m < N_OF(modes); m++) {
+		int len;
+
+		copy_use(modes[m]);
+		len = hl_copy_plan(full, sizeof(full));
+		assert_int_equal(len, (int)strlen(full));
+		assert_int_equal(hl_copy_plan(NULL, 0), len);
+		for (size_t size = 1; size <= (size_t)len + 2; size++) {
+			memset(buf, 'x', sizeof(buf));
+			assert_int_equal(hl_copy_plan(buf, size), len);
+			if (strncmp(buf, full, size - 1) ||
+			    buf[size - 1 < (size_t)len ? size - 1 : (size_t)len])
+				fail_msg("hl_copy_plan(buf, %zu) wrote '%.*s', expected the first "
+					 "%zu bytes of '%s' and a NUL",
+					 size, (int)size, buf, size - 1, full);
+			if (buf[size] != 'x')
+				fail_msg("hl_copy_plan(buf, %zu) wrote past the buffer", size);
+		}
+	}
+	copy_use("auto");
+}
+
+/* HOTLINE_COPY=<variant>, in a child: the child's variant and plan are that name. */
+static int child_main(const char *scenario)
+{
+	unsigned char a[300], b[300];
+	char plan[512];
+
+	alarm(20);
+	if (strcmp(scenario, "print") != 0)
+		return 2;
+	fill_pattern(a, sizeof(a), 0);
+	if (hl_try_copy(b, a, sizeof(a)) != 0 || memcmp(a, b, sizeof(a)))
+		return 3;
+	hl_copy_plan(plan, sizeof(plan));
+	printf("variant %s\nplan %s\n", hl_copy_variant(), plan);
+	fflush(stdout);
+	return 0;
+}
+
+static void env_naming_a_supported_variant_forces_it_silently(void **state)
+{
+	char out[1024], err[4096], want[1024], how[128];
+
+	(void)state;
+	for (int s = 0; s < n_subjects; s++) {
+		int status = run_self_child("print", "HOTLINE_COPY", subjects[s], out, sizeof(out),
+					    err, sizeof(err));
+		char plan[512];
+
+		copy_use(subjects[s]);
+		hl_copy_plan(plan, sizeof(plan));
+		snprintf(want, sizeof(want), "variant %s\nplan %s\n", hl_copy_variant(), plan);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || strcmp(out, want) || *err)
+			fail_msg("HOTLINE_COPY=%s: the child %s, printed '%s' and '%s' on stderr; "
+				 "expected exit 0, '%s' and nothing on stderr",
+				 subjects[s], describe_status(status, how, sizeof(how)), out, err,
+				 want);
+	}
+	copy_use("auto");
+}
+
+/* HOTLINE_COPY naming no variant, or one this CPU cannot run: one stderr line, the auto plan. */
+static void env_unknown_or_unsupported_prints_one_line_and_keeps_auto(void **state)
+{
+	const char *envs[64] = {"bogus", "rep_movs", "movq,rep_movsb", "AUTO"}, *name;
+	char out[1024], err[4096], want[1024], plan[512], how[128];
+	size_t n = 4, lines;
+
+	(void)state;
+	for (unsigned int i = 0; (name = hl_copy_variant_name(i)) && n < 64; i++)
+		if (!hl_copy_supported(name))
+			envs[n++] = name;
+	if (n == 4)
+		print_message("every copy variant is supported on this CPU: HOTLINE_COPY naming "
+			      "an unsupported one not exercised here\n");
+	copy_use("auto");
+	hl_copy_plan(plan, sizeof(plan));
+	snprintf(want, sizeof(want), "variant %s\nplan %s\n", hl_copy_variant(), plan);
+	for (size_t i = 0; i < n; i++) {
+		int status = run_self_child("print", "HOTLINE_COPY", envs[i], out, sizeof(out), err,
+					    sizeof(err));
+
+		lines = 0;
+		for (const char *p = err; *p; p++)
+			lines += *p == '\n';
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || strcmp(out, want))
+			fail_msg("HOTLINE_COPY=%s: the child %s and printed '%s', expected exit 0 "
+				 "and '%s'",
+				 envs[i], describe_status(status, how, sizeof(how)), out, want);
+		if (lines != 1 || !strstr(err, "HOTLINE_COPY") || !strstr(err, envs[i]))
+			fail_msg(
+				"HOTLINE_COPY=%s: expected one stderr line naming HOTLINE_COPY and "
+				"'%s', got %zu lines: '%s'",
+				envs[i], envs[i], lines, err);
+	}
+}
+
+/* ---- hl_try_load64 ---- */
+
+static void load64_reads_good_words_and_refuses_the_rest_leaving_out_alone(void **state)
+{
+	static const uint64_t untouched = 0x0123456789abcdefull;
+	size_t page = page_size();
+	unsigned char *guarded = map_guarded(page, PROT_NONE), *map;
+	static const uintptr_t outside[] = {0x900000000000u, 0x8000000000000000u,
+					    0xffff800000000000u, UINTPTR_MAX - 7};
+	uint64_t out, want;
+	int fd;
+
+	(void)state;
+	fault_handlers_restore();
+	for (size_t off = 0; off < page; off += 8) {
+		memcpy(&want, guarded + off, 8);
+		out = untouched;
+		if (!hl_try_load64(guarded + off, &out) || out != want)
+			fail_msg("hl_try_load64(page + %zu) returned false or 0x%llx, expected "
+				 "true and 0x%llx",
+				 off, (unsigned long long)out, (unsigned long long)want);
+	}
+	for (size_t off = 0; off < page; off += 8) {
+		out = untouched;
+		fault_note("hl_try_load64 of a PROT_NONE page + %zu", off);
+		if (hl_try_load64(guarded + page + off, &out) || out != untouched)
+			fail_msg(
+				"hl_try_load64(PROT_NONE page + %zu) returned true or changed *out",
+				off);
+	}
+	for (size_t off = 1; off < 8; off++) {
+		out = untouched;
+		if (hl_try_load64(guarded + off, &out) || out != untouched)
+			fail_msg("hl_try_load64 of a readable word misaligned by %zu returned true "
+				 "or changed *out",
+				 off);
+		if (hl_try_load64(guarded + page - 8 + off, &out) || out != untouched)
+			fail_msg("hl_try_load64 misaligned by %zu across a PROT_NONE page returned "
+				 "true or changed *out",
+				 off);
+	}
+	for (size_t i = 0; i < N_OF(outside); i++) {
+		out = untouched;
+		if (hl_try_load64((const void *)outside[i], &out) || out != untouched)
+			fail_msg("hl_try_load64(%#lx) beyond user space returned true or changed "
+				 "*out",
+				 (unsigned long)outside[i]);
+	}
+	out = untouched;
+	if (hl_try_load64(NULL, &out) || out != untouched)
+		fail_msg("hl_try_load64(NULL) returned true or changed *out");
+	map = map_beyond_eof(&fd);
+	memcpy(&want, map + page + 8, 8);
+	if (!hl_try_load64(map + page + 8, &out) || out != want)
+		fail_msg("hl_try_load64 in the page holding EOF failed");
+	out = untouched;
+	if (!hl_try_load64(map + 2 * page - 8, &out) || out != 0)
+		fail_msg("hl_try_load64 past EOF in the page holding it: expected true and 0");
+	for (size_t off = 0; off < page; off += 512) {
+		out = untouched;
+		fault_note("hl_try_load64 beyond EOF + %zu", off);
+		if (hl_try_load64(map + 2 * page + off, &out) || out != untouched)
+			fail_msg("hl_try_load64 in the page past EOF (SIGBUS) + %zu returned true "
+				 "or "
+				 "changed *out",
+				 off);
+	}
+	munmap(map, 3 * page);
+	close(fd);
+	unmap_guarded(guarded, page);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			source_before_prot_none_every_distance_to_130_every_length_to_300_exact),
+		cmocka_unit_test(
+			dest_before_prot_none_every_distance_to_130_every_length_to_300_exact),
+		cmocka_unit_test(
+			dest_before_read_only_every_distance_to_130_every_length_to_300_exact),
+		cmocka_unit_test(faults_deep_inside_every_size_class_exact),
+		cmocka_unit_test(hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it),
+		cmocka_unit_test(
+			mapping_beyond_eof_as_source_and_as_destination_stops_at_the_page_after_eof),
+		cmocka_unit_test(fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack),
+		cmocka_unit_test(zero_bytes_with_null_pointers_copy_nothing_and_return_0),
+		cmocka_unit_test(variant_names_are_distinct_and_end_with_null),
+		cmocka_unit_test(use_of_each_supported_variant_makes_it_the_variant_and_the_plan),
+		cmocka_unit_test(use_of_null_unknown_or_unsupported_fails_and_changes_nothing),
+		cmocka_unit_test(auto_plan_names_supported_variants_with_rising_bounds),
+		cmocka_unit_test(plan_is_cut_to_size_and_returns_the_full_length),
+		cmocka_unit_test(env_naming_a_supported_variant_forces_it_silently),
+		cmocka_unit_test(env_unknown_or_unsupported_prints_one_line_and_keeps_auto),
+		cmocka_unit_test(load64_reads_good_words_and_refuses_the_rest_leaving_out_alone),
+	};
+
+	if (argc == 3 && strcmp(argv[1], "--child") == 0)
+		return child_main(argv[2]);
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	fault_handlers_setup();
+	watchdog_start(280, "test_try_copy");
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_try_copy_threads.c - hl_try_copy's and hl_try_load64's faults in
+ * several threads at once (include/hotline/copy.h: one handler, shared
+ * with hl_try_zero, thread-safe, acting only for a thread inside one of
+ * them).
+ *
+ * In this process: three threads each copying across the edge of a
+ * PROT_NONE page, on the source side or the destination side, and reading
+ * words at the edge with hl_try_load64, at their own distances, all
+ * faulting at the same time, while a fourth clears across an edge with
+ * hl_try_zero; in every variant and auto; then the same while the main
+ * thread switches hl_copy_use variants under them. Workers only count
+ * (cmocka's assertions are not thread-safe); the main thread asserts after
+ * joining. Iterations are scaled() (support/scale.h); a watchdog turns a
+ * hang into a failure with a reason.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "support/copy_check.h"
+#include "support/copy_variants.h"
+#include "support/faults.h"
+#include "support/guarded.h"
+#include "support/pattern.h"
+#include "support/scale.h"
+#include "support/threads.h"
+#include "support/watchdog.h"
+
+#include <hotline/copy.h>
+#include <hotline/zero.h>
+
+#define MAX_SUBJECTS 32
+#define N_COPIERS    3
+#define N_THREADS    (N_COPIERS + 1) /* the last one clears with hl_try_zero */
+
+static const char *subjects[MAX_SUBJECTS];
+static int n_subjects;
+
+struct worker {
+	int id;
+	size_t len;		    /* of each buffer below */
+	unsigned char *gsrc, *gdst; /* len bytes, then a PROT_NONE page */
+	unsigned char *psrc, *pdst; /* plain, len bytes */
+	long iters;
+	pthread_barrier_t *start;
+	atomic_bool *stop; /* if set, run until it is true instead of `iters` times */
+	/* results */
+	long done, wrong, variant_wrong;
+	char first[320];
+};
+
+__attribute__((format(printf, 2, 3))) static void note_wrong(struct worker *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->wrong++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->first, sizeof(w->first), fmt, ap);
+	va_end(ap);
+}
+
+/* One copy (kind 0: the source has the hole; 1: the destination) or hl_try_load64 (2). */
+static void one_call(struct worker *w, unsigned int *seed)
+{
+	size_t len = w->len, d = (size_t)w->id * 41 + next_rand(seed) % 41;
+	size_t n = next_rand(seed) % 300, off = 64 + next_rand(seed) % 64;
+	unsigned int kind = next_rand(seed) % 3;
+	struct copy_case c = {.n = n, .want = n > d ? n - d : 0};
+	char why[256];
+
+	if (kind == 0) {
+		c.src = w->gsrc + len - d;
+		c.dst = w->pdst + off;
+		c.lo = w->pdst;
+		c.hi = w->pdst + len;
+	} else if (kind == 1) {
+		c.src = w->psrc + off;
+		c.dst = w->gdst + len - d;
+		c.lo = w->gdst + len - 256;
+		c.hi = w->gdst + len;
+	} else {
+		uint64_t out = 1, want;
+
+		if (hl_try_load64(w->gsrc + len + 8 * (next_rand(seed) % 512), &out) || out != 1)
+			note_wrong(w, "hl_try_load64 of the PROT_NONE page returned true or "
+				      "changed *out");
+		memcpy(&want, w->gsrc + len - 8, 8);
+		if (!hl_try_load64(w->gsrc + len - 8, &out) || out != want)
+			note_wrong(w, "hl_try_load64 before the PROT_NONE page returned false "
+				      "or the wrong word");
+		return;
+	}
+	if (!copy_run(&c, why, sizeof(why)))
+		note_wrong(w, "hl_try_copy, the %s %zu bytes before a PROT_NONE page, n = %zu: %s",
+			   kind == 0 ? "source" : "destination", d, n, why);
+}
+
+/* The fourth thread: hl_try_zero across its own edge, at the same time. */
+static void one_clear(struct worker *w, unsigned int *seed)
+{
+	size_t d = next_rand(seed) % 130, n = next_rand(seed) % 300;
+	unsigned char *dst = w->gdst + w->len - d;
+	size_t want = n > d ? n - d : 0, r;
+
+	memset(dst - 64, 0x5a, 64 + d);
+	r = hl_try_zero(dst, n);
+	if (r != want || first_nonzero(dst, n - r) != n - r || dst[-1] != 0x5a)
+		note_wrong(w, "hl_try_zero(edge - %zu, %zu) returned %zu (or wrong bytes)", d, n,
+			   r);
+}
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	unsigned int seed = 0x9e3779b9u * (unsigned int)(w->id + 1);
+
+	pthread_barrier_wait(w->start);
+	for (long i = 0; w->stop ? !atomic_load(w->stop) : i < w->iters; i++) {
+		if (w->id < N_COPIERS)
+			one_call(w, &seed);
+		else
+			one_clear(w, &seed);
+		w->done++;
+		if (i % 64 == 0 && !hl_copy_supported(hl_copy_variant()))
+			w->variant_wrong++; /* read while another thread may switch it */
+	}
+	return NULL;
+}
+
+static void setup_workers(struct worker *w, pthread_barrier_t *start, long iters, atomic_bool *stop)
+{
+	for (int i = 0; i < N_THREADS; i++) {
+		size_t len = page_size();
+
+		w[i] = (struct worker){
+			.id = i, .len = len, .iters = iters, .start = start, .stop = stop};
+		w[i].gsrc = map_guarded(len, PROT_NONE);
+		w[i].gdst = map_guarded(len, PROT_NONE);
+		w[i].psrc = map_guarded(len, PROT_READ);
+		w[i].pdst = map_guarded(len, PROT_READ);
+	}
+}
+
+static void check_workers(struct worker *w, const char *what)
+{
+	for (int i = 0; i < N_THREADS; i++) {
+		if (w[i].wrong)
+			fail_msg("%s: thread %d got %ld of %ld calls wrong; the first: %s", what, i,
+				 w[i].wrong, w[i].done, w[i].first);
+		if (w[i].done == 0)
+			fail_msg("%s: thread %d did no calls", what, i);
+		if (w[i].variant_wrong)
+			fail_msg("%s: thread %d read hl_copy_variant() %ld times as a name "
+				 "hl_copy_supported() rejects",
+				 what, i, w[i].variant_wrong);
+		unmap_guarded(w[i].gsrc, w[i].len);
+		unmap_guarded(w[i].gdst, w[i].len);
+		unmap_guarded(w[i].psrc, w[i].len);
+		unmap_guarded(w[i].pdst, w[i].len);
+	}
+}
+
+static void three_copiers_and_a_clearer_faulting_at_once_exact_in_every_variant(void **state)
+{
+	struct worker w[N_THREADS];
+	pthread_barrier_t start;
+	pthread_t tids[N_THREADS];
+
+	(void)state;
+	fault_handlers_restore();
+	fault_note("three threads copying and one clearing across PROT_NONE edges at once");
+	pthread_barrier_init(&start, NULL, N_THREADS + 1);
+	for (int s = 0; s < n_subjects; s++) {
+		copy_use(subjects[s]);
+		setup_workers(w, &start, scaled(3000), NULL);
+		start_threads(tids, N_THREADS, worker_fn, w, sizeof(*w));
+		pthread_barrier_wait(&start);
+		join_threads(tids, N_THREADS);
+		check_workers(w, subjects[s]);
+	}
+	pthread_barrier_destroy(&start);
+	copy_use("auto");
+}
+
+static void copy_variant_switches_under_faulting_threads_leave_results_exact(void **state)
+{
+	struct worker w[N_THREADS];
+	pthread_barrier_t start;
+	pthread_t tids[N_THREADS];
+	atomic_bool stop = false;
+	long switches = 0;
+	double end;
+
+	(void)state;
+	fault_handlers_restore();
+	fault_note("threads copying across PROT_NONE edges while copy variants switch");
+	pthread_barrier_init(&start, NULL, N_THREADS + 1);
+	setup_workers(w, &start, 0, &stop);
+	start_threads(tids, N_THREADS, worker_fn, w, sizeof(*w));
+	pthread_barrier_wait(&start);
+	end = now() + 0.5;
+	while (now() < end) {
+		if (hl_copy_use(subjects[switches % n_subjects]) != 0)
+			break;
+		switches++;
+		usleep(100);
+	}
+	atomic_store(&stop, true);
+	join_threads(tids, N_THREADS);
+	pthread_barrier_destroy(&start);
+	if (now() < end)
+		fail_msg("hl_copy_use(\"%s\") failed while threads were copying",
+			 subjects[switches % n_subjects]);
+	print_message("%ld switches; calls per thread %ld, %ld, %ld, %ld\n", switches, w[0].done,
+		      w[1].done, w[2].done, w[3].done);
+	check_workers(w, "copy variants switching");
+	copy_use("auto");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			three_copiers_and_a_clearer_faulting_at_once_exact_in_every_variant),
+		cmocka_unit_test(copy_variant_switches_under_faulting_threads_leave_results_exact),
+	};
+
+	fault_handlers_setup();
+	watchdog_start(240, "test_try_copy_threads");
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
