@@ -3,8 +3,7 @@
 # disassembly, not timed (docs/zero.md, "Small sizes"): the entry of
 # hl_zero and the body of hl_try_zero (hl__try_zero_checked) start on a
 # 64-byte boundary, hl_try_zero's checks need no padding before that
-# boundary (and the same for hl_try_copy's body, hl__try_copy_checked,
-# and its checks, TRY_COPY_CHECKS_SIZE in copy.inc), and for every n in 0..63, walking the code from the entry with
+# boundary, and for every n in 0..63, walking the code from the entry with
 # n in %rsi and the redirect NULL to the ret:
 #  - at most two stores (what a cold buffer pays for: each store holds a
 #    store-queue entry until its line arrives);
@@ -132,18 +131,6 @@ if grep -qE ' (data16|cs|nop)' "$tmp/try"; then
 	fail "padding between hl_try_zero's checks and its body (TRY_ZERO_CHECKS_SIZE is wrong)"
 fi
 
-# hl_try_copy the same: its body on a 64-byte boundary, right after its checks.
-start=$(insns hl__try_copy_checked | awk '$1 == "start" { print $2; exit }')
-if [ -z "$start" ]; then
-	fail "hl__try_copy_checked not found in $lib"
-elif [ $((start % 64)) -ne 0 ]; then
-	fail "hl__try_copy_checked starts at $start, not on a 64-byte boundary"
-fi
-insns hl_try_copy >"$tmp/try_copy"
-if grep -qE ' (data16|cs|nop)' "$tmp/try_copy"; then
-	fail "padding between hl_try_copy's checks and its body (TRY_COPY_CHECKS_SIZE is wrong)"
-fi
-
-[ $status -eq 0 ] && echo "ok: hl_zero, hl__try_zero_checked and hl__try_copy_checked on 64-byte boundaries; n < 64" \
+[ $status -eq 0 ] && echo "ok: hl_zero and hl__try_zero_checked on 64-byte boundaries; n < 64" \
 	"takes at most two stores and two taken branches (n = 1: three) in the first 128 bytes"
 exit $status
