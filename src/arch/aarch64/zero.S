@@ -294,4 +294,7 @@ ENDFUNC \pfx\()mops
 	.set	.Ltry_copy, 1
 	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect, hl__try_zero_checked
 
+/* hl_try_copy's variants and hl_try_load64, in the same table. */
+#include "copy.inc"
+
 	ZERO_EXTABLE_FINISH
