@@ -121,10 +121,7 @@ typedef void (*hl_rcuref_handler_t)(hl_rcuref_t *r, enum hl_refcount_saturation 
  */
 HL_API hl_rcuref_handler_t hl_rcuref_set_handler(hl_rcuref_handler_t h);
 
-/*
- * Out of line, for the inline functions below: v is the value put's subtract
- * left, or the value get read after its add.
- */
+/* Out of line, for the inline functions below: v is the value the add left. */
 HL_API HL_COLD bool hl__rcuref_get_slow(hl_rcuref_t *r, unsigned int v);
 HL_API HL_COLD bool hl__rcuref_put_slow(hl_rcuref_t *r, unsigned int v);
 
@@ -160,23 +157,18 @@ static inline unsigned int hl_rcuref_read(const hl_rcuref_t *r)
  * Returns true with a reference taken; false if the last reference was
  * already dropped: the object is dead, do not use it (and do not put).
  * The caller need not hold a reference, but must keep the memory valid
- * (see the top of this page). One relaxed atomic add (lock add on x86-64
- * with gcc, lock xadd with clang; ldadd on arm64 with LSE) and one branch
- * on the result's sign; saturation
+ * (see the top of this page). One relaxed atomic add (lock xadd on x86-64,
+ * ldadd on arm64 with LSE) and one branch on the result's sign; saturation
  * and the dead zone are handled out of line. Relaxed: it orders nothing
  * but the caller's later stores to the object (a control dependency).
  */
 static inline bool hl_rcuref_get(hl_rcuref_t *r)
 {
-	/*
-	 * Only the sign of the result is used here, so gcc emits `lock add`
-	 * and `js` on x86-64 (the kernel's atomic_add_negative), not xadd;
-	 * the slow path reads the count again (the zones are 2^30 wide: a
-	 * count does not leave its zone between the add and the read).
-	 */
-	if (hl_likely(HL__CAST(int, hl__atomic_fetch_add(&r->refcnt, 1u, relaxed) + 1u) >= 0))
+	unsigned int v = hl__atomic_fetch_add(&r->refcnt, 1u, relaxed) + 1u;
+
+	if (hl_likely(v <= HL_RCUREF_MAXREF))
 		return true;
-	return hl__rcuref_get_slow(r, hl__atomic_load(&r->refcnt, relaxed));
+	return hl__rcuref_get_slow(r, v);
 }
 
 /*
