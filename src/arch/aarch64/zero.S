@@ -21,6 +21,9 @@
  * writes again, but every store lies inside [dst, end): nothing outside the
  * range is ever written. On arm64 a store that straddles into a bad page
  * may have written its part in the good one; the byte loop writes it again.
+ * No store starts below x0 (the tails move x0 back to where they start):
+ * the kernel may report a straddling store's fault at the store's first
+ * byte, which the fixup must find inside [x0, end).
  * DC ZVA clears one aligned block, always inside [x0, end) where it is used;
  * whatever address in that block the kernel reports, it lies in [x0, end).
  * The table ranges of the functions that use DC ZVA start at the function's
@@ -137,8 +140,9 @@ ENDFUNC hl__zero_bytes_from_dst
 	add	x0, x0, #64
 	cmp	x0, x3
 	b.lo	25b
-26:	stp	q0, q0, [x3]
-	stp	q0, q0, [x3, #32]
+26:	mov	x0, x3		/* the tail's stores start at the progress pointer */
+	stp	q0, q0, [x0]
+	stp	q0, q0, [x0, #32]
 29:	mov	x0, #0
 	ret
 .endm
@@ -181,8 +185,9 @@ ENDFUNC hl__zero_bytes_from_dst
 	b	34b
 35:	cmp	x0, x2
 	b.hs	36f
-	stp	q0, q0, [x3]
-	stp	q0, q0, [x3, #32]
+	mov	x0, x3		/* as above: no store starts below x0 */
+	stp	q0, q0, [x0]
+	stp	q0, q0, [x0, #32]
 36:	mov	x0, #0
 	ret
 .endm
