@@ -101,3 +101,42 @@ bool hl__rcuref_put_slow(hl_rcuref_t *r, unsigned int v)
 	park(r, in_saturation_zone, HL_RCUREF_SATURATED);
 	return false;
 }
+
+/*
+ * The x86-64 fast paths (rcuref.h, HL__RCUREF_FLAGS) come here when the
+ * result's sign was set but the flags rule out the two cases that need
+ * the exact value (the crossing get, the last put): the count is read
+ * again, and only its zone matters. Always built, so that one library
+ * serves programs compiled either way.
+ *
+ * get: the add landed in the saturation zone (not at its first value) or
+ * in the dead zone. A count read back in the valid zone can only have been
+ * reinitialised for a new object since (a dead count), or have been taken
+ * back under MAXREF by puts racing a crossing: the first is the one that
+ * must not succeed, so the get fails; in the second the object leaks one
+ * reference more, which saturation allows.
+ */
+bool hl__rcuref_get_negative(hl_rcuref_t *r)
+{
+	unsigned int v = atomic_load_explicit(&r->refcnt, memory_order_relaxed);
+
+	if (v <= HL_RCUREF_MAXREF)
+		return false;
+	return hl__rcuref_get_slow(r, v == HL_RCUREF_MAXREF + 1u ? v + 1u : v);
+}
+
+/*
+ * put: the subtract landed in the saturation zone, or in the dead zone
+ * but not from 0 (that is the last put, which the carry flag sends to
+ * hl__rcuref_put_slow with NOREF): a put on a dead count. A holder's put
+ * never lands there, so the re-read cannot turn a racing revive into a
+ * false report, as a re-read after the last put could.
+ */
+bool hl__rcuref_put_negative(hl_rcuref_t *r)
+{
+	unsigned int v = atomic_load_explicit(&r->refcnt, memory_order_relaxed);
+
+	if (v <= HL_RCUREF_MAXREF)
+		return false;
+	return hl__rcuref_put_slow(r, v == HL_RCUREF_NOREF ? v - 1u : v);
+}
