@@ -116,13 +116,6 @@ static size_t install_and_try_copy(void *dst, const void *src, size_t n)
 	return hl__try_copy_checked(dst, src, n);
 }
 
-static bool in_user_space(const void *p, size_t n)
-{
-	uintptr_t end = (uintptr_t)p + n;
-
-	return end >= (uintptr_t)p && end <= hl__user_top();
-}
-
 /*
  * hl_try_copy when its entry check failed: a range outside the user
  * address space is refused whole (n); otherwise the fault signals are
@@ -134,7 +127,7 @@ size_t hl__try_copy_slow(void *dst, const void *src, size_t n)
 	size_t left;
 	int open;
 
-	if (!in_user_space(dst, n) || !in_user_space(src, n))
+	if (!hl__user_range(dst, n) || !hl__user_range(src, n))
 		return n;
 	open = hl__fault_open(&old);
 	if (open < 0)
@@ -152,7 +145,7 @@ bool hl__try_load64_slow(const void *p, uint64_t *out)
 	bool ok;
 	int open;
 
-	if (!in_user_space(p, 8) || hl_try_zero_prepare() != 0)
+	if (!hl__user_range(p, 8) || hl_try_zero_prepare() != 0)
 		return false;
 	open = hl__fault_open(&old);
 	if (open < 0)

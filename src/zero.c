@@ -280,14 +280,20 @@ void hl__fault_close(const sigset_t *old)
 	unblocked_for_a_call--;
 }
 
+bool hl__user_range(const void *p, size_t n)
+{
+	uintptr_t end = (uintptr_t)p + n;
+
+	return end >= (uintptr_t)p && end <= hl__user_top();
+}
+
 size_t hl__try_zero_slow(void *dst, size_t n)
 {
-	uintptr_t end = (uintptr_t)dst + n;
 	sigset_t old;
 	size_t left;
 	int open;
 
-	if (end < (uintptr_t)dst || end > hl__user_top())
+	if (!hl__user_range(dst, n))
 		return n;
 	open = hl__fault_open(&old);
 	if (open < 0)
@@ -403,19 +409,43 @@ bool hl_zero_supported(const char *name)
 	return v && v->supported(hl_cpu());
 }
 
-uintptr_t hl__zero_extable_find(const struct hl_zero_extable *begin,
-				const struct hl_zero_extable *end, uintptr_t pc, int32_t *kind)
+static const struct hl_zero_extable *extable_find(const struct hl_zero_extable *begin,
+						  const struct hl_zero_extable *end, uintptr_t pc)
 {
 	for (const struct hl_zero_extable *e = begin; e < end; e++) {
 		uintptr_t start = (uintptr_t)&e->start + (intptr_t)e->start;
 		uintptr_t stop = (uintptr_t)&e->end + (intptr_t)e->end;
 
-		if (pc >= start && pc < stop) {
-			*kind = e->kind;
-			return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
-		}
+		if (pc >= start && pc < stop)
+			return e;
 	}
-	return 0;
+	return NULL;
+}
+
+static bool inside(uintptr_t addr, uintptr_t lo, uintptr_t len)
+{
+	return addr - lo < len;
+}
+
+uintptr_t hl__zero_extable_fixup(const struct hl_zero_extable *begin,
+				 const struct hl_zero_extable *end, uintptr_t pc, uintptr_t addr,
+				 uintptr_t dst, uintptr_t src, uintptr_t dst_end)
+{
+	const struct hl_zero_extable *e = extable_find(begin, end, pc);
+	uintptr_t left = dst_end - dst;
+	bool ours;
+
+	if (!e)
+		return 0;
+	if (e->kind == HL_EXTABLE_LOAD64)
+		ours = inside(addr, dst, 8);
+	else if (e->kind == HL_EXTABLE_COPY)
+		ours = inside(addr, dst, left) || inside(addr, src, left);
+	else
+		ours = inside(addr, dst, left);
+	if (addr != HL_FAULT_ADDR_UNKNOWN && !ours)
+		return 0;
+	return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
 }
 
 /* The handlers that were installed before ours: [0] SIGSEGV, [1] SIGBUS. */

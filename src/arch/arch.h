@@ -105,21 +105,28 @@ uintptr_t hl_arch_user_top_min(void);
  * An exception table as the variants' assembly emits it: each range of
  * instructions that may fault [start, end), its fixup, as 32-bit offsets
  * from the field itself (so the table needs no relocation), and its kind:
- * which registers say what the faulting code was working on, so that the
- * architecture's fixup can check the fault address against it.
- * hl__zero_extable_find (zero.c) returns the fixup for pc in the table
- * [begin, end), or 0, and stores the entry's kind in *kind.
+ * which registers bound what the code at that address may touch.
  */
 enum hl_extable_kind {
-	HL_EXTABLE_ZERO = 0,   /* hl_try_zero's stores */
-	HL_EXTABLE_COPY = 1,   /* hl_try_copy's loads and stores */
-	HL_EXTABLE_LOAD64 = 2, /* hl_try_load64's load */
+	HL_EXTABLE_ZERO = 0,   /* hl_try_zero's stores: [dst, end) */
+	HL_EXTABLE_COPY = 1,   /* hl_try_copy's: stores [dst, end), loads [src, src + end - dst) */
+	HL_EXTABLE_LOAD64 = 2, /* hl_try_load64's load: [dst, dst + 8) */
 };
 struct hl_zero_extable {
 	int32_t start, end, fixup, kind;
 };
-uintptr_t hl__zero_extable_find(const struct hl_zero_extable *begin,
-				const struct hl_zero_extable *end, uintptr_t pc, int32_t *kind);
+
+/*
+ * The one decision every architecture's hl_arch_zero_fixup makes (zero.c):
+ * the fixup for a fault at pc in the table [begin, end), given the
+ * interrupted code's progress registers (dst, src and the destination's
+ * end, as the variants' protocol keeps them), or 0 when pc is not in the
+ * table or addr (unless HL_FAULT_ADDR_UNKNOWN) lies outside what that
+ * entry's kind may touch.
+ */
+uintptr_t hl__zero_extable_fixup(const struct hl_zero_extable *begin,
+				 const struct hl_zero_extable *end, uintptr_t pc, uintptr_t addr,
+				 uintptr_t dst, uintptr_t src, uintptr_t dst_end);
 
 /*
  * Copying (copy.c): hl_try_copy's variants, in the exception table like
@@ -180,6 +187,7 @@ bool hl__try_load64_checked(const void *p, uint64_t *out);
  * caller then calls hl__fault_close(old) after it), -1 if it could not.
  */
 uintptr_t hl__user_top(void);
+bool hl__user_range(const void *p, size_t n); /* [p, p + n) does not wrap, ends by the top */
 int hl__fault_open(sigset_t *old);
 void hl__fault_close(const sigset_t *old);
 

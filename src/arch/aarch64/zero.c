@@ -109,30 +109,14 @@ uintptr_t hl_arch_user_top_min(void)
  * stores in [x0, x2) and loads in [x1, x1 + (x2 - x0)); hl_try_load64
  * loads [x0, x0 + 8). A fault elsewhere is not ours.
  */
-static bool inside(uintptr_t addr, uintptr_t lo, uintptr_t len)
-{
-	return addr - lo < len;
-}
-
 bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
 {
 	mcontext_t *m = &((ucontext_t *)uc)->uc_mcontext;
-	int32_t kind = HL_EXTABLE_ZERO;
-	uintptr_t fixup = hl__zero_extable_find(hl__zero_extable_start, hl__zero_extable_end,
-						(uintptr_t)m->pc, &kind);
-	uintptr_t x0 = (uintptr_t)m->regs[0], x1 = (uintptr_t)m->regs[1];
-	uintptr_t left = (uintptr_t)m->regs[2] - x0;
-	bool ours;
+	uintptr_t fixup = hl__zero_extable_fixup(hl__zero_extable_start, hl__zero_extable_end,
+						 (uintptr_t)m->pc, addr, (uintptr_t)m->regs[0],
+						 (uintptr_t)m->regs[1], (uintptr_t)m->regs[2]);
 
 	if (!fixup)
-		return false;
-	if (kind == HL_EXTABLE_LOAD64)
-		ours = inside(addr, x0, 8);
-	else if (kind == HL_EXTABLE_COPY)
-		ours = inside(addr, x0, left) || inside(addr, x1, left);
-	else
-		ours = inside(addr, x0, left);
-	if (addr != HL_FAULT_ADDR_UNKNOWN && !ours)
 		return false;
 	m->pc = fixup;
 	return true;

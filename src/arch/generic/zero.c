@@ -90,12 +90,17 @@ void hl_zero(void *dst, size_t n)
 		memset(dst, 0, n);
 }
 
-/* The entry checks of arch.h, in C. */
+/* The entry checks of arch.h, in C: no wrap, and below this thread's top. */
+static bool range_checked(const void *p, size_t n)
+{
+	uintptr_t end = (uintptr_t)p + n;
+
+	return end >= (uintptr_t)p && end <= hl__try_zero_thread_top;
+}
+
 size_t hl_try_zero(void *dst, size_t n)
 {
-	uintptr_t end = (uintptr_t)dst + n;
-
-	if (end < (uintptr_t)dst || end > hl__try_zero_thread_top)
+	if (!range_checked(dst, n))
 		return hl__try_zero_slow(dst, n);
 	return hl__try_zero_checked(dst, n);
 }
@@ -162,13 +167,6 @@ void hl_arch_copy_auto(const struct hl_cpu *cpu, struct hl_copy_auto *plan)
 	plan->name = "bytes";
 	plan->vec_max = plan->rep_max = SIZE_MAX;
 	plan->inline_entry = true;
-}
-
-static bool range_checked(const void *p, size_t n)
-{
-	uintptr_t end = (uintptr_t)p + n;
-
-	return end >= (uintptr_t)p && end <= hl__try_zero_thread_top;
 }
 
 size_t hl_try_copy(void *dst, const void *src, size_t n)

@@ -168,30 +168,14 @@ uintptr_t hl_arch_user_top_min(void)
  * stores in [rdi, rdx) and loads in [rsi, rsi + (rdx - rdi)); hl_try_load64
  * loads [rdi, rdi + 8). A fault elsewhere is not ours.
  */
-static bool inside(uintptr_t addr, uintptr_t lo, uintptr_t len)
-{
-	return addr - lo < len;
-}
-
 bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
 {
 	greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
-	int32_t kind = HL_EXTABLE_ZERO;
-	uintptr_t fixup = hl__zero_extable_find(hl__zero_extable_start, hl__zero_extable_end,
-						(uintptr_t)r[REG_RIP], &kind);
-	uintptr_t di = (uintptr_t)r[REG_RDI], si = (uintptr_t)r[REG_RSI];
-	uintptr_t left = (uintptr_t)r[REG_RDX] - di;
-	bool ours;
+	uintptr_t fixup = hl__zero_extable_fixup(hl__zero_extable_start, hl__zero_extable_end,
+						 (uintptr_t)r[REG_RIP], addr, (uintptr_t)r[REG_RDI],
+						 (uintptr_t)r[REG_RSI], (uintptr_t)r[REG_RDX]);
 
 	if (!fixup)
-		return false;
-	if (kind == HL_EXTABLE_LOAD64)
-		ours = inside(addr, di, 8);
-	else if (kind == HL_EXTABLE_COPY)
-		ours = inside(addr, di, left) || inside(addr, si, left);
-	else
-		ours = inside(addr, di, left);
-	if (addr != HL_FAULT_ADDR_UNKNOWN && !ours)
 		return false;
 	r[REG_RIP] = (greg_t)fixup;
 	return true;
