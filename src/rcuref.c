@@ -61,7 +61,11 @@ static bool park(hl_rcuref_t *r, bool (*in_zone)(unsigned int), unsigned int to)
 	return false;
 }
 
-bool hl__rcuref_get_slow(hl_rcuref_t *r, unsigned int v)
+/*
+ * A get whose add left v outside the valid zone. crossed: it is the get
+ * that took the count from MAXREF into saturation, the one that reports.
+ */
+static bool get_zone(hl_rcuref_t *r, unsigned int v, bool crossed)
 {
 	/* Our add landed in the dead zone: the object is dead. Undo the drift. */
 	if (in_dead_zone(v)) {
@@ -74,14 +78,18 @@ bool hl__rcuref_get_slow(hl_rcuref_t *r, unsigned int v)
 	 * count already parked there keep it there, quietly.
 	 */
 	park(r, in_saturation_zone, HL_RCUREF_SATURATED);
-	if (v == HL_RCUREF_MAXREF + 1u)
+	if (crossed)
 		report(r, HL_RCUREF_GET_OVF);
 	return true;
 }
 
-bool hl__rcuref_put_slow(hl_rcuref_t *r, unsigned int v)
+/*
+ * A put whose subtract left v outside the valid zone. last: it is the put
+ * that took the count from 0 to NOREF, the only one that may mark it dead.
+ */
+static bool put_zone(hl_rcuref_t *r, unsigned int v, bool last)
 {
-	if (hl_likely(v == HL_RCUREF_NOREF)) {
+	if (hl_likely(last)) {
 		/*
 		 * We dropped the last reference. Mark it dead, unless a get
 		 * revived it since (it is no longer NOREF): then a later put is
@@ -102,12 +110,24 @@ bool hl__rcuref_put_slow(hl_rcuref_t *r, unsigned int v)
 	return false;
 }
 
+/* The portable fast paths: v is exactly what the add or subtract left. */
+bool hl__rcuref_get_slow(hl_rcuref_t *r, unsigned int v)
+{
+	return get_zone(r, v, v == HL_RCUREF_MAXREF + 1u);
+}
+
+bool hl__rcuref_put_slow(hl_rcuref_t *r, unsigned int v)
+{
+	return put_zone(r, v, v == HL_RCUREF_NOREF);
+}
+
 /*
  * The x86-64 fast paths (rcuref.h, HL__RCUREF_FLAGS) come here when the
  * result's sign was set but the flags rule out the two cases that need
- * the exact value (the crossing get, the last put): the count is read
- * again, and only its zone matters. Always built, so that one library
- * serves programs compiled either way.
+ * the exact value (the crossing get, the last put: those call the
+ * functions above with it): the count is read again, and only its zone
+ * matters. Always built, so that one library serves programs compiled
+ * either way.
  *
  * get: the add landed in the saturation zone (not at its first value) or
  * in the dead zone. A count read back in the valid zone can only have been
@@ -120,23 +140,18 @@ bool hl__rcuref_get_negative(hl_rcuref_t *r)
 {
 	unsigned int v = atomic_load_explicit(&r->refcnt, memory_order_relaxed);
 
-	if (v <= HL_RCUREF_MAXREF)
-		return false;
-	return hl__rcuref_get_slow(r, v == HL_RCUREF_MAXREF + 1u ? v + 1u : v);
+	return v > HL_RCUREF_MAXREF && get_zone(r, v, false);
 }
 
 /*
  * put: the subtract landed in the saturation zone, or in the dead zone
- * but not from 0 (that is the last put, which the carry flag sends to
- * hl__rcuref_put_slow with NOREF): a put on a dead count. A holder's put
- * never lands there, so the re-read cannot turn a racing revive into a
- * false report, as a re-read after the last put could.
+ * but not from 0: a put on a dead count. A holder's put never lands
+ * there, so the re-read cannot turn a racing revive into a false report,
+ * as a re-read after the last put could.
  */
 bool hl__rcuref_put_negative(hl_rcuref_t *r)
 {
 	unsigned int v = atomic_load_explicit(&r->refcnt, memory_order_relaxed);
 
-	if (v <= HL_RCUREF_MAXREF)
-		return false;
-	return hl__rcuref_put_slow(r, v == HL_RCUREF_NOREF ? v - 1u : v);
+	return v > HL_RCUREF_MAXREF && put_zone(r, v, false);
 }
