@@ -7,24 +7,14 @@
 #include <stdint.h>
 
 #include "../arch.h"
+#include "supported.h"
 
 size_t hl__try_copy_ldp_stp(void *dst, const void *src, size_t n);
 size_t hl__try_copy_mops(void *dst, const void *src, size_t n);
 
-static bool always(const struct hl_cpu *cpu)
-{
-	(void)cpu;
-	return true;
-}
-
-static bool has_mops(const struct hl_cpu *cpu)
-{
-	return cpu->mops;
-}
-
 const struct hl_copy_impl hl_arch_copy_impls[] = {
-	{"ldp_stp", hl__try_copy_ldp_stp, always},
-	{"mops", hl__try_copy_mops, has_mops},
+	{"ldp_stp", hl__try_copy_ldp_stp, hl__arm64_always},
+	{"mops", hl__try_copy_mops, hl__arm64_mops},
 	{NULL, NULL, NULL},
 };
 
@@ -52,7 +42,7 @@ void hl_arch_copy_auto(const struct hl_cpu *cpu, struct hl_copy_auto *plan)
 	plan->inline_entry = true;
 	plan->name = "ldp_stp";
 	plan->vec_max = plan->rep_max = SIZE_MAX;
-	if (has_mops(cpu)) {
+	if (hl__arm64_mops(cpu)) {
 		plan->mid = plan->large = "mops";
 		plan->vec_max = COPY_MOPS_ABOVE;
 	}

@@ -10,6 +10,7 @@
 
 #include "../../zero_plan.h"
 #include "../arch.h"
+#include "supported.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
 #define VARIANT(name)                                                                              \
@@ -24,12 +25,6 @@ extern const struct hl_zero_extable hl__zero_extable_start[], hl__zero_extable_e
 /* The largest DC ZVA block the architecture allows: DCZID_EL0.BS = 9, 2 KiB. */
 #define ZVA_MAX_BLOCK 2048u
 
-static bool always(const struct hl_cpu *cpu)
-{
-	(void)cpu;
-	return true;
-}
-
 /*
  * dc_zva needs DC ZVA allowed (DCZID_EL0.DZP clear) and a block of at
  * least 64 bytes, the step of its head and tail stores; every arm64 server
@@ -40,18 +35,13 @@ static bool has_zva(const struct hl_cpu *cpu)
 	return cpu->dczva_block >= 64 && cpu->dczva_block <= ZVA_MAX_BLOCK;
 }
 
-static bool has_mops(const struct hl_cpu *cpu)
-{
-	return cpu->mops;
-}
-
 const struct hl_zero_impl hl_arch_zero_impls[] = {
 /* clang-format off */
 #define IMPL(name, supported) { #name, hl__zero_##name, hl__try_zero_##name, supported }
 	/* clang-format on */
-	IMPL(stp, always),
+	IMPL(stp, hl__arm64_always),
 	IMPL(dc_zva, has_zva),
-	IMPL(mops, has_mops),
+	IMPL(mops, hl__arm64_mops),
 	{NULL, NULL, NULL, NULL},
 };
 
@@ -72,7 +62,7 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
  */
 void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 {
-	if (has_mops(cpu)) {
+	if (hl__arm64_mops(cpu)) {
 		plan->fn = hl__zero_mops;
 		plan->try_fn = hl__try_zero_mops;
 		plan->name = "mops";

@@ -8,6 +8,7 @@
 
 #include "../../zero_plan.h"
 #include "../arch.h"
+#include "supported.h"
 
 size_t hl__try_copy_rep_movsb(void *dst, const void *src, size_t n);
 size_t hl__try_copy_movq(void *dst, const void *src, size_t n);
@@ -16,28 +17,12 @@ size_t hl__try_copy_avx2(void *dst, const void *src, size_t n);
 size_t hl__try_copy_auto_avx2(void *dst, const void *src, size_t n);
 size_t hl__try_copy_avx512(void *dst, const void *src, size_t n);
 
-static bool always(const struct hl_cpu *cpu)
-{
-	(void)cpu;
-	return true;
-}
-
-static bool has_avx2(const struct hl_cpu *cpu)
-{
-	return cpu->avx2;
-}
-
-static bool has_avx512(const struct hl_cpu *cpu)
-{
-	return cpu->avx512f && cpu->avx512vl;
-}
-
 const struct hl_copy_impl hl_arch_copy_impls[] = {
-	{"rep_movsb", hl__try_copy_rep_movsb, always},
-	{"movq", hl__try_copy_movq, always},
-	{"avx2", hl__try_copy_avx2, has_avx2},
-	{"avx512", hl__try_copy_avx512, has_avx512},
-	{"nontemporal", hl__try_copy_nontemporal, always},
+	{"rep_movsb", hl__try_copy_rep_movsb, hl__x86_always},
+	{"movq", hl__try_copy_movq, hl__x86_always},
+	{"avx2", hl__try_copy_avx2, hl__x86_avx2},
+	{"avx512", hl__try_copy_avx512, hl__x86_avx512},
+	{"nontemporal", hl__try_copy_nontemporal, hl__x86_always},
 	{NULL, NULL, NULL},
 };
 
@@ -58,7 +43,7 @@ void hl_arch_copy_auto(const struct hl_cpu *cpu, struct hl_copy_auto *plan)
 	plan->mid = "rep_movsb";
 	plan->vec_max = m.l1d >= 1024 ? m.l1d / 2 : 16384;
 	plan->rep_max = SIZE_MAX;
-	if (has_avx512(cpu)) {
+	if (hl__x86_avx512(cpu)) {
 		plan->inline_entry = true; /* hl_try_copy is this plan */
 		plan->name = "avx512";
 	} else if (cpu->avx2) {

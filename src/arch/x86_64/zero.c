@@ -12,6 +12,7 @@
 
 #include "../../zero_plan.h"
 #include "../arch.h"
+#include "supported.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
 #define VARIANT(name)                                                                              \
@@ -28,23 +29,6 @@ VARIANT(auto_avx2);
 
 extern const struct hl_zero_extable hl__zero_extable_start[], hl__zero_extable_end[];
 
-static bool always(const struct hl_cpu *cpu)
-{
-	(void)cpu;
-	return true;
-}
-
-static bool has_avx2(const struct hl_cpu *cpu)
-{
-	return cpu->avx2;
-}
-
-/* The avx512 variant also stores from xmm16/ymm16 for small sizes: AVX512VL. */
-static bool has_avx512(const struct hl_cpu *cpu)
-{
-	return cpu->avx512f && cpu->avx512vl;
-}
-
 /*
  * The string variants run on every x86-64; ERMS, FSRM and REP_GOOD only
  * say whether they are fast, which is the plan's business, not a reason to
@@ -54,9 +38,10 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
 /* clang-format off */
 #define IMPL(name, supported) { #name, hl__zero_##name, hl__try_zero_##name, supported }
 	/* clang-format on */
-	IMPL(rep_stosb, always),   IMPL(rep_stosq, always),  IMPL(movq_unrolled, always),
-	IMPL(avx2, has_avx2),	   IMPL(avx512, has_avx512), IMPL(evex256, has_avx512),
-	IMPL(nontemporal, always), {NULL, NULL, NULL, NULL},
+	IMPL(rep_stosb, hl__x86_always),     IMPL(rep_stosq, hl__x86_always),
+	IMPL(movq_unrolled, hl__x86_always), IMPL(avx2, hl__x86_avx2),
+	IMPL(avx512, hl__x86_avx512),	     IMPL(evex256, hl__x86_avx512),
+	IMPL(nontemporal, hl__x86_always),   {NULL, NULL, NULL, NULL},
 };
 
 /*
@@ -79,7 +64,7 @@ void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
 {
 	plan->large = "nontemporal";
 	plan->mid = "rep_stosb";
-	if (has_avx512(cpu)) {
+	if (hl__x86_avx512(cpu)) {
 		plan->inline_entry = true; /* hl_zero and hl_try_zero are this plan */
 		plan->name = "avx512";
 	} else if (cpu->avx2) {
