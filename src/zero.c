@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <hotline/zero.h>
@@ -177,15 +178,28 @@ static void init(void)
  * below 2^47 (2^56) out of reach, so the page below that is tried too.
  * Falls back to the architecture's usual end (hl_arch_user_top_min) if
  * mmap cannot say (a kernel without MAP_FIXED_NOREPLACE).
+ *
+ * The page is asked of the kernel itself, by system call, not through
+ * mmap(): a sanitizer's mmap interceptor may rewrite a hint outside the
+ * range it shadows (gcc 12's ThreadSanitizer replaces it with NULL), and
+ * the kernel then places the page elsewhere; as root (CAP_SYS_RAWIO) it
+ * may even map page 0, which ThreadSanitizer takes for memory corruption
+ * and dies. The kernel sees the address exactly as asked, and with
+ * MAP_FIXED_NOREPLACE maps that page or nothing. A kernel older than
+ * that flag (4.17) takes the address as a hint and may map the page
+ * elsewhere: such a page is unmapped again and counts as an answer of no.
+ * The page is PROT_NONE and gone before the call returns, so nothing (a
+ * sanitizer's shadow included) needs to know it existed.
  */
 static bool page_is_user(uintptr_t addr)
 {
-	void *p = mmap((void *)addr, (size_t)getpagesize(), PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	long page = getpagesize();
+	long p = syscall(SYS_mmap, addr, page, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0L);
 
-	if (p == MAP_FAILED)
+	if (p == -1)
 		return errno == EEXIST;
-	munmap(p, (size_t)getpagesize());
+	syscall(SYS_munmap, p, page);
 	return (uintptr_t)p == addr;
 }
 

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_user_top.c - the library's probe for the end of user space, which
+ * runs when the library is loaded (src/zero.c, probe_user_top), in every
+ * build: release, ASan+UBSan and ThreadSanitizer.
+ *
+ * The probe asks the kernel for a page just below each candidate end. It
+ * must never be answered with a page anywhere else: under gcc 12's
+ * ThreadSanitizer, an mmap() hint outside TSan's application range is
+ * replaced with NULL, and a kernel that lets root map page 0 (CAP_SYS_RAWIO,
+ * vm.mmap_min_addr) then maps it; TSan takes that for corruption and kills
+ * the process before main. So on such a machine, as root, this program
+ * reaching main under TSan is the first check. Then, in every build:
+ *
+ *  - nothing is mapped at address 0 after the probe;
+ *  - the end it found is the kernel's: the page just below it is user
+ *    memory (the kernel maps it, or it is mapped already), the page at it
+ *    is not (the kernel refuses it);
+ *  - hl_try_zero agrees: a range ending exactly there is cleared, one a byte
+ *    longer is refused whole, nothing written (where the page below the end
+ *    is free to be mapped for the check).
+ *
+ * Whether this machine lets the process map page 0 is printed, so a log
+ * shows whether the first check meant anything here.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <hotline/zero.h>
+
+/* Hidden in the shared library; the tests link the static one. */
+uintptr_t hl__user_top(void);
+
+/* One page at exactly addr, by system call (no interceptor between): its address, or -errno. */
+static long map_exactly(uintptr_t addr, int prot)
+{
+	long p = syscall(SYS_mmap, addr, (long)getpagesize(), prot,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0L);
+
+	return p == -1 ? -errno : p;
+}
+
+static void unmap(long p)
+{
+	syscall(SYS_munmap, p, (long)getpagesize());
+}
+
+/* Whether /proc/self/maps lists a mapping that starts at address 0. */
+static bool page_zero_mapped(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	bool found = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "00000000-", 9) == 0)
+			found = true;
+	fclose(f);
+	return found;
+}
+
+static void probe_maps_nothing_at_page_zero(void **state)
+{
+	long zero;
+
+	(void)state;
+	/* The premise: could this process map page 0 at all? */
+	zero = map_exactly(0, PROT_NONE);
+	if (zero == 0) {
+		unmap(zero);
+		printf("this process may map page 0 (root, vm.mmap_min_addr): the check counts\n");
+	} else {
+		printf("this process may not map page 0 (%s): the check holds trivially\n",
+		       strerror((int)-zero));
+	}
+	assert_true(hl__user_top() != 0);
+	if (page_zero_mapped())
+		fail_msg("page 0 is mapped after the probe for the end of user space");
+}
+
+static void probe_finds_the_kernels_end(void **state)
+{
+	uintptr_t top = hl__user_top(), page = (uintptr_t)getpagesize();
+	long below, at;
+
+	(void)state;
+	below = map_exactly(top - page, PROT_NONE);
+	at = map_exactly(top, PROT_NONE);
+	if (below >= 0)
+		unmap(below);
+	if (at >= 0)
+		unmap(at);
+	printf("user space ends at %#lx\n", (unsigned long)top);
+	if (below < 0 && below != -EEXIST)
+		fail_msg("the page below the end found (%#lx) is not user memory: %s",
+			 (unsigned long)(top - page), strerror((int)-below));
+	if (below >= 0 && (uintptr_t)below != top - page)
+		fail_msg("asked for %#lx, the kernel gave %#lx", (unsigned long)(top - page),
+			 (unsigned long)below);
+	if (at >= 0 || at == -EEXIST)
+		fail_msg("the page at the end found (%#lx) is user memory", (unsigned long)top);
+}
+
+static void try_zero_stops_exactly_at_the_end(void **state)
+{
+	uintptr_t top = hl__user_top(), page = (uintptr_t)getpagesize();
+	long p = map_exactly(top - page, PROT_READ | PROT_WRITE);
+	unsigned char *last;
+	size_t left;
+
+	(void)state;
+	if (p < 0) {
+		printf("the page below the end is taken (%s): not checked\n", strerror((int)-p));
+		skip();
+	}
+	last = (unsigned char *)p + page - 64;
+	memset(last, 0xa5, 64);
+	left = hl_try_zero(last, 65);
+	if (left != 65 || last[0] != 0xa5 || memcmp(last, last + 1, 63) != 0) {
+		unmap(p);
+		fail_msg("hl_try_zero of a range one byte past the end returned %zu (not 65) "
+			 "or wrote to it",
+			 left);
+	}
+	left = hl_try_zero(last, 64);
+	if (left != 0 || last[0] != 0 || memcmp(last, last + 1, 63) != 0) {
+		unmap(p);
+		fail_msg("hl_try_zero of a range ending at the end returned %zu (not 0) or left "
+			 "bytes set",
+			 left);
+	}
+	unmap(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(probe_maps_nothing_at_page_zero),
+		cmocka_unit_test(probe_finds_the_kernels_end),
+		cmocka_unit_test(try_zero_stops_exactly_at_the_end),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
