@@ -45,8 +45,8 @@ int hl_cpu_flags(char *buf, size_t size)
 	} flags[] = {
 		{"erms", c->erms},	 {"fsrm", c->fsrm},	    {"fsrs", c->fsrs},
 		{"fzrm", c->fzrm},	 {"rep_good", c->rep_good}, {"avx2", c->avx2},
-		{"avx512f", c->avx512f}, {"avx512vl", c->avx512vl}, {"lse", c->lse},
-		{"mops", c->mops},
+		{"avx512f", c->avx512f}, {"avx512vl", c->avx512vl}, {"avx512bw", c->avx512bw},
+		{"lse", c->lse},	 {"mops", c->mops},
 	};
 	size_t len = 0;
 	int n;

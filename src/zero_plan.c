@@ -280,7 +280,7 @@ void hl__zero_machine_probe(const struct hl_cpu *cpu, struct hl_zero_machine *m)
 	m->erms = cpu->erms;
 	m->fsrm = cpu->fsrm;
 	m->avx2 = cpu->avx2;
-	m->avx512 = cpu->avx512f && cpu->avx512vl;
+	m->avx512 = cpu->avx512f && cpu->avx512vl && cpu->avx512bw;
 	m->mops = cpu->mops;
 	m->dczva_block = cpu->dczva_block;
 

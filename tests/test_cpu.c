@@ -47,8 +47,8 @@ struct flag_field {
 #define FIELD(f) { #f, offsetof(struct hl_cpu, f) }
 /* clang-format on */
 static const struct flag_field bool_fields[] = {
-	FIELD(erms), FIELD(fsrm),    FIELD(fsrs),     FIELD(fzrm), FIELD(rep_good),
-	FIELD(avx2), FIELD(avx512f), FIELD(avx512vl), FIELD(lse),  FIELD(mops),
+	FIELD(erms),	FIELD(fsrm),	 FIELD(fsrs),	  FIELD(fzrm), FIELD(rep_good), FIELD(avx2),
+	FIELD(avx512f), FIELD(avx512vl), FIELD(avx512bw), FIELD(lse),  FIELD(mops),
 };
 #define NFIELDS (sizeof(bool_fields) / sizeof(bool_fields[0]))
 
@@ -199,14 +199,14 @@ static void fields_of_the_other_architecture_are_false(void **state)
 		assert_false(c->mops);
 		assert_int_equal(c->dczva_block, 0);
 	} else {
-		const bool x86[] = {c->erms,	 c->fsrm, c->fsrs,    c->fzrm,
-				    c->rep_good, c->avx2, c->avx512f, c->avx512vl};
+		const bool x86[] = {c->erms, c->fsrm,	 c->fsrs,     c->fzrm,	  c->rep_good,
+				    c->avx2, c->avx512f, c->avx512vl, c->avx512bw};
 
 		for (size_t i = 0; i < sizeof(x86) / sizeof(x86[0]); i++)
 			if (x86[i])
 				fail_msg("an x86 field (%zu of erms, fsrm, fsrs, fzrm, rep_good, "
 					 "avx2, "
-					 "avx512f, avx512vl) is true on %s",
+					 "avx512f, avx512vl, avx512bw) is true on %s",
 					 i, c->arch);
 	}
 }
@@ -287,11 +287,12 @@ static void zero_variant_is_one_of_this_architecture(void **state)
 	}
 }
 
-/* x86-64: erms, fsrm, avx2, avx512f, avx512vl: exactly what the kernel lists. */
+/* x86-64: erms, fsrm, avx2, avx512f, avx512vl, avx512bw: exactly what the kernel lists. */
 static void x86_flags_match_proc_cpuinfo(const struct hl_cpu *c, const char *flags)
 {
-	static const char *const names[] = {"erms", "fsrm", "avx2", "avx512f", "avx512vl"};
-	const bool values[] = {c->erms, c->fsrm, c->avx2, c->avx512f, c->avx512vl};
+	static const char *const names[] = {"erms",    "fsrm",	   "avx2",
+					    "avx512f", "avx512vl", "avx512bw"};
+	const bool values[] = {c->erms, c->fsrm, c->avx2, c->avx512f, c->avx512vl, c->avx512bw};
 	int mismatches = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

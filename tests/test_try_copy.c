@@ -191,6 +191,50 @@ static void dest_before_read_only_every_distance_to_130_every_length_to_300_exac
 }
 
 /*
+ * Copies past the vector loop (above 512 B), whose tail ends on the
+ * destination's last 64-byte boundary and copies the partial line after it
+ * with a byte-masked load and store: every destination alignment modulo 64,
+ * the source at the same and at a different one, ends 0-255 bytes past a
+ * page boundary among them. Every byte copied, none outside written.
+ */
+static void copies_past_512_every_alignment_end_exactly(void **state)
+{
+	static const size_t sizes[] = {513,  520,  575,	 576,  577,  640,  700,	 767,
+				       1000, 1100, 4128, 4192, 4256, 4320, 8224, 12287};
+	size_t page = page_size(), len = 4 * page;
+	unsigned char *src = map_plain(len), *dst = map_plain(len);
+	char why[256];
+
+	(void)state;
+	for (int s = 0; s < n_subjects; s++) {
+		copy_use(subjects[s]);
+		for (size_t i = 0; i < N_OF(sizes); i++) {
+			for (size_t a = 0; a < 64; a += sweep_step()) {
+				for (int same = 0; same < 2; same++) {
+					struct copy_case c = {.n = sizes[i], .want = 0};
+
+					c.dst = dst + 256 + a;
+					c.src = src + 256 + (same ? a : (a * 37 + 11) % 64);
+					c.lo = c.dst - 192;
+					c.hi = c.dst + sizes[i] + 192;
+					fault_note("%s: %zu bytes, dst %% 64 = %zu", subjects[s],
+						   sizes[i], a);
+					if (!copy_run(&c, why, sizeof(why)))
+						fail_msg("%s: hl_try_copy of %zu bytes, dst %% 64 "
+							 "= %zu, "
+							 "src %% 64 = %zu: %s",
+							 subjects[s], sizes[i], a,
+							 (size_t)(c.src - src) % 64, why);
+				}
+			}
+		}
+	}
+	copy_use("auto");
+	munmap(src, len);
+	munmap(dst, len);
+}
+
+/*
  * Calls of many sizes, and for auto of every class of the plan (each bound
  * and bound + 1, and a size well inside the last class), fault at distances
  * from the start to the end of the call, on either side.
@@ -793,6 +837,7 @@ int main(int argc, char **argv)
 			dest_before_prot_none_every_distance_to_130_every_length_to_300_exact),
 		cmocka_unit_test(
 			dest_before_read_only_every_distance_to_130_every_length_to_300_exact),
+		cmocka_unit_test(copies_past_512_every_alignment_end_exactly),
 		cmocka_unit_test(faults_deep_inside_every_size_class_exact),
 		cmocka_unit_test(hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it),
 		cmocka_unit_test(

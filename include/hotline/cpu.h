@@ -45,6 +45,7 @@ struct hl_cpu {
 	bool avx512vl;	    /* AVX-512 on 128/256-bit registers (EVEX xmm16-31, ymm16-31) */
 	const char *vendor; /* "GenuineIntel", "AuthenticAMD", "arm", ... or "unknown" */
 	unsigned family, model_id, stepping; /* x86 display family/model; arm64 MIDR fields */
+	bool avx512bw; /* AVX-512 byte and word instructions (byte-masked stores) */
 };
 
 /*

@@ -86,6 +86,7 @@ void hl_arch_cpu_probe(struct hl_cpu *cpu)
 		cpu->avx2 = (r[1] & (1u << 5)) && (xcr0 & 0x6) == 0x6;
 		cpu->avx512f = (r[1] & (1u << 16)) && (xcr0 & 0xe6) == 0xe6;
 		cpu->avx512vl = cpu->avx512f && (r[1] & (1u << 31));
+		cpu->avx512bw = cpu->avx512f && (r[1] & (1u << 30));
 		if (r[0] >= 1) {
 			cpuid(7, 1, r);
 			cpu->fzrm = r[0] & (1u << 10);

@@ -22,10 +22,14 @@ static inline bool hl__x86_avx2(const struct hl_cpu *cpu)
 	return cpu->avx2;
 }
 
-/* The avx512 variants also use xmm16/ymm16 for small sizes: AVX512VL. */
+/*
+ * The avx512 variants also use xmm16/ymm16 for small sizes (AVX512VL) and
+ * a byte-masked store for the last partial line (AVX512BW). Every CPU with
+ * VL so far has BW too.
+ */
 static inline bool hl__x86_avx512(const struct hl_cpu *cpu)
 {
-	return cpu->avx512f && cpu->avx512vl;
+	return cpu->avx512f && cpu->avx512vl && cpu->avx512bw;
 }
 
 #endif

@@ -180,6 +180,34 @@ ENDFUNC hl__zero_bytes_sfence
 .endm
 
 /*
+ * TAIL64: the end of a 64-byte vector loop, for n > 512 (zmm16 zero, rdx =
+ * end, the loop done up to at least end - 256). Four aligned stores end at
+ * the last 64-byte boundary before end, then one byte-masked store
+ * (AVX512BW) clears the partial line after it, if any. No store straddles a
+ * line, so none straddles a page: four unaligned stores ending at end would
+ * put one across the page boundary of every buffer ending 1-255 bytes past
+ * it, not on a multiple of 64, and a store split across pages measured
+ * 1.25-1.33x glibc's time for a clear of 4128-4320 B on an Intel Xeon
+ * (family 6 model 0xcf), against 0.89-0.97x for ends on 64-byte
+ * boundaries. rdi and rax are untouched: the fixup contract holds.
+ */
+.macro TAIL64
+	movq	%rdx, %r9
+	andq	$-64, %r9
+	vmovdqa64 %zmm16, -256(%r9)
+	vmovdqa64 %zmm16, -192(%r9)
+	vmovdqa64 %zmm16, -128(%r9)
+	vmovdqa64 %zmm16, -64(%r9)
+	movl	%edx, %ecx
+	andl	$63, %ecx
+	movq	$-1, %r8
+	shlq	%cl, %r8
+	notq	%r8			/* the low (end mod 64) bits */
+	kmovq	%r8, %k1
+	vmovdqu8 %zmm16, (%r9){%k1}
+.endm
+
+/*
  * VEC_ZERO: the vector variants, one body for both widths.
  *  avx2:   w = 32, ymm0 and VEX stores; vzeroupper after any ymm store.
  *  avx512: w = 64, zmm16 and EVEX stores (AVX512VL for the xmm16/ymm16
@@ -278,11 +306,16 @@ FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
 	addq	$(4*\w), %rdi
 	cmpq	%rcx, %rdi
 	jb	23b
-24:	VSTU	\evex, \w, (%rcx)
+24:
+.if \evex && \w == 64
+	TAIL64
+.else
+	VSTU	\evex, \w, (%rcx)
 	VSTU	\evex, \w, \w(%rcx)
 	VSTU	\evex, \w, (2*\w)(%rcx)
 	VSTU	\evex, \w, (3*\w)(%rcx)
 	VZU	\evex
+.endif
 	ret
 .L\fn\()_end:
 .if \auto
