@@ -135,7 +135,7 @@ static void usage(FILE *f)
 		"  --repeat N         repetitions of every subject (default %d, --quick 1),\n"
 		"                     interleaved\n"
 		"  --quick            smaller counts, shorter runs, one repetition\n"
-		"  --count N          refcount-timing: count up to N (default 2^28 = 268435456;\n"
+		"  --count N          refcount-timing: count up to N (default 2^26 = 67108864;\n"
 		"                     --quick: 16777216)\n"
 		"  --sizes LIST       zero, copy: buffer sizes in bytes, K/M/G suffixes allowed\n"
 		"                     (powers of 1024), e.g. 64,4K,1M; 1..1G (default 1 B..1 GiB;\n"
