@@ -39,6 +39,7 @@ const size_t sim_nr_params = sizeof(sim_params) / sizeof(sim_params[0]);
 const struct sim_preset sim_presets[] = {
 	{
 		.name = "x86-server",
+		.arch = "x86_64",
 		.description = "2 sockets x 28 cores x SMT2, Skylake/Cascade Lake server class",
 		.m =
 			{
@@ -73,6 +74,7 @@ const struct sim_preset sim_presets[] = {
 	},
 	{
 		.name = "thunderx2",
+		.arch = "aarch64",
 		.description = "Cavium ThunderX2: 2 sockets x 28 cores x SMT4 (224 CPUs)",
 		.m =
 			{
@@ -105,6 +107,7 @@ const struct sim_preset sim_presets[] = {
 	},
 	{
 		.name = "graviton2-lse",
+		.arch = "aarch64",
 		.description = "AWS Graviton2: 1 socket x 64 Neoverse N1 cores, LSE far atomics",
 		.m =
 			{

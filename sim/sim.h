@@ -51,6 +51,7 @@ extern const size_t sim_nr_params;
 struct sim_preset {
 	const char *name;
 	const char *description;
+	const char *arch; /* the machine's architecture as the bench names it (env.arch) */
 	struct sim_machine m;
 	const char *sources; /* one paragraph: provenance of every value */
 };
