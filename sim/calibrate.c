@@ -49,7 +49,7 @@
 
 /*
  * The costs a 1-2 thread figure can show. Topology, the behaviour switches
- * (cas_fail_takes_line, far_atomics) and the noise (jitter...) say what the
+ * (cas_fail_takes_line, far_atomics, home_rr) and the noise (jitter...) say what the
  * machine is, not how fast: they come from the base. Of these, the ones
  * that change nothing in the file's figures on the base topology (lat_cross
  * when both threads share a socket, lat_smt when they do not share a core,

@@ -367,7 +367,6 @@ static json_t *env_json(int argc, char *argv[])
 	const struct sim_machine *m = &opts.m;
 	char cpu[200], cmd[2048] = "";
 	size_t len = 0;
-	bool arm = strcmp(opts.preset->name, "x86-server") != 0;
 
 	snprintf(cpu, sizeof(cpu), "simulated: %.0f socket%s x %.0f cores x SMT%.0f (preset %s)",
 		 m->sockets, m->sockets == 1 ? "" : "s", m->cores, m->smt, opts.preset->name);
@@ -381,7 +380,7 @@ static json_t *env_json(int argc, char *argv[])
 				    json_real(*sim_param_ref(&copy, &sim_params[i])));
 	}
 	json_object_set_new(env, "cpu", json_string(cpu));
-	json_object_set_new(env, "arch", json_string(arm ? "aarch64" : "x86_64"));
+	json_object_set_new(env, "arch", json_string(opts.preset->arch));
 	json_object_set_new(env, "cpus",
 			    json_integer((json_int_t)(m->sockets * m->cores * m->smt)));
 	json_object_set_new(env, "placement", json_null());

@@ -2,10 +2,20 @@
  * The model: one cache line, a home that serialises requests for it, and
  * hardware threads running a policy as a small state machine.
  *
+ * The home's requests wait in one FIFO per socket (the socket's ingress:
+ * the local ring, or the link from another socket), and its arbiter takes
+ * turns between the non-empty ones, one request each; with home_rr off
+ * there is one FIFO for all, served in the order the requests came. With
+ * one FIFO a lockless loop whose failed CAS leaves the line at the home
+ * starves the far socket: after every success the near threads' retries,
+ * fresh from a shorter round trip, are queued first, so the first CAS to
+ * see the new value is always a near thread's.
+ *
  * Events: every thread has at most one pending event (its next step), kept
  * in a binary heap keyed by (time, thread) packed into one word, which gives
  * O(threads) memory and a deterministic order. The home has at most one
- * pending service (the head of its FIFO); it is kept beside the heap rather
+ * pending service (the head of the queue its arbiter picks when it serves,
+ * not before); it is kept beside the heap rather
  * than in it, since it is the most frequent event of all and is compared
  * against the heap's top in one step, winning ties as if it were thread -1.
  * A thread that waits for the home, for an MCS hand-off or for the line to
@@ -69,6 +79,7 @@ enum pc {
 struct thread {
 	enum pc pc;
 	int core, socket;      /* global core index, socket */
+	unsigned int queue;    /* the home's queue its requests join */
 	uint64_t copy_epoch;   /* holds a valid shared copy iff == line.epoch */
 	uint64_t seen_version; /* the word as last observed */
 	bool seen_locked;      /* the lock word (locked or queued) as last observed */
@@ -91,6 +102,12 @@ struct thread {
 
 typedef uint64_t event_t; /* time << WHO_BITS | thread */
 
+/* One of the home's request queues: a ring of mask + 1 >= its threads entries. */
+struct homeq {
+	int *ring;
+	unsigned int head, len, mask;
+};
+
 struct sim {
 	const struct sim_machine *m;
 	enum sim_policy policy;
@@ -107,9 +124,14 @@ struct sim {
 	int mcs_tail, mcs_head; /* MCS queue (threads), NONE if empty */
 	uint32_t next_ticket, serving;
 
-	/* the home: FIFO of requesters, one outstanding request per thread at most */
-	int *fifo; /* a ring of fifo_mask + 1 >= threads entries */
-	unsigned int fifo_head, fifo_len, fifo_mask;
+	/*
+	 * the home: one FIFO of requesters per ingress (a socket's, or with
+	 * home_rr off a single one for all), one outstanding request per thread
+	 * at most; the arbiter takes turns between the non-empty ones
+	 */
+	struct homeq *queues;
+	unsigned int nr_queues, rr, queued; /* rr: the queue to look at first */
+	int *slots;			    /* the queues' rings, one after the other */
 	ps_t home_free, sticky_until;
 	ps_t home_at; /* when the home serves next, if home_scheduled */
 	bool home_scheduled;
@@ -346,7 +368,7 @@ static void home_schedule(struct sim *s)
 {
 	ps_t t = s->now;
 
-	if (s->home_scheduled || !s->fifo_len)
+	if (s->home_scheduled || !s->queued)
 		return;
 	if (t < s->home_free)
 		t = s->home_free;
@@ -358,7 +380,10 @@ static void home_schedule(struct sim *s)
 
 static void home_enqueue(struct sim *s, int t)
 {
-	s->fifo[(s->fifo_head + s->fifo_len++) & s->fifo_mask] = t;
+	struct homeq *q = &s->queues[s->th[t].queue];
+
+	q->ring[(q->head + q->len++) & q->mask] = t;
+	s->queued++;
 	home_schedule(s);
 }
 
@@ -373,13 +398,23 @@ static void grant_exclusive(struct sim *s, int t, ps_t lat)
 
 static void home_serve(struct sim *s)
 {
-	int t = s->fifo[s->fifo_head];
-	struct thread *th = &s->th[t];
+	unsigned int i = s->rr;
+	struct homeq *q;
+	struct thread *th;
 	ps_t lat;
 	bool ok;
+	int t;
 
-	s->fifo_head = (s->fifo_head + 1) & s->fifo_mask;
-	s->fifo_len--;
+	/* round-robin: the first non-empty queue from rr on, and rr moves past it */
+	while (!s->queues[i].len)
+		i = i + 1 < s->nr_queues ? i + 1 : 0;
+	s->rr = i + 1 < s->nr_queues ? i + 1 : 0;
+	q = &s->queues[i];
+	t = q->ring[q->head];
+	th = &s->th[t];
+	q->head = (q->head + 1) & q->mask;
+	q->len--;
+	s->queued--;
 	/* re-reads the invalidations below start queue behind this; scheduled once at the end */
 	s->home_scheduled = true;
 	s->home_free = s->now + s->p_occ;
@@ -754,24 +789,51 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 	s.warmup = ops / 10 ? ops / 10 : 1;
 	s.target = ops;
 	s.th = calloc(threads, sizeof(*s.th));
-	for (s.fifo_mask = 1; s.fifo_mask < threads; s.fifo_mask *= 2)
-		;
-	s.fifo = calloc(s.fifo_mask--, sizeof(*s.fifo));
+	/* the home's queues: one per socket when it takes turns between them, else one */
+	s.nr_queues = m->home_rr ? (unsigned int)m->sockets : 1;
+	s.queues = calloc(s.nr_queues, sizeof(*s.queues));
 	s.watchers = calloc(threads, sizeof(*s.watchers));
 	s.heap = calloc(threads + 2, sizeof(*s.heap)); /* and a sentinel */
 	res->thread_ops = calloc(threads, sizeof(*res->thread_ops));
 	res->threads = threads;
-	if (!s.th || !s.fifo || !s.watchers || !s.heap || !res->thread_ops) {
+	if (!s.th || !s.queues || !s.watchers || !s.heap || !res->thread_ops) {
 		snprintf(err, errlen, "out of memory for %u threads", threads);
 		rc = -1;
 		goto out;
 	}
-	s.epoch = 1;
-	s.heap[0] = UINT64_MAX;
 	/* placement as the bench's "auto": one thread per core, then the SMT siblings */
 	for (unsigned int i = 0; i < threads; i++) {
 		s.th[i].core = (int)(i % cores);
 		s.th[i].socket = (int)(i % cores / (unsigned int)m->cores);
+		s.th[i].queue = s.nr_queues > 1 ? (unsigned int)s.th[i].socket : 0;
+		s.queues[s.th[i].queue].mask++; /* counted here, a ring's size below */
+	}
+	{
+		size_t slots = 0;
+
+		for (unsigned int q = 0; q < s.nr_queues; q++) {
+			unsigned int size = 1;
+
+			while (size < s.queues[q].mask)
+				size *= 2;
+			s.queues[q].mask = size - 1;
+			slots += size;
+		}
+		s.slots = calloc(slots, sizeof(*s.slots));
+		if (!s.slots) {
+			snprintf(err, errlen, "out of memory for %u threads", threads);
+			rc = -1;
+			goto out;
+		}
+		slots = 0;
+		for (unsigned int q = 0; q < s.nr_queues; q++) {
+			s.queues[q].ring = s.slots + slots;
+			slots += s.queues[q].mask + 1;
+		}
+	}
+	s.epoch = 1;
+	s.heap[0] = UINT64_MAX;
+	for (unsigned int i = 0; i < threads; i++) {
 		s.th[i].mcs_next = NONE;
 		/* start spread over one think time so that nobody is in lock-step */
 		heap_push(&s, jittered(&s, s.p_think) * (i + 1) / threads, (int)i);
@@ -805,7 +867,8 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 		res->thread_ops[i] = s.th[i].ops;
 out:
 	free(s.th);
-	free(s.fifo);
+	free(s.queues);
+	free(s.slots);
 	free(s.watchers);
 	free(s.heap);
 	if (rc)

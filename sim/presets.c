@@ -23,6 +23,7 @@ const struct sim_param sim_params[] = {
 	P(lat_socket, 0, 1e6, "ns: line transfer inside a socket, and core <-> home"),
 	P(lat_cross, 0, 1e6, "ns: line transfer across sockets"),
 	P(dir_occupancy, 0, 1e6, "ns: home busy per coherence request"),
+	P(home_rr, 0, 1, "1: the home takes turns between the sockets' request queues"),
 	P(stickiness, 0, 1e6, "ns: a fresh owner keeps the line before honouring a snoop"),
 	P(cas_fail_takes_line, 0, 1, "1: a failed CAS still takes the line exclusive (x86)"),
 	P(far_atomics, 0, 1, "1: fetch-add runs at the home (Arm LSE), the line stays there"),
@@ -39,6 +40,7 @@ const size_t sim_nr_params = sizeof(sim_params) / sizeof(sim_params[0]);
 const struct sim_preset sim_presets[] = {
 	{
 		.name = "x86-server",
+		.arch = "x86_64",
 		.description = "2 sockets x 28 cores x SMT2, Skylake/Cascade Lake server class",
 		.m =
 			{
@@ -49,7 +51,9 @@ const struct sim_preset sim_presets[] = {
 				.lat_socket = 48, /* ref: same socket 44-51 ns (Intel) */
 				.lat_cross = 150, /* ref: cross socket 108-197 ns */
 				.dir_occupancy =
-					4, /* assumed: a few cycles of CHA/directory time */
+					4,    /* assumed: a few cycles of CHA/directory time */
+				.home_rr = 1, /* assumed: the home's arbiter takes turns
+					       * between the sockets (QPI/UPI ingress) */
 				.stickiness =
 					20, /* assumed; fitted so a failed cmpxchg's retry mostly
 					     * wins (ref: "an immediate retry tends to succeed") */
@@ -68,11 +72,12 @@ const struct sim_preset sim_presets[] = {
 		.sources = "latencies from the core-to-core figures in docs/sources.md (Intel "
 			   "same socket 44-51, cross socket 108-197, SMT 4-10 ns); "
 			   "cas_fail_takes_line from the 2023 lockref thread; PAUSE cost from "
-			   "Intel's published latency (~140 cycles, Skylake on); occupancy and "
-			   "stickiness assumed",
+			   "Intel's published latency (~140 cycles, Skylake on); occupancy, "
+			   "stickiness and the home's turns between sockets (home_rr) assumed",
 	},
 	{
 		.name = "thunderx2",
+		.arch = "aarch64",
 		.description = "Cavium ThunderX2: 2 sockets x 28 cores x SMT4 (224 CPUs)",
 		.m =
 			{
@@ -84,7 +89,9 @@ const struct sim_preset sim_presets[] = {
 					60, /* assumed: ring core-to-core, a little above Intel */
 				.lat_cross = 190, /* assumed: CCPI2 link, top of ref's 108-197 */
 				.dir_occupancy =
-					5, /* fitted: 224-thread queued lock 2.5-3x unbounded */
+					5,    /* fitted: 224-thread queued lock 2.5-3x unbounded */
+				.home_rr = 1, /* assumed: the home's arbiter takes turns
+					       * between the ring and the CCPI2 link */
 				.stickiness = 5, /* assumed small: exclusives let others in */
 				.cas_fail_takes_line =
 					0, /* fitted: ~25 attempts at 28 threads (ref) */
@@ -101,10 +108,13 @@ const struct sim_preset sim_presets[] = {
 		.sources = "topology from docs/sources.md (2 x 28 x SMT4); latencies assumed by "
 			   "analogy with its Intel figures (no published ThunderX2 "
 			   "core-to-core table at hand); cas_fail_takes_line=0 and dir_occupancy "
-			   "fitted to the thread's 25 attempts at 28 threads and 2.5x at 224",
+			   "fitted to the thread's 25 attempts at 28 threads and 2.5x at 224; "
+			   "the home's turns between the sockets (home_rr) assumed: no published "
+			   "figure says a socket starves",
 	},
 	{
 		.name = "graviton2-lse",
+		.arch = "aarch64",
 		.description = "AWS Graviton2: 1 socket x 64 Neoverse N1 cores, LSE far atomics",
 		.m =
 			{
@@ -115,7 +125,8 @@ const struct sim_preset sim_presets[] = {
 				.lat_socket = 40, /* assumed: mesh core-to-core, N1 class */
 				.lat_cross = 40,  /* one socket */
 				.dir_occupancy =
-					20, /* fitted: ticket lock +21 ns per waiter (ref) */
+					20,   /* fitted: ticket lock +21 ns per waiter (ref) */
+				.home_rr = 1, /* one socket: one queue either way */
 				.stickiness =
 					20, /* fitted with the next: cmpxchg 26 -> 40 ns (ref) */
 				.cas_fail_takes_line =

@@ -24,6 +24,7 @@ struct sim_machine {
 	double lat_socket;	    /* between cores of one socket, or core <-> home on it */
 	double lat_cross;	    /* across sockets */
 	double dir_occupancy;	    /* home busy per coherence request (serialises them) */
+	double home_rr;		    /* 1: the home takes turns between the sockets' queues */
 	double stickiness;	    /* a fresh owner keeps the line this long before a snoop */
 	double cas_fail_takes_line; /* 1: a failed CAS still takes the line exclusive (x86) */
 	double far_atomics;	    /* 1: fetch-add executes at the home (Arm LSE), no migration */
@@ -51,6 +52,7 @@ extern const size_t sim_nr_params;
 struct sim_preset {
 	const char *name;
 	const char *description;
+	const char *arch; /* the machine's architecture as the bench names it (env.arch) */
 	struct sim_machine m;
 	const char *sources; /* one paragraph: provenance of every value */
 };

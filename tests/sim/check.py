@@ -17,7 +17,7 @@ import json
 import os
 import sys
 
-from simlib import expect, main, ops, run_sim
+from simlib import expect, main, ops, presets, run_sim
 
 PUBLISHED_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "data", "published.json")
@@ -191,6 +191,72 @@ def thunderx2_224_threads_rcuref_over_inc_not_zero():
            f"(issue 19 expects about 10x), saw {v:.2f}x")
 
 
+# No published figure says a whole socket stops: a machine may favour the
+# home's socket, but every socket's threads must get a real share of the
+# successes. The bounds: Jain's index of the per-thread operations at least
+# FAIR_AT_LEAST (a whole socket of two starving gives 0.5), and each socket at
+# least SOCKET_SHARE_AT_LEAST of the share its threads would have if served
+# alike (half of it).
+FAIR_AT_LEAST = 0.8
+SOCKET_SHARE_AT_LEAST = 0.5
+
+
+def socket_shares(doc, r):
+    """Each socket's share of r's operations over the share its threads would
+    have if every thread had as many (1 = fair); placement as the model's
+    (docs/sim.md, "Topology": thread i on core i mod all cores)."""
+    m = doc["env"]["model"]
+    cores, per_socket = int(m["sockets"] * m["cores"]), int(m["cores"])
+    ops_of, threads_of = {}, {}
+    for p in r["per_thread"]:
+        s = p["cpu"] % cores // per_socket
+        ops_of[s] = ops_of.get(s, 0) + p["ops"]
+        threads_of[s] = threads_of.get(s, 0) + 1
+    total = sum(ops_of.values())
+    return {s: (ops_of[s] / total) / (threads_of[s] / r["threads"]) for s in sorted(ops_of)}
+
+
+def no_socket_starves_at_full_thread_count():
+    # Every preset, every policy, all of its CPUs busy.
+    for name, m in presets().items():
+        n = int(m["sockets"] * m["cores"] * m["smt"])
+        doc, _ = run(f"full_{name}", "--machine", name, "--policy", "all", "--threads", str(n),
+                     "--ops", str(ops(20000, 4000)))
+        for r in doc["results"]:
+            shares = socket_shares(doc, r)
+            expect(r["fairness"] >= FAIR_AT_LEAST and min(shares.values()) >= SOCKET_SHARE_AT_LEAST,
+                   f"{name} {r['subject']} at {n} threads: fairness >= {FAIR_AT_LEAST:g} and every "
+                   f"socket >= {SOCKET_SHARE_AT_LEAST:g}x its fair share, saw {r['fairness']:.3f}, "
+                   "sockets " + " ".join(f"{v:.2f}" for v in shares.values()))
+    # The check can fail: with one queue at the home for both sockets (served in
+    # arrival order) the near socket's retries always come back first and the far
+    # socket starves (docs/sim.md, "The home").
+    doc, _ = run("tx2_one_queue", "--machine", "thunderx2", "--home-rr", "0",
+                 "--policy", "cas_loop", "--threads", "56", "--ops", str(ops(20000, 4000)))
+    r = result(doc, "cas_loop", 56)
+    shares = socket_shares(doc, r)
+    expect(min(shares.values()) < SOCKET_SHARE_AT_LEAST,
+           "thunderx2 cas_loop at 56 threads with --home-rr 0 (one FIFO at the home): the far "
+           f"socket starves, saw fairness {r['fairness']:.3f}, sockets "
+           + " ".join(f"{v:.2f}" for v in shares.values()))
+
+
+def thunderx2_attempts_grow_from_28_to_56_threads():
+    # 28 threads fill socket 0, 56 both sockets: the far socket's threads join
+    # the loop, so a success takes more attempts (the lockref thread's "about 25"
+    # at 28 grows with the threads), and at 56 both sockets succeed.
+    growth = 1.3
+    doc, _ = run("tx2_28_56", "--machine", "thunderx2", "--policy", "cas_loop,lockref_unbounded",
+                 "--threads", "28,56", "--ops", str(ops(40000, 5000)))
+    for subject in ("cas_loop", "lockref_unbounded"):
+        a28, a56 = (result(doc, subject, n)["attempts_per_success"]["mean"] for n in (28, 56))
+        fair = result(doc, subject, 56)["fairness"]
+        expect(a56 >= growth * a28, f"thunderx2 {subject}: attempts per success at 56 threads >= "
+               f"{growth:g}x those at 28, saw {a28:.2f} -> {a56:.2f}")
+        expect(fair >= FAIR_AT_LEAST,
+               f"thunderx2 {subject} at 56 threads: fairness >= {FAIR_AT_LEAST:g}, saw {fair:.3f}")
+
+
 def same_seed_same_json():
     args = ["--machine", "thunderx2", "--policy", "lockref,qspinlock,ticket",
             "--threads", "3,17", "--ops", "3000"]
@@ -246,4 +312,4 @@ def json_has_every_contract_field():
 
 main("check.py", {name: f for name, f in list(globals().items())
                   if callable(f) and name not in ("run", "result", "expect", "main", "ops", "run_sim",
-                                                  "anchor")})
+                                                  "anchor", "presets", "socket_shares")})

@@ -35,6 +35,22 @@ def run_sim(name, *args):
     return json.loads(raw), path, p.stdout, raw
 
 
+def presets():
+    """hotline-sim --list's presets: {name: {parameter: value}}, in its order."""
+    cmd = shlex.split(os.environ.get("HOTLINE_TARGET_RUN", "")) + [SIM, "--list"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
+    found, current = {}, None
+    for line in p.stdout.splitlines():
+        if not line.startswith(" ") and ": " in line and not line.startswith("policies:"):
+            current = found.setdefault(line.split(": ", 1)[0], {})
+        elif current is not None and line.startswith("  ") and not line.startswith("  sources:"):
+            k, v = line.split()
+            current[k] = float(v)
+    return found
+
+
 def expect(ok, what):
     """Print what was expected and seen, passing or not; remember a failure."""
     print(("ok:   " if ok else "FAIL: ") + what)
