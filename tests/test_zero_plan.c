@@ -101,7 +101,7 @@ static void zen5_streaming_from_a_share_of_l3(void **state)
 }
 
 /* An Intel server core: 1.25 MiB L2, 48 MiB L3 shared by 64 CPUs. */
-static void intel_vectors_to_one_page_streaming_from_a_quarter_of_l3(void **state)
+static void intel_vectors_to_two_pages_streaming_from_a_quarter_of_l3(void **state)
 {
 	struct hl_zero_machine m = x86(HL_ZERO_VENDOR_INTEL, 6, 1280 * KIB, 48 * MIB, 64);
 	struct hl_zero_thresholds t;
@@ -109,7 +109,7 @@ static void intel_vectors_to_one_page_streaming_from_a_quarter_of_l3(void **stat
 	(void)state;
 	m.model = 0x6a;
 	hl__zero_derive(&m, &t);
-	expect("icx", "vec_max", &t.vec_max, 4 * KIB, HL_ZERO_DERIVED, "Intel with ERMS");
+	expect("icx", "vec_max", &t.vec_max, 8 * KIB, HL_ZERO_DERIVED, "Intel with ERMS");
 	expect("icx", "rep_max", &t.rep_max, 12 * MIB, HL_ZERO_DERIVED, "L3 48 MiB / 4");
 	m.l3_sharing = 0; /* sysconf only: the sharing is not known */
 	hl__zero_derive(&m, &t);
@@ -125,7 +125,7 @@ static void no_l3_streams_from_three_quarters_of_l2(void **state)
 
 	(void)state;
 	hl__zero_derive(&m, &t);
-	expect("no l3", "vec_max", &t.vec_max, 4 * KIB, HL_ZERO_DERIVED, NULL);
+	expect("no l3", "vec_max", &t.vec_max, 8 * KIB, HL_ZERO_DERIVED, NULL);
 	expect("no l3", "rep_max", &t.rep_max, 1536 * KIB, HL_ZERO_DERIVED, "no L3");
 }
 
@@ -563,7 +563,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(zen4_quarter_l2_and_no_streaming),
 		cmocka_unit_test(zen5_streaming_from_a_share_of_l3),
-		cmocka_unit_test(intel_vectors_to_one_page_streaming_from_a_quarter_of_l3),
+		cmocka_unit_test(intel_vectors_to_two_pages_streaming_from_a_quarter_of_l3),
 		cmocka_unit_test(no_l3_streams_from_three_quarters_of_l2),
 		cmocka_unit_test(unknown_caches_give_the_defaults),
 		cmocka_unit_test(no_erms_and_no_avx2),
