@@ -75,6 +75,47 @@ static json_t *zero_sources_json(void)
 	return string_json(buf);
 }
 
+/* A CPU identification number as it is usually written, e.g. "0x19". */
+static json_t *hex_json(unsigned int v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "0x%x", v);
+	return json_string(buf);
+}
+
+/*
+ * hl__zero_machine_probe(): the description of this machine that hl_zero's
+ * and hl_try_copy's automatic plans are derived from (src/plan.h), as
+ * data/machines/ records it and tests/bench/test_plans.c reads it back.
+ */
+static json_t *plan_machine_json(void)
+{
+	static const char *const isa[] = {"other", "x86_64", "aarch64"};
+	static const char *const vendor[] = {"other", "intel", "amd"};
+	struct hl_zero_machine m;
+	json_t *j = json_object();
+
+	hl__zero_machine_probe(hl_cpu(), &m);
+	json_object_set_new(j, "isa", json_string(isa[m.isa]));
+	json_object_set_new(j, "vendor", json_string(vendor[m.vendor]));
+	json_object_set_new(j, "family", hex_json(m.family));
+	json_object_set_new(j, "model", hex_json(m.model));
+	json_object_set_new(j, "erms", json_boolean(m.erms));
+	json_object_set_new(j, "fsrm", json_boolean(m.fsrm));
+	json_object_set_new(j, "avx2", json_boolean(m.avx2));
+	json_object_set_new(j, "avx512", json_boolean(m.avx512));
+	json_object_set_new(j, "dczva_block", json_integer(m.dczva_block));
+	json_object_set_new(j, "mops", json_boolean(m.mops));
+	json_object_set_new(j, "l1d", json_integer((json_int_t)m.l1d));
+	json_object_set_new(j, "l2", json_integer((json_int_t)m.l2));
+	json_object_set_new(j, "l3", json_integer((json_int_t)m.l3));
+	json_object_set_new(j, "l3_sharing", json_integer(m.l3_sharing));
+	json_object_set_new(j, "caches_from",
+			    m.caches_from[0] ? json_string(m.caches_from) : json_null());
+	return j;
+}
+
 static json_t *kernel_json(void)
 {
 	struct utsname u;
@@ -175,15 +216,6 @@ static json_t *command_json(int argc, char *const argv[])
 	return j;
 }
 
-/* A CPU identification number as it is usually written, e.g. "0x19". */
-static json_t *hex_json(unsigned int v)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "0x%x", v);
-	return json_string(buf);
-}
-
 json_t *bench_env_json(long long start_time, int argc, char *const argv[])
 {
 	const struct hl_cpu *cpu = hl_cpu();
@@ -201,6 +233,7 @@ json_t *bench_env_json(long long start_time, int argc, char *const argv[])
 	json_object_set_new(env, "atomics",
 			    bench_atomics() ? json_string(bench_atomics()) : json_null());
 	json_object_set_new(env, "zero_plan_sources", zero_sources_json());
+	json_object_set_new(env, "plan_machine", plan_machine_json());
 	json_object_set_new(env, "kernel", kernel_json());
 	json_object_set_new(env, "libc", libc_json());
 	json_object_set_new(env, "compiler", compiler_json());

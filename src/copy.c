@@ -23,12 +23,16 @@
 
 #include "arch/arch.h"
 #include "env.h"
+#include "plan.h"
 #include "zero_plan.h"
 
 /* Thresholds of the automatic plan, read by the architecture's code. */
 size_t hl__copy_vec_max = SIZE_MAX;
 size_t hl__copy_rep_max = SIZE_MAX;
+unsigned hl__copy_alias_window = 512;
 
+/* The automatic plan: its layout (plan.h), and its code (arch.h). */
+static struct hl_plan_layout layout;
 static struct hl_copy_auto auto_plan;
 
 /*
@@ -44,7 +48,7 @@ static pthread_mutex_t choice_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_bool ready;
 
-static const struct hl_copy_impl *find_impl(const char *name)
+const struct hl_copy_impl *hl__copy_impl(const char *name)
 {
 	for (const struct hl_copy_impl *v = hl_arch_copy_impls; name && v->name; v++)
 		if (strcmp(v->name, name) == 0)
@@ -68,12 +72,16 @@ static void init(void)
 	const struct hl_cpu *cpu = hl_cpu();
 	const char *env = getenv("HOTLINE_COPY");
 	const struct hl_copy_impl *v = NULL;
+	struct hl_zero_machine machine;
 
-	hl_arch_copy_auto(cpu, &auto_plan);
-	hl__copy_vec_max = auto_plan.vec_max;
-	hl__copy_rep_max = auto_plan.rep_max;
+	hl__zero_machine_probe(cpu, &machine);
+	hl__copy_layout(&machine, &layout);
+	hl_arch_copy_auto(&layout, &auto_plan);
+	hl__copy_vec_max = layout.vec_max;
+	hl__copy_rep_max = layout.rep_max;
+	hl__copy_alias_window = layout.alias_window;
 	if (env && strcmp(env, "auto") != 0) {
-		v = find_impl(env);
+		v = hl__copy_impl(env);
 		if (!v) {
 			hl__env_report("HOTLINE_COPY", env, "unknown variant; using auto");
 		} else if (!v->supported(cpu)) {
@@ -162,12 +170,12 @@ const char *hl_copy_variant(void)
 
 	pthread_once(&init_once, init);
 	v = atomic_load_explicit(&forced, memory_order_relaxed);
-	return v ? v->name : auto_plan.name;
+	return v ? v->name : layout.name;
 }
 
 int hl_copy_use(const char *name)
 {
-	const struct hl_copy_impl *v = find_impl(name);
+	const struct hl_copy_impl *v = hl__copy_impl(name);
 	bool automatic = name && strcmp(name, "auto") == 0;
 
 	pthread_once(&init_once, init);
@@ -193,14 +201,14 @@ int hl_copy_plan(char *buf, size_t size)
 	v = atomic_load_explicit(&forced, memory_order_relaxed);
 	if (v)
 		return snprintf(buf, size, "%s", v->name);
-	if (!auto_plan.mid)
-		return snprintf(buf, size, "%s", auto_plan.name);
-	size_text(a, sizeof(a), auto_plan.vec_max);
-	size_text(b, sizeof(b), auto_plan.rep_max);
-	if (auto_plan.rep_max == SIZE_MAX)
-		return snprintf(buf, size, "%s <= %s < %s", auto_plan.name, a, auto_plan.mid);
-	return snprintf(buf, size, "%s <= %s < %s <= %s < %s", auto_plan.name, a, auto_plan.mid, b,
-			auto_plan.large);
+	if (!layout.mid)
+		return snprintf(buf, size, "%s", layout.name);
+	size_text(a, sizeof(a), layout.vec_max);
+	size_text(b, sizeof(b), layout.rep_max);
+	if (layout.rep_max == SIZE_MAX)
+		return snprintf(buf, size, "%s <= %s < %s", layout.name, a, layout.mid);
+	return snprintf(buf, size, "%s <= %s < %s <= %s < %s", layout.name, a, layout.mid, b,
+			layout.large);
 }
 
 const char *hl_copy_variant_name(unsigned i)
@@ -214,7 +222,7 @@ const char *hl_copy_variant_name(unsigned i)
 
 bool hl_copy_supported(const char *name)
 {
-	const struct hl_copy_impl *v = find_impl(name);
+	const struct hl_copy_impl *v = hl__copy_impl(name);
 
 	return v && v->supported(hl_cpu());
 }

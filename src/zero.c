@@ -52,12 +52,15 @@
 
 #include "arch/arch.h"
 #include "env.h"
+#include "plan.h"
 #include "zero_plan.h"
 
 /* Thresholds of the automatic plan, read by the architecture's code. */
 size_t hl__zero_vec_max = SIZE_MAX;
 size_t hl__zero_rep_max = SIZE_MAX;
 
+/* The automatic plan: its layout (plan.h), and its code (arch.h). */
+static struct hl_plan_layout layout;
 static struct hl_zero_auto auto_plan;
 
 /* The automatic plan's thresholds and where each came from (zero_plan.h). */
@@ -79,7 +82,7 @@ static pthread_mutex_t choice_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static atomic_bool installed;
 
-static const struct hl_zero_impl *find_impl(const char *name)
+const struct hl_zero_impl *hl__zero_impl(const char *name)
 {
 	for (const struct hl_zero_impl *v = hl_arch_zero_impls; name && v->name; v++)
 		if (strcmp(v->name, name) == 0)
@@ -105,42 +108,20 @@ static void publish(const struct hl_zero_impl *v)
 								 : auto_plan.try_fn);
 }
 
-static void unused(struct hl_zero_threshold *t, const char *why)
-{
-	if (t->source != HL_ZERO_TUNABLE)
-		return;
-	t->source = HL_ZERO_UNUSED;
-	snprintf(t->why, sizeof(t->why), "tunable ignored: %s", why);
-}
-
 /*
  * The thresholds: derived from the machine, then HOTLINE_ZERO_TUNABLES
- * (all of it, or, if any of it is not understood, none). A plan of three
- * classes switches at vec_max and rep_max; one of two (no rep stosb class)
- * at vec_max alone; one of one never.
+ * (all of it, or, if any of it is not understood, none), then put into the
+ * plan's layout (hl__zero_apply).
  */
-static void plan_thresholds(const struct hl_cpu *cpu)
+static void plan_thresholds(const struct hl_zero_machine *machine)
 {
 	const char *env = getenv("HOTLINE_ZERO_TUNABLES");
-	struct hl_zero_machine machine;
 	char err[160];
 
-	hl__zero_machine_probe(cpu, &machine);
-	hl__zero_derive(&machine, &thresholds);
+	hl__zero_derive(machine, &thresholds);
 	if (env && !hl__zero_tunables(env, &thresholds, err, sizeof(err)))
 		hl__env_report("HOTLINE_ZERO_TUNABLES", env, "%s; using the derived plan", err);
-	if (!auto_plan.mid)
-		unused(&thresholds.rep_max, "this plan has no rep stosb class");
-	if (!auto_plan.mid && !auto_plan.large)
-		unused(&thresholds.vec_max, "one variant clears every size");
-	if (auto_plan.mid) {
-		auto_plan.vec_max = thresholds.vec_max.value;
-		auto_plan.rep_max = thresholds.rep_max.value;
-	} else if (auto_plan.large) {
-		auto_plan.vec_max = auto_plan.rep_max = thresholds.vec_max.value;
-	} else {
-		auto_plan.vec_max = auto_plan.rep_max = SIZE_MAX;
-	}
+	hl__zero_apply(&layout, &thresholds);
 }
 
 /* First use: the automatic plan, then HOTLINE_ZERO if it names a variant this CPU runs. */
@@ -149,13 +130,16 @@ static void init(void)
 	const struct hl_cpu *cpu = hl_cpu();
 	const char *env = getenv("HOTLINE_ZERO");
 	const struct hl_zero_impl *v = NULL;
+	struct hl_zero_machine machine;
 
-	hl_arch_zero_auto(cpu, &auto_plan);
-	plan_thresholds(cpu);
-	hl__zero_vec_max = auto_plan.vec_max;
-	hl__zero_rep_max = auto_plan.rep_max;
+	hl__zero_machine_probe(cpu, &machine);
+	hl__zero_variants(&machine, &layout);
+	hl_arch_zero_auto(&layout, &auto_plan);
+	plan_thresholds(&machine);
+	hl__zero_vec_max = layout.vec_max;
+	hl__zero_rep_max = layout.rep_max;
 	if (env && strcmp(env, "auto") != 0) {
-		v = find_impl(env);
+		v = hl__zero_impl(env);
 		if (!v) {
 			hl__env_report("HOTLINE_ZERO", env, "unknown variant; using auto");
 		} else if (!v->supported(cpu)) {
@@ -364,12 +348,12 @@ const char *hl_zero_variant(void)
 
 	pthread_once(&init_once, init);
 	v = atomic_load_explicit(&forced, memory_order_relaxed);
-	return v ? v->name : auto_plan.name;
+	return v ? v->name : layout.name;
 }
 
 int hl_zero_use(const char *name)
 {
-	const struct hl_zero_impl *v = find_impl(name);
+	const struct hl_zero_impl *v = hl__zero_impl(name);
 	bool automatic = name && strcmp(name, "auto") == 0;
 
 	pthread_once(&init_once, init);
@@ -389,16 +373,16 @@ int hl_zero_plan(char *buf, size_t size)
 	v = atomic_load_explicit(&forced, memory_order_relaxed);
 	if (v)
 		return snprintf(buf, size, "%s", v->name);
-	if (!auto_plan.mid && !auto_plan.large)
-		return snprintf(buf, size, "%s", auto_plan.name);
-	if (!auto_plan.mid)
-		return snprintf(buf, size, "%s <= %zu < %s", auto_plan.name, auto_plan.rep_max,
-				auto_plan.large);
-	if (auto_plan.rep_max == SIZE_MAX) /* no streaming class */
-		return snprintf(buf, size, "%s <= %zu < %s", auto_plan.name, auto_plan.vec_max,
-				auto_plan.mid);
-	return snprintf(buf, size, "%s <= %zu < %s <= %zu < %s", auto_plan.name, auto_plan.vec_max,
-			auto_plan.mid, auto_plan.rep_max, auto_plan.large);
+	if (!layout.mid && !layout.large)
+		return snprintf(buf, size, "%s", layout.name);
+	if (!layout.mid)
+		return snprintf(buf, size, "%s <= %zu < %s", layout.name, layout.rep_max,
+				layout.large);
+	if (layout.rep_max == SIZE_MAX) /* no streaming class */
+		return snprintf(buf, size, "%s <= %zu < %s", layout.name, layout.vec_max,
+				layout.mid);
+	return snprintf(buf, size, "%s <= %zu < %s <= %zu < %s", layout.name, layout.vec_max,
+			layout.mid, layout.rep_max, layout.large);
 }
 
 int hl_zero_plan_sources(char *buf, size_t size)
@@ -418,7 +402,7 @@ const char *hl_zero_variant_name(unsigned i)
 
 bool hl_zero_supported(const char *name)
 {
-	const struct hl_zero_impl *v = find_impl(name);
+	const struct hl_zero_impl *v = hl__zero_impl(name);
 
 	return v && v->supported(hl_cpu());
 }

@@ -27,8 +27,10 @@
 #include "support/pattern.h"
 #include "support/watchdog.h"
 
+#include <hotline/copy.h>
 #include <hotline/zero.h>
 
+#include "../src/plan.h"
 #include "../src/zero_plan.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -192,6 +194,202 @@ static void arm64_from_the_zva_block(void **state)
 	m.isa = HL_ZERO_ISA_OTHER;
 	hl__zero_derive(&m, &t);
 	expect("other", "vec_max", &t.vec_max, SIZE_MAX, HL_ZERO_UNUSED, "memset");
+}
+
+/* ---- The plans: which variant does which sizes (plan.h) ---- */
+
+/* A size plan as hl_zero_plan() and hl_copy_plan() print one: "a <= N < b <= M < c". */
+static void plan_text(const struct hl_size_plan *p, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < p->n && len < size; i++) {
+		if (i + 1 < p->n)
+			len += (size_t)snprintf(buf + len, size - len, "%s <= %zu < ",
+						p->c[i].variant, p->c[i].max);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s", p->c[i].variant);
+	}
+}
+
+static void expect_plans(const char *machine, const struct hl_zero_machine *m, const char *zero,
+			 const char *copy)
+{
+	struct hl_size_plan p;
+	char z[160], c[160];
+
+	hl__zero_plan_for(m, &p);
+	plan_text(&p, z, sizeof(z));
+	assert_int_equal(p.c[p.n - 1].max, SIZE_MAX);
+	hl__copy_plan_for(m, &p);
+	plan_text(&p, c, sizeof(c));
+	assert_int_equal(p.c[p.n - 1].max, SIZE_MAX);
+	print_message("%s: zero '%s', copy '%s'\n", machine, z, c);
+	if (strcmp(z, zero) != 0 || strcmp(c, copy) != 0)
+		fail_msg("%s: zero '%s', copy '%s'; expected '%s', '%s'", machine, z, c, zero,
+			 copy);
+}
+
+/* The machines the plan's rules tell apart, each with the plans it gets (docs/zero.md, copy.md). */
+static const struct described {
+	const char *name;
+	struct hl_zero_machine m;
+	const char *zero, *copy;
+} described[] = {
+	{"intel 6/0xcf (data/machines)",
+	 {.isa = HL_ZERO_ISA_X86_64,
+	  .vendor = HL_ZERO_VENDOR_INTEL,
+	  .family = 6,
+	  .model = 0xcf,
+	  .erms = true,
+	  .fsrm = true,
+	  .avx2 = true,
+	  .avx512 = true,
+	  .l1d = 48 * KIB,
+	  .l2 = 2 * MIB,
+	  .l3 = 300 * MIB,
+	  .l3_sharing = 2},
+	 "avx512 <= 8192 < rep_stosb <= 117964800 < nontemporal",
+	 "avx512 <= 4096 < rep_movsb <= 117964800 < nontemporal"},
+	{"zen 4",
+	 {.isa = HL_ZERO_ISA_X86_64,
+	  .vendor = HL_ZERO_VENDOR_AMD,
+	  .family = 0x19,
+	  .model = 0x11,
+	  .erms = true,
+	  .fsrm = true,
+	  .avx2 = true,
+	  .avx512 = true,
+	  .l1d = 32 * KIB,
+	  .l2 = MIB,
+	  .l3 = 32 * MIB,
+	  .l3_sharing = 2},
+	 "avx512 <= 262144 < rep_stosb",
+	 "avx512 <= 16384 < rep_movsb"},
+	{"avx2, erms",
+	 {.isa = HL_ZERO_ISA_X86_64,
+	  .vendor = HL_ZERO_VENDOR_INTEL,
+	  .family = 6,
+	  .erms = true,
+	  .avx2 = true,
+	  .l1d = 32 * KIB,
+	  .l2 = MIB,
+	  .l3 = 32 * MIB,
+	  .l3_sharing = 16},
+	 "avx2 <= 8192 < rep_stosb <= 8388608 < nontemporal",
+	 "avx2 <= 4096 < rep_movsb <= 8388608 < nontemporal"},
+	{"avx512, no erms",
+	 {.isa = HL_ZERO_ISA_X86_64,
+	  .vendor = HL_ZERO_VENDOR_INTEL,
+	  .family = 6,
+	  .avx2 = true,
+	  .avx512 = true,
+	  .l1d = 32 * KIB,
+	  .l2 = MIB,
+	  .l3 = 32 * MIB,
+	  .l3_sharing = 16},
+	 "avx512 <= 8388608 < nontemporal",
+	 "avx512"},
+	{"no avx2, erms",
+	 {.isa = HL_ZERO_ISA_X86_64,
+	  .vendor = HL_ZERO_VENDOR_INTEL,
+	  .family = 6,
+	  .erms = true,
+	  .l1d = 32 * KIB,
+	  .l2 = MIB,
+	  .l3 = 32 * MIB,
+	  .l3_sharing = 16},
+	 "rep_stosb",
+	 "rep_movsb"},
+	{"no avx2, no erms",
+	 {.isa = HL_ZERO_ISA_X86_64, .vendor = HL_ZERO_VENDOR_OTHER, .family = 6},
+	 "rep_stosq",
+	 "movq"},
+	{"arm64, dc zva 64 B",
+	 {.isa = HL_ZERO_ISA_AARCH64, .dczva_block = 64, .l2 = MIB},
+	 "stp <= 256 < dc_zva",
+	 "ldp_stp"},
+	{"arm64, no dc zva", {.isa = HL_ZERO_ISA_AARCH64}, "stp", "ldp_stp"},
+	{"arm64, mops",
+	 {.isa = HL_ZERO_ISA_AARCH64, .dczva_block = 64, .mops = true},
+	 "mops",
+	 "ldp_stp <= 64 < mops"},
+	{"other", {.isa = HL_ZERO_ISA_OTHER}, "memset", "bytes"},
+};
+
+/* Each described machine gets its plans, and each size the variant of its class. */
+static void plans_for_described_machines(void **state)
+{
+	struct hl_size_plan p;
+
+	(void)state;
+	for (size_t i = 0; i < N_OF(described); i++)
+		expect_plans(described[i].name, &described[i].m, described[i].zero,
+			     described[i].copy);
+	hl__zero_plan_for(&described[0].m, &p);
+	assert_string_equal(hl__plan_variant(&p, 0), "avx512");
+	assert_string_equal(hl__plan_variant(&p, 524288), "avx512");
+	assert_string_equal(hl__plan_variant(&p, 524289), "rep_stosb");
+	assert_string_equal(hl__plan_variant(&p, 117964800), "rep_stosb");
+	assert_string_equal(hl__plan_variant(&p, 117964801), "nontemporal");
+	assert_string_equal(hl__plan_variant(&p, SIZE_MAX), "nontemporal");
+}
+
+static bool names_a_variant(const char *name, const char *(*variant_name)(unsigned))
+{
+	for (unsigned i = 0; variant_name(i); i++)
+		if (strcmp(variant_name(i), name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The library runs the plans hl__zero_plan_for and hl__copy_plan_for give
+ * for the machine it runs on (no second copy of the rules); and every
+ * variant the rules name for a machine of this architecture is one of its
+ * variants (the architecture finds a plan's code by those names).
+ */
+static void library_runs_the_plans_for_this_machine(void **state)
+{
+	const char *arch = hl_cpu()->arch;
+	enum hl_zero_isa isa = strcmp(arch, "x86_64") == 0    ? HL_ZERO_ISA_X86_64
+			       : strcmp(arch, "aarch64") == 0 ? HL_ZERO_ISA_AARCH64
+							      : HL_ZERO_ISA_OTHER;
+	struct hl_zero_machine m;
+	struct hl_size_plan p;
+	char want[256], got[256];
+
+	(void)state;
+	if (getenv("HOTLINE_ZERO_TUNABLES") || getenv("HOTLINE_ZERO") || getenv("HOTLINE_COPY"))
+		skip();
+	hl__zero_machine_probe(hl_cpu(), &m);
+	hl__zero_plan_for(&m, &p);
+	plan_text(&p, want, sizeof(want));
+	hl_zero_plan(got, sizeof(got));
+	print_message("this machine: zero '%s'\n", got);
+	assert_string_equal(got, want);
+	assert_string_equal(hl_zero_variant(), p.c[0].variant);
+	hl__copy_plan_for(&m, &p);
+	plan_text(&p, want, sizeof(want));
+	hl_copy_plan(got, sizeof(got));
+	print_message("this machine: copy '%s'\n", got);
+	assert_string_equal(got, want);
+	assert_string_equal(hl_copy_variant(), p.c[0].variant);
+	for (size_t i = 0; i < N_OF(described); i++) {
+		if (described[i].m.isa != isa)
+			continue;
+		hl__zero_plan_for(&described[i].m, &p);
+		for (unsigned c = 0; c < p.n; c++)
+			if (!names_a_variant(p.c[c].variant, hl_zero_variant_name))
+				fail_msg("%s: zero plan names '%s', not a variant of %s",
+					 described[i].name, p.c[c].variant, arch);
+		hl__copy_plan_for(&described[i].m, &p);
+		for (unsigned c = 0; c < p.n; c++)
+			if (!names_a_variant(p.c[c].variant, hl_copy_variant_name))
+				fail_msg("%s: copy plan names '%s', not a variant of %s",
+					 described[i].name, p.c[c].variant, arch);
+	}
 }
 
 /* ---- sysfs ---- */
@@ -568,6 +766,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(unknown_caches_give_the_defaults),
 		cmocka_unit_test(no_erms_and_no_avx2),
 		cmocka_unit_test(arm64_from_the_zva_block),
+		cmocka_unit_test(plans_for_described_machines),
+		cmocka_unit_test(library_runs_the_plans_for_this_machine),
 		cmocka_unit_test(sysfs_cache_directories_are_read),
 		cmocka_unit_test(tunables_good_are_applied_as_tunable),
 		cmocka_unit_test(tunables_bad_change_nothing_and_say_what),

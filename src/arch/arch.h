@@ -37,23 +37,23 @@ struct hl_zero_impl {
 extern const struct hl_zero_impl hl_arch_zero_impls[];
 
 /*
- * The automatic plan for this CPU: fn (and try_fn) clear every size, by the
- * variant `name` up to vec_max bytes, by `mid` up to rep_max, by `large`
- * beyond (mid NULL when there is no middle class; both NULL when one
- * variant does every size; never mid without large). The architecture
- * fills in the variants; zero.c sets vec_max and rep_max from zero_plan.c
- * and publishes them in hl__zero_vec_max / hl__zero_rep_max,
- * where the plan's code reads them. inline_entry: the plan is the body of
- * hl_zero and hl_try_zero themselves, so no redirect is needed (fn and
- * try_fn may then be NULL).
+ * The code of hl_zero's automatic plan: fn (and try_fn) clear every size
+ * by the plan whose layout (plan.h: which variant up to which size) the
+ * portable rules derived for this machine; zero.c publishes its thresholds
+ * in hl__zero_vec_max / hl__zero_rep_max, where the plan's code reads
+ * them. inline_entry: the plan is the body of hl_zero and hl_try_zero
+ * themselves, so no redirect is needed (fn and try_fn are then NULL).
+ * hl_arch_zero_auto fills it for layout l, by l's variant names: a plan
+ * of one variant is that variant of hl_arch_zero_impls.
  */
+struct hl_plan_layout;
 struct hl_zero_auto {
 	hl_zero_fn fn, try_fn;
-	const char *name, *mid, *large;
-	size_t vec_max, rep_max;
 	bool inline_entry;
 };
-void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan);
+void hl_arch_zero_auto(const struct hl_plan_layout *l, struct hl_zero_auto *plan);
+/* The variant of hl_arch_zero_impls named name, or NULL (zero.c). */
+const struct hl_zero_impl *hl__zero_impl(const char *name);
 extern size_t hl__zero_vec_max, hl__zero_rep_max;
 
 /*
@@ -147,22 +147,21 @@ struct hl_copy_impl {
 extern const struct hl_copy_impl hl_arch_copy_impls[];
 
 /*
- * The automatic copy plan for this CPU: try_fn copies every size, by the
- * variant `name` up to vec_max bytes, by `mid` up to rep_max, and by
- * `large` beyond (mid and large NULL when one variant does every size).
- * The architecture fills in the variants and its thresholds;
- * copy.c publishes them in hl__copy_vec_max and hl__copy_rep_max, where
- * the plan's code reads them. inline_entry: the plan is the body of
- * hl_try_copy itself, so no redirect is needed (try_fn may then be NULL).
+ * The code of hl_try_copy's automatic plan, as hl_zero's (above): try_fn
+ * copies every size by the plan of layout l (plan.h); copy.c publishes its
+ * thresholds in hl__copy_vec_max and hl__copy_rep_max, where the plan's
+ * code reads them. inline_entry: the plan is the body of hl_try_copy
+ * itself, so no redirect is needed (try_fn is then NULL).
  */
 struct hl_copy_auto {
 	hl_copy_fn try_fn;
-	const char *name, *mid, *large;
-	size_t vec_max, rep_max;
 	bool inline_entry;
 };
-void hl_arch_copy_auto(const struct hl_cpu *cpu, struct hl_copy_auto *plan);
+void hl_arch_copy_auto(const struct hl_plan_layout *l, struct hl_copy_auto *plan);
+/* The variant of hl_arch_copy_impls named name, or NULL (copy.c). */
+const struct hl_copy_impl *hl__copy_impl(const char *name);
 extern size_t hl__copy_vec_max, hl__copy_rep_max;
+extern unsigned hl__copy_alias_window; /* plan.h, struct hl_plan_layout */
 
 /*
  * hl_try_copy's redirect, as hl_try_zero's (above): NULL runs the

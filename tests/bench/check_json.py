@@ -148,6 +148,42 @@ def target(env):
     return env.get("arch") == "aarch64", "lse" in flags
 
 
+# env.plan_machine: hl__zero_machine_probe(), what the automatic plans are derived from
+# (src/plan.h); data/machines/ records it, tests/bench/test_plans.c reads it back.
+PLAN_MACHINE_BOOLS = ("erms", "fsrm", "avx2", "avx512", "mops")
+PLAN_MACHINE_SIZES = ("dczva_block", "l1d", "l2", "l3", "l3_sharing")
+
+
+def check_plan_machine(env):
+    w = "env.plan_machine"
+    pm = check_type(env, "plan_machine", lambda v: isinstance(v, dict), "an object", "env")
+    if not isinstance(pm, dict):
+        return
+    arch = env.get("arch")
+    isa = arch if arch in ("x86_64", "aarch64") else "other"
+    check_type(pm, "isa", lambda v: v == isa, f"{isa!r} (env.arch {arch!r})", w)
+    check_type(pm, "vendor", lambda v: v in ("intel", "amd", "other"),
+               "'intel', 'amd' or 'other'", w)
+    for key in ("family", "model"):
+        check_type(pm, key, lambda v: isinstance(v, str) and re.fullmatch(r"0x[0-9a-f]+", v),
+                   "a hex number as a string, e.g. '0x19'", w)
+    check(pm.get("family") == env.get("family"),
+          f"{w}.family: expected env.family {env.get('family')!r}, got {pm.get('family')!r}")
+    for key in PLAN_MACHINE_BOOLS:
+        check_type(pm, key, lambda v: isinstance(v, bool), "true or false", w)
+    flags = env.get("flags") if isinstance(env.get("flags"), list) else []
+    for key in ("erms", "fsrm", "avx2", "mops"):
+        check(pm.get(key) == (key in flags),
+              f"{w}.{key}: expected {key in flags} (env.flags), got {pm.get(key)!r}")
+    for key in PLAN_MACHINE_SIZES:
+        check_type(pm, key, lambda v: is_int(v) and v >= 0, "a non-negative integer", w)
+    check_type(pm, "caches_from", lambda v: v is None or (isinstance(v, str) and v != ""),
+               "null or a non-empty string", w)
+    if isinstance(env.get("zero_plan_sources"), str) and "derived: L2" in env["zero_plan_sources"]:
+        check(is_int(pm.get("l2")) and pm["l2"] >= 65536,
+              f"{w}.l2: the sources derive from L2, but l2 is {pm.get('l2')!r}")
+
+
 def check_env(env, scenario):
     w = "env"
     arm64, lse = target(env)
@@ -173,6 +209,7 @@ def check_env(env, scenario):
                lambda v: isinstance(v, str) and
                re.fullmatch(r"vec_max" + source + r"; rep_max" + source, v) is not None,
                "hl_zero_plan_sources(): 'vec_max=N (SOURCE...); rep_max=N (SOURCE...)'", w)
+    check_plan_machine(env)
     check_type(env, "placement",
                lambda v: v is None or (isinstance(v, list) and len(v) >= 1 and
                                        all(is_int(c) and c >= 0 for c in v)),

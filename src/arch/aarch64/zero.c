@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * aarch64/zero.c - which clearing variants this CPU can run, the automatic
- * plan, and the signal-context side of hl_try_zero's fixups. The variants
- * themselves, and their exception table, are in zero.S beside this file.
+ * aarch64/zero.c - which clearing variants this CPU can run, the code of
+ * the automatic plan (src/plan.c chooses it), and the signal-context side
+ * of hl_try_zero's fixups. The variants themselves, and their exception
+ * table, are in zero.S beside this file.
  */
 #include <signal.h>
 #include <stdint.h>
+#include <string.h>
 #include <ucontext.h>
 
+#include "../../plan.h"
 #include "../../zero_plan.h"
 #include "../arch.h"
 #include "supported.h"
@@ -46,32 +49,27 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
 };
 
 /*
- * The automatic plan. Not measured on arm64 hardware (this project's
- * machine is x86-64; qemu's timings mean nothing); it follows what the
- * architecture and the C libraries' tuned memsets do:
- *  - with FEAT_MOPS, SETP/SETM/SETE for every size: the CPU picks its own
- *    best method for the size and alignment, which is what MOPS is for;
- *  - otherwise plain stores (stp) for small buffers, and DC ZVA for whole
- *    blocks once a buffer is at least max(256 B, 4 blocks): from there the
- *    head and tail stores clear at most half of it, and DC ZVA writes a
- *    block without reading it first;
- *  - without a usable DC ZVA, stp for every size.
- * The entry points are the stp/dc_zva plan themselves (zero.S); mops goes
- * through the redirect. Only the variants are chosen here: zero.c sets the
- * threshold from zero_plan.c's rule (or HOTLINE_ZERO_TUNABLES' vec_max).
+ * The code of the automatic plan (plan.c chooses its variants, zero_plan.c
+ * the threshold): the stp plan, with or without its dc_zva class, is the
+ * body of hl_zero and hl_try_zero themselves (zero.S); a plan of one
+ * other variant (mops) is that variant, through the redirect.
  */
-void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
+void hl_arch_zero_auto(const struct hl_plan_layout *l, struct hl_zero_auto *plan)
 {
-	if (hl__arm64_mops(cpu)) {
-		plan->fn = hl__zero_mops;
-		plan->try_fn = hl__try_zero_mops;
-		plan->name = "mops";
+	const struct hl_zero_impl *v;
+
+	if (strcmp(l->name, "stp") == 0) {
+		plan->inline_entry = true;
 		return;
 	}
-	plan->inline_entry = true;
-	plan->name = "stp";
-	if (has_zva(cpu))
-		plan->large = "dc_zva";
+	/* the rules name only variants of the table (test_zero_plan holds them to it) */
+	v = hl__zero_impl(l->name);
+	if (!v) {
+		plan->inline_entry = true;
+		return;
+	}
+	plan->fn = v->fn;
+	plan->try_fn = v->try_fn;
 }
 
 /* arm64 has no user-space cache enumeration that Linux lets us read: sysfs says. */

@@ -64,12 +64,12 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
 	{NULL, NULL, NULL, NULL},
 };
 
-void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
+/* The plan (plan.c: memset for every size) is the entry points' own body. */
+void hl_arch_zero_auto(const struct hl_plan_layout *l, struct hl_zero_auto *plan)
 {
-	(void)cpu;
+	(void)l;
 	plan->fn = zero_memset;
 	plan->try_fn = try_zero_bytes;
-	plan->name = "memset";
 	plan->inline_entry = true;
 }
 
@@ -160,12 +160,11 @@ const struct hl_copy_impl hl_arch_copy_impls[] = {
 	{NULL, NULL, NULL},
 };
 
-void hl_arch_copy_auto(const struct hl_cpu *cpu, struct hl_copy_auto *plan)
+/* The plan (plan.c: bytes for every size) is the entry point's own body. */
+void hl_arch_copy_auto(const struct hl_plan_layout *l, struct hl_copy_auto *plan)
 {
-	(void)cpu;
+	(void)l;
 	plan->try_fn = try_copy_bytes;
-	plan->name = "bytes";
-	plan->vec_max = plan->rep_max = SIZE_MAX;
 	plan->inline_entry = true;
 }
 

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * x86_64/zero.c - which clearing variants this CPU can run, the automatic
- * plan, and the signal-context side of hl_try_zero's fixups. The variants
- * themselves, and their exception table, are in zero.S beside this file.
+ * x86_64/zero.c - which clearing variants this CPU can run, the code of
+ * the automatic plan (src/plan.c chooses it), and the signal-context side
+ * of hl_try_zero's fixups. The variants themselves, and their exception
+ * table, are in zero.S beside this file.
  */
 #include <cpuid.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "../../plan.h"
 #include "../../zero_plan.h"
 #include "../arch.h"
 #include "supported.h"
@@ -45,41 +48,28 @@ const struct hl_zero_impl hl_arch_zero_impls[] = {
 };
 
 /*
- * The automatic plan's variants; its thresholds come from zero_plan.c
- * (docs/zero.md has the measurements behind both).
- *  - Up to vec_max, vector stores: a few overlapping stores and no
- *    start-up cost for small sizes; for buffers in L1 or L2 the vector loop
- *    runs 1.5-2x faster than rep stosb. With AVX-512VL that is avx512, the
- *    body of hl_zero itself: zmm16 needs no vzeroupper, and in the bench
- *    64-byte stores beat 32-byte ones (evex256) by 1.2-1.4x from 256 B up,
- *    as glibc's own AVX-512 memset does here. The price: a cold
- *    buffer is cleared 0.6-0.8x as fast as by rep stosb, which (like
- *    streaming stores) avoids reading lines it will overwrite.
- *  - Up to rep_max, rep stosb when ERMS says it is fast.
- *  - Beyond rep_max, streaming stores, where the CPU gains by them.
- * Only the variants are chosen here: zero.c sets vec_max and rep_max from
- * the derived (or tunable) thresholds of zero_plan.c.
+ * The code of the automatic plan (plan.c chooses its variants, zero_plan.c
+ * its thresholds; docs/zero.md has the measurements behind both): the
+ * avx512 plan is the body of hl_zero and hl_try_zero themselves; the avx2
+ * plan is zero.S's auto_avx2; a plan of one variant is that variant.
  */
-void hl_arch_zero_auto(const struct hl_cpu *cpu, struct hl_zero_auto *plan)
+void hl_arch_zero_auto(const struct hl_plan_layout *l, struct hl_zero_auto *plan)
 {
-	plan->large = "nontemporal";
-	plan->mid = "rep_stosb";
-	if (hl__x86_avx512(cpu)) {
+	const struct hl_zero_impl *v;
+
+	if (strcmp(l->name, "avx512") == 0) {
 		plan->inline_entry = true; /* hl_zero and hl_try_zero are this plan */
-		plan->name = "avx512";
-	} else if (cpu->avx2) {
+	} else if (strcmp(l->name, "avx2") == 0) {
 		plan->fn = hl__zero_auto_avx2;
 		plan->try_fn = hl__try_zero_auto_avx2;
-		plan->name = "avx2";
 	} else {
-		plan->fn = cpu->erms ? hl__zero_rep_stosb : hl__zero_rep_stosq;
-		plan->try_fn = cpu->erms ? hl__try_zero_rep_stosb : hl__try_zero_rep_stosq;
-		plan->name = cpu->erms ? "rep_stosb" : "rep_stosq";
-		plan->mid = plan->large = NULL;
-		return;
+		/* the rules name only variants of the table (test_zero_plan holds them to it) */
+		v = hl__zero_impl(l->name);
+		if (!v)
+			v = hl__zero_impl("rep_stosb");
+		plan->fn = v->fn;
+		plan->try_fn = v->try_fn;
 	}
-	if (!cpu->erms) /* no fast rep stosb: vectors up to the stream */
-		plan->mid = NULL;
 }
 
 /*

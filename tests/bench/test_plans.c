@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_plans.c - hl_zero's and hl_try_copy's automatic plans held against
+ * every machine the project has measured (the *.json files of data/machines/, written
+ * by scripts/record-machine.py from a make bench JSON).
+ *
+ *   test_plans DIR
+ *
+ * For each record, the plans are derived from that machine's recorded
+ * facts (its plan_machine, through hl__zero_plan_for and
+ * hl__copy_plan_for: the functions the library runs for its own machine),
+ * not from this machine's CPUID. Then at every recorded size, hot and
+ * cold, the variant the plan chooses there must be within 5% of glibc
+ * (glibc_memset, glibc_memcpy): the median of its paired per-repetition
+ * ratios to glibc has an order-statistic interval (bench/decide.c, the C
+ * twin of the report's stats.py, held to it by decide_agrees.py), and
+ * that interval must not lie wholly below 0.95. Where no variant's
+ * interval reaches 0.95 at a size, no plan could do better there: the
+ * size is named, not failed.
+ *
+ * It prints one table per machine, plan and mode, then one line per
+ * failure (machine, plan, mode, size, the chosen variant with its ratio
+ * and interval, the best variant there) and the sizes it named; exit 1 if
+ * any size failed, 2 if a record cannot be read.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../../src/plan.h"
+#include "decide.h"
+
+#define THRESHOLD 0.95 /* within 5% of glibc */
+#define MAX_LINES 4096
+
+struct row {
+	const char *scenario, *subject, *mode;
+	size_t size;
+	double *ratio_runs;
+	size_t n;
+};
+
+struct record {
+	const char *path, *name;
+	json_t *json;
+	struct hl_zero_machine machine;
+	struct row *rows;
+	size_t n_rows;
+};
+
+/* The lines printed after the tables: failures first, then the sizes named. */
+static char *failures[MAX_LINES], *named[MAX_LINES];
+static size_t n_failures, n_named;
+
+static void keep(char **list, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void keep(char **list, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
+	va_end(ap);
+	if (line && *n < MAX_LINES)
+		list[(*n)++] = line;
+	else
+		free(line);
+}
+
+static void bad(const char *path, const char *what) __attribute__((noreturn));
+
+static void bad(const char *path, const char *what)
+{
+	fprintf(stderr, "test_plans: %s: %s\n", path, what);
+	exit(2);
+}
+
+/* "32 KiB", "1 GiB", "65537 B". */
+static const char *size_words(size_t n, char *buf, size_t size)
+{
+	if (n >= ((size_t)1 << 30) && n % ((size_t)1 << 30) == 0)
+		snprintf(buf, size, "%zu GiB", n >> 30);
+	else if (n >= ((size_t)1 << 20) && n % ((size_t)1 << 20) == 0)
+		snprintf(buf, size, "%zu MiB", n >> 20);
+	else if (n >= 1024 && n % 1024 == 0)
+		snprintf(buf, size, "%zu KiB", n >> 10);
+	else
+		snprintf(buf, size, "%zu B", n);
+	return buf;
+}
+
+static const char *text(json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+/* The record's plan_machine as the library's struct: every field, with its type. */
+static void read_machine(const char *path, json_t *pm, struct hl_zero_machine *m)
+{
+	static const char *const bools[] = {"erms", "fsrm", "avx2", "avx512", "mops"};
+	static const char *const sizes[] = {"dczva_block", "l1d", "l2", "l3", "l3_sharing"};
+	const char *isa = text(pm, "isa"), *vendor = text(pm, "vendor");
+	const char *family = text(pm, "family"), *model = text(pm, "model");
+	json_t *from = json_object_get(pm, "caches_from");
+	bool b[5];
+	size_t s[5];
+
+	if (!json_is_object(pm))
+		bad(path, "no plan_machine object");
+	if (!isa || !vendor || !family || !model)
+		bad(path, "plan_machine: isa, vendor, family and model must be strings");
+	for (size_t i = 0; i < 5; i++) {
+		json_t *v = json_object_get(pm, bools[i]);
+
+		if (!json_is_boolean(v))
+			bad(path, "plan_machine: erms, fsrm, avx2, avx512 and mops must be true or "
+				  "false");
+		b[i] = json_is_true(v);
+	}
+	for (size_t i = 0; i < 5; i++) {
+		json_t *v = json_object_get(pm, sizes[i]);
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			bad(path, "plan_machine: dczva_block, l1d, l2, l3 and l3_sharing must be "
+				  "integers of 0 or more");
+		s[i] = (size_t)json_integer_value(v);
+	}
+	memset(m, 0, sizeof(*m));
+	if (strcmp(isa, "x86_64") == 0)
+		m->isa = HL_ZERO_ISA_X86_64;
+	else if (strcmp(isa, "aarch64") == 0)
+		m->isa = HL_ZERO_ISA_AARCH64;
+	else if (strcmp(isa, "other") != 0)
+		bad(path, "plan_machine.isa: not x86_64, aarch64 or other");
+	if (strcmp(vendor, "intel") == 0)
+		m->vendor = HL_ZERO_VENDOR_INTEL;
+	else if (strcmp(vendor, "amd") == 0)
+		m->vendor = HL_ZERO_VENDOR_AMD;
+	else if (strcmp(vendor, "other") != 0)
+		bad(path, "plan_machine.vendor: not intel, amd or other");
+	m->family = (unsigned)strtoul(family, NULL, 0);
+	m->model = (unsigned)strtoul(model, NULL, 0);
+	m->erms = b[0], m->fsrm = b[1], m->avx2 = b[2], m->avx512 = b[3], m->mops = b[4];
+	m->dczva_block = (unsigned)s[0];
+	m->l1d = s[1], m->l2 = s[2], m->l3 = s[3], m->l3_sharing = (unsigned)s[4];
+	if (json_is_string(from))
+		snprintf(m->caches_from, sizeof(m->caches_from), "%s", json_string_value(from));
+	else if (!json_is_null(from))
+		bad(path, "plan_machine.caches_from: not a string or null");
+}
+
+static void read_record(const char *path, struct record *r)
+{
+	json_error_t err;
+	json_t *results, *row;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->json = json_load_file(path, 0, &err);
+	if (!r->json) {
+		char what[256];
+
+		snprintf(what, sizeof(what), "not JSON: %s (line %d)", err.text, err.line);
+		bad(path, what);
+	}
+	r->name = text(json_object_get(r->json, "machine"), "name");
+	if (!r->name)
+		bad(path, "no machine.name");
+	read_machine(path, json_object_get(r->json, "plan_machine"), &r->machine);
+	results = json_object_get(r->json, "results");
+	if (!json_is_array(results) || !json_array_size(results))
+		bad(path, "no results");
+	r->rows = calloc(json_array_size(results), sizeof(*r->rows));
+	if (!r->rows)
+		bad(path, "out of memory");
+	json_array_foreach(results, i, row)
+	{
+		struct row *w = &r->rows[r->n_rows];
+		json_t *rr = json_object_get(row, "ratio_runs"), *v;
+		size_t k;
+
+		w->scenario = text(row, "scenario");
+		w->subject = text(row, "subject");
+		w->mode = text(row, "mode");
+		if (!w->scenario || !w->subject || !w->mode ||
+		    !json_is_integer(json_object_get(row, "size")))
+			bad(path, "a result without scenario, subject, mode or size");
+		w->size = (size_t)json_integer_value(json_object_get(row, "size"));
+		if (!json_is_array(rr))
+			continue; /* glibc's ratio to itself may be null when not paired */
+		w->ratio_runs = calloc(json_array_size(rr) + 1, sizeof(double));
+		if (!w->ratio_runs)
+			bad(path, "out of memory");
+		json_array_foreach(rr, k, v)
+		{
+			if (!json_is_number(v))
+				bad(path, "ratio_runs: not a list of numbers");
+			w->ratio_runs[w->n++] = json_number_value(v);
+		}
+		r->n_rows++;
+	}
+}
+
+static void free_record(struct record *r)
+{
+	for (size_t i = 0; i < r->n_rows; i++)
+		free(r->rows[i].ratio_runs);
+	free(r->rows);
+	json_decref(r->json);
+}
+
+static const struct row *find(const struct record *r, const char *scenario, const char *mode,
+			      size_t size, const char *subject)
+{
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct row *w = &r->rows[i];
+
+		if (w->size == size && strcmp(w->scenario, scenario) == 0 &&
+		    strcmp(w->mode, mode) == 0 && strcmp(w->subject, subject) == 0)
+			return w;
+	}
+	return NULL;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* "0.69x [0.56, 0.73]" of a judgement. */
+static const char *figure(const struct bench_judgement *j, char *buf, size_t size)
+{
+	if (j->n < 2)
+		snprintf(buf, size, "%.2fx [no interval]", j->median);
+	else
+		snprintf(buf, size, "%.2fx [%.2f, %.2f]", j->median, j->lo, j->hi);
+	return buf;
+}
+
+/* One plan (scenario: "zero" or "copy"), one mode, of one record. */
+static void check_mode(const struct record *r, const char *scenario, const char *fn,
+		       const char *base, const struct hl_size_plan *plan, const char *mode)
+{
+	size_t *sizes = calloc(r->n_rows, sizeof(*sizes)), n_sizes = 0;
+
+	if (!sizes)
+		bad(r->path, "out of memory");
+	for (size_t i = 0; i < r->n_rows; i++)
+		if (strcmp(r->rows[i].scenario, scenario) == 0 &&
+		    strcmp(r->rows[i].mode, mode) == 0 && strcmp(r->rows[i].subject, base) == 0)
+			sizes[n_sizes++] = r->rows[i].size;
+	qsort(sizes, n_sizes, sizeof(*sizes), cmp_size);
+	if (!n_sizes) {
+		free(sizes);
+		return;
+	}
+	printf("\n  %s, %s: ratio to %s, median [%.0f%% interval] of the paired repetitions\n", fn,
+	       mode, base, 100 * BENCH_LEVEL);
+	printf("    %-10s %-14s %-22s %-14s %-22s %s\n", "size", "plan's", "ratio", "best", "ratio",
+	       "");
+	for (size_t s = 0; s < n_sizes; s++) {
+		const char *chosen = hl__plan_variant(plan, sizes[s]);
+		const struct row *w = find(r, scenario, mode, sizes[s], chosen);
+		const struct row *best = NULL;
+		struct bench_judgement jc, jb = {0}, j;
+		bool reachable = false;
+		char sz[32], a[64], b[64], reach[512] = "";
+		size_t reach_len = 0;
+		const char *status;
+
+		size_words(sizes[s], sz, sizeof(sz));
+		for (size_t i = 0; i < r->n_rows; i++) {
+			const struct row *v = &r->rows[i];
+
+			if (v->size != sizes[s] || strcmp(v->scenario, scenario) != 0 ||
+			    strcmp(v->mode, mode) != 0 || strcmp(v->subject, base) == 0 || !v->n)
+				continue;
+			bench_judge(v->ratio_runs, v->n, THRESHOLD, true, &j);
+			if (v->n >= 2 && j.hi >= THRESHOLD) {
+				reachable = true;
+				if (reach_len < sizeof(reach))
+					reach_len += (size_t)snprintf(
+						reach + reach_len, sizeof(reach) - reach_len,
+						"%s%s %s", reach_len ? ", " : "", v->subject,
+						figure(&j, a, sizeof(a)));
+			}
+			if (!best || j.median > jb.median)
+				best = v, jb = j;
+		}
+		if (!w || w->n < 2) {
+			printf("    %-10s %-14s %-22s FAIL\n", sz, chosen,
+			       w ? "one repetition" : "not measured");
+			keep(failures, &n_failures,
+			     "%s: %s, %s, %s: the plan's %s has %s in the record", r->name, fn,
+			     mode, sz, chosen, w ? "fewer than two repetitions" : "no figures");
+			continue;
+		}
+		bench_judge(w->ratio_runs, w->n, THRESHOLD, true, &jc);
+		if (jc.hi >= THRESHOLD) {
+			status = "ok";
+		} else if (!reachable) {
+			status = "named: no variant reaches 0.95x";
+			keep(named, &n_named, "%s: %s, %s, %s: the plan's %s %s; best %s %s",
+			     r->name, fn, mode, sz, chosen, figure(&jc, a, sizeof(a)),
+			     best->subject, figure(&jb, b, sizeof(b)));
+		} else {
+			status = "FAIL";
+			keep(failures, &n_failures,
+			     "%s: %s, %s, %s: the plan's %s is %s of %s, wholly below %.2fx; "
+			     "best there: %s %s; reaching %.2fx: %s",
+			     r->name, fn, mode, sz, chosen, figure(&jc, a, sizeof(a)), base,
+			     THRESHOLD, best->subject, figure(&jb, b, sizeof(b)), THRESHOLD, reach);
+		}
+		printf("    %-10s %-14s %-22s %-14s %-22s %s\n", sz, chosen,
+		       figure(&jc, a, sizeof(a)), best->subject, figure(&jb, b, sizeof(b)), status);
+	}
+	free(sizes);
+}
+
+/* A size plan as hl_zero_plan() and hl_copy_plan() print one: "a <= N < b <= M < c". */
+static void print_plan(const char *fn, const struct hl_size_plan *p)
+{
+	printf("  %s's plan: ", fn);
+	for (unsigned i = 0; i < p->n; i++) {
+		if (i + 1 < p->n)
+			printf("%s <= %zu < ", p->c[i].variant, p->c[i].max);
+		else
+			printf("%s\n", p->c[i].variant);
+	}
+}
+
+static void check_record(const struct record *r)
+{
+	static const char *const modes[] = {"hot", "cold"};
+	struct hl_size_plan zero, copy;
+	const char *cpu = text(json_object_get(r->json, "machine"), "cpu");
+
+	hl__zero_plan_for(&r->machine, &zero);
+	hl__copy_plan_for(&r->machine, &copy);
+	printf("\n%s (%s): %s\n", r->name, r->path, cpu ? cpu : "cpu not recorded");
+	print_plan("hl_zero", &zero);
+	print_plan("hl_try_copy", &copy);
+	for (size_t m = 0; m < 2; m++)
+		check_mode(r, "zero", "hl_zero", "glibc_memset", &zero, modes[m]);
+	for (size_t m = 0; m < 2; m++)
+		check_mode(r, "copy", "hl_try_copy", "glibc_memcpy", &copy, modes[m]);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+	char *paths[256];
+	size_t n_paths = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_plans DIR (data/machines)\n");
+		return 2;
+	}
+	d = opendir(argv[1]);
+	if (!d)
+		bad(argv[1], strerror(errno));
+	while ((e = readdir(d)) && n_paths < 256) {
+		size_t len = strlen(e->d_name);
+
+		if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0 &&
+		    asprintf(&paths[n_paths], "%s/%s", argv[1], e->d_name) >= 0)
+			n_paths++;
+	}
+	closedir(d);
+	if (!n_paths)
+		bad(argv[1], "no machine records (*.json)");
+	qsort(paths, n_paths, sizeof(*paths), cmp_str);
+	printf("The automatic plans on %zu recorded machine%s: at each size the plan's variant "
+	       "must not lie wholly below %.2fx glibc, unless no variant reaches it there.\n",
+	       n_paths, n_paths > 1 ? "s" : "", THRESHOLD);
+	for (size_t i = 0; i < n_paths; i++) {
+		struct record r;
+
+		read_record(paths[i], &r);
+		check_record(&r);
+		free_record(&r);
+		free(paths[i]);
+	}
+	if (n_named) {
+		printf("\nNamed, not failed: no variant is within 5%% of glibc there, so no plan "
+		       "could be (%zu):\n",
+		       n_named);
+		for (size_t i = 0; i < n_named; i++)
+			printf("  %s\n", named[i]), free(named[i]);
+	}
+	if (n_failures) {
+		printf("\nFAILED: the plan's variant is wholly below %.2fx glibc where another "
+		       "variant reaches it (%zu):\n",
+		       THRESHOLD, n_failures);
+		for (size_t i = 0; i < n_failures; i++)
+			printf("  FAIL %s\n", failures[i]), free(failures[i]);
+		return 1;
+	}
+	printf("\nEvery recorded size holds.\n");
+	return 0;
+}
