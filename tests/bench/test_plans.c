@@ -18,6 +18,14 @@
  * interval reaches 0.95 at a size, no plan could do better there: the
  * size is named, not failed.
  *
+ * Below 64 bytes a call's fixed cost outweighs its stores, and the record
+ * measured each variant forced (hl_zero_use, hl_copy_use), through the
+ * redirect the plan's own entry does not take: there, as the report's
+ * criterion for hl_try_copy, a variant is within reach when it costs at
+ * most ALLOW_NS more per call than glibc, that is, when its ratio is at
+ * least t / (t + ALLOW_NS), t glibc's median time per call at that size
+ * (or 0.95, if that is less).
+ *
  * It prints one table per machine, plan and mode, then one line per
  * failure (machine, plan, mode, size, the chosen variant with its ratio
  * and interval, the best variant there) and the sizes it named; exit 1 if
@@ -37,14 +45,17 @@
 #include "../../src/plan.h"
 #include "decide.h"
 
-#define THRESHOLD 0.95 /* within 5% of glibc */
-#define MAX_LINES 4096
+#define THRESHOLD   0.95 /* within 5% of glibc */
+#define SMALL_BELOW 64	 /* below this many bytes, ... */
+#define ALLOW_NS    2.0	 /* ... at most 2 ns per call more than glibc */
+#define MAX_LINES   4096
 
 struct row {
 	const char *scenario, *subject, *mode;
 	size_t size;
 	double *ratio_runs;
 	size_t n;
+	double gbps; /* the median GB/s, 0 if not recorded */
 };
 
 struct record {
@@ -197,6 +208,7 @@ static void read_record(const char *path, struct record *r)
 		    !json_is_integer(json_object_get(row, "size")))
 			bad(path, "a result without scenario, subject, mode or size");
 		w->size = (size_t)json_integer_value(json_object_get(row, "size"));
+		w->gbps = json_number_value(json_object_get(row, "gb_per_sec"));
 		if (!json_is_array(rr))
 			continue; /* glibc's ratio to itself may be null when not paired */
 		w->ratio_runs = calloc(json_array_size(rr) + 1, sizeof(double));
@@ -274,6 +286,8 @@ static void check_mode(const struct record *r, const char *scenario, const char 
 	for (size_t s = 0; s < n_sizes; s++) {
 		const char *chosen = hl__plan_variant(plan, sizes[s]);
 		const struct row *w = find(r, scenario, mode, sizes[s], chosen);
+		const struct row *g = find(r, scenario, mode, sizes[s], base);
+		double thr = THRESHOLD;
 		const struct row *best = NULL;
 		struct bench_judgement jc, jb = {0}, j;
 		bool reachable = false;
@@ -282,14 +296,20 @@ static void check_mode(const struct record *r, const char *scenario, const char 
 		const char *status;
 
 		size_words(sizes[s], sz, sizeof(sz));
+		if (sizes[s] < SMALL_BELOW && g && g->gbps > 0) {
+			double t = (double)sizes[s] / g->gbps; /* ns per call */
+
+			if (t / (t + ALLOW_NS) < thr)
+				thr = t / (t + ALLOW_NS);
+		}
 		for (size_t i = 0; i < r->n_rows; i++) {
 			const struct row *v = &r->rows[i];
 
 			if (v->size != sizes[s] || strcmp(v->scenario, scenario) != 0 ||
 			    strcmp(v->mode, mode) != 0 || strcmp(v->subject, base) == 0 || !v->n)
 				continue;
-			bench_judge(v->ratio_runs, v->n, THRESHOLD, true, &j);
-			if (v->n >= 2 && j.hi >= THRESHOLD) {
+			bench_judge(v->ratio_runs, v->n, thr, true, &j);
+			if (v->n >= 2 && j.hi >= thr) {
 				reachable = true;
 				if (reach_len < sizeof(reach))
 					reach_len += (size_t)snprintf(
@@ -308,11 +328,11 @@ static void check_mode(const struct record *r, const char *scenario, const char 
 			     mode, sz, chosen, w ? "fewer than two repetitions" : "no figures");
 			continue;
 		}
-		bench_judge(w->ratio_runs, w->n, THRESHOLD, true, &jc);
-		if (jc.hi >= THRESHOLD) {
+		bench_judge(w->ratio_runs, w->n, thr, true, &jc);
+		if (jc.hi >= thr) {
 			status = "ok";
 		} else if (!reachable) {
-			status = "named: no variant reaches 0.95x";
+			status = "named: no variant within reach";
 			keep(named, &n_named, "%s: %s, %s, %s: the plan's %s %s; best %s %s",
 			     r->name, fn, mode, sz, chosen, figure(&jc, a, sizeof(a)),
 			     best->subject, figure(&jb, b, sizeof(b)));
@@ -321,8 +341,8 @@ static void check_mode(const struct record *r, const char *scenario, const char 
 			keep(failures, &n_failures,
 			     "%s: %s, %s, %s: the plan's %s is %s of %s, wholly below %.2fx; "
 			     "best there: %s %s; reaching %.2fx: %s",
-			     r->name, fn, mode, sz, chosen, figure(&jc, a, sizeof(a)), base,
-			     THRESHOLD, best->subject, figure(&jb, b, sizeof(b)), THRESHOLD, reach);
+			     r->name, fn, mode, sz, chosen, figure(&jc, a, sizeof(a)), base, thr,
+			     best->subject, figure(&jb, b, sizeof(b)), thr, reach);
 		}
 		printf("    %-10s %-14s %-22s %-14s %-22s %s\n", sz, chosen,
 		       figure(&jc, a, sizeof(a)), best->subject, figure(&jb, b, sizeof(b)), status);
@@ -390,8 +410,9 @@ int main(int argc, char **argv)
 		bad(argv[1], "no machine records (*.json)");
 	qsort(paths, n_paths, sizeof(*paths), cmp_str);
 	printf("The automatic plans on %zu recorded machine%s: at each size the plan's variant "
-	       "must not lie wholly below %.2fx glibc, unless no variant reaches it there.\n",
-	       n_paths, n_paths > 1 ? "s" : "", THRESHOLD);
+	       "must not lie wholly below %.2fx glibc (below %d B: more than %.0f ns per call "
+	       "over it), unless no variant reaches that there.\n",
+	       n_paths, n_paths > 1 ? "s" : "", THRESHOLD, SMALL_BELOW, ALLOW_NS);
 	for (size_t i = 0; i < n_paths; i++) {
 		struct record r;
 
@@ -401,16 +422,16 @@ int main(int argc, char **argv)
 		free(paths[i]);
 	}
 	if (n_named) {
-		printf("\nNamed, not failed: no variant is within 5%% of glibc there, so no plan "
+		printf("\nNamed, not failed: no variant is within reach of glibc there, so no plan "
 		       "could be (%zu):\n",
 		       n_named);
 		for (size_t i = 0; i < n_named; i++)
 			printf("  %s\n", named[i]), free(named[i]);
 	}
 	if (n_failures) {
-		printf("\nFAILED: the plan's variant is wholly below %.2fx glibc where another "
-		       "variant reaches it (%zu):\n",
-		       THRESHOLD, n_failures);
+		printf("\nFAILED: the plan's variant is out of reach of glibc where another "
+		       "variant is within it (%zu):\n",
+		       n_failures);
 		for (size_t i = 0; i < n_failures; i++)
 			printf("  FAIL %s\n", failures[i]), free(failures[i]);
 		return 1;
