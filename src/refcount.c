@@ -104,6 +104,12 @@ void hl__refcount_saturate(hl_refcount_t *r, enum hl_refcount_saturation t)
 	hl__refcount_report(r, t);
 }
 
+bool hl__refcount_sub_and_test_uaf(hl_refcount_t *r)
+{
+	hl__refcount_saturate(r, HL_REFCOUNT_SUB_UAF);
+	return false;
+}
+
 bool hl_refcount_dec_not_one(hl_refcount_t *r)
 {
 	int val = atomic_load_explicit(&r->refs, memory_order_relaxed);

@@ -287,6 +287,16 @@ static const struct row rows[] = {
 	{5,               SUB_AND_TEST, -1,              RET_FALSE, SAT,         SUB_UAF},
 	{5,               SUB_AND_TEST, INT_MIN,         RET_FALSE, SAT,         SUB_UAF},
 	{SAT,             SUB_AND_TEST, 1000,            RET_FALSE, SAT,         SUB_UAF},
+	/* x86-64 decides i > 0 from the flags of lock sub (old < i): below zero as a negative
+	 * result, and past INT_MIN as a wrap to a positive one; i <= 0 from the old value, where
+	 * old - i reaching exactly 0 is no last reference */
+	{0,               SUB_AND_TEST, 1,               RET_FALSE, SAT,         SUB_UAF},
+	{1,               SUB_AND_TEST, 2,               RET_FALSE, SAT,         SUB_UAF},
+	{-1,              SUB_AND_TEST, INT_MAX,         RET_FALSE, SAT,         SUB_UAF},
+	{INT_MIN + 1,     SUB_AND_TEST, 2,               RET_FALSE, SAT,         SUB_UAF},
+	{INT_MIN,         SUB_AND_TEST, INT_MAX,         RET_FALSE, SAT,         SUB_UAF},
+	{-5,              SUB_AND_TEST, -5,              RET_FALSE, SAT,         SUB_UAF},
+	{SAT,             SUB_AND_TEST, SAT,             RET_FALSE, SAT,         SUB_UAF},
 
 	/* dec: DEC_LEAK from 1 or less */
 	{2,               DEC,          0,               NOTHING,   1,           NO_REPORT},
@@ -297,6 +307,7 @@ static const struct row rows[] = {
 	{SAT + 1,         DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
 	{SAT - 1,         DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
 	{INT_MIN,         DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
+	{INT_MIN + 1,     DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
 	{SAT,             DEC,          0,               NOTHING,   SAT,         DEC_LEAK},
 
 	/* dec_if_one: 1 -> 0, true; any other count false and unchanged, never a report */
@@ -546,6 +557,55 @@ static void set_then_read_round_trips_every_value(void **state)
 	assert_not_reported();
 }
 
+/* ---- sub_and_test and add with a constant i ---- */
+
+/*
+ * The table passes i at run time. A constant i is folded into the
+ * instruction (an immediate on x86-64, and i <= 0 takes its own path at
+ * compile time): the same cases with the constant in the call.
+ */
+static void constant_i_is_the_same_as_i_at_run_time(void **state)
+{
+	hl_refcount_t r = HL_REFCOUNT_INIT(7);
+
+	(void)state;
+	assert_false(hl_refcount_sub_and_test(2, &r));
+	assert_count(&r, 5);
+	assert_true(hl_refcount_sub_and_test(5, &r));
+	assert_count(&r, 0);
+	assert_not_reported();
+
+	hl_refcount_set(&r, 3);
+	assert_false(hl_refcount_sub_and_test(0, &r));
+	assert_count(&r, 3);
+	assert_not_reported();
+	assert_false(hl_refcount_sub_and_test(4, &r));
+	assert_reported(&r, SUB_UAF, SAT);
+
+	hl_refcount_set(&r, 0);
+	assert_false(hl_refcount_sub_and_test(0, &r));
+	assert_reported(&r, SUB_UAF, SAT);
+
+	hl_refcount_set(&r, 2);
+	assert_false(hl_refcount_sub_and_test(-1, &r));
+	assert_reported(&r, SUB_UAF, SAT);
+
+	hl_refcount_set(&r, INT_MIN + 1);
+	assert_false(hl_refcount_sub_and_test(2, &r));
+	assert_reported(&r, SUB_UAF, SAT);
+
+	hl_refcount_set(&r, 3);
+	hl_refcount_add(4, &r);
+	assert_count(&r, 7);
+	assert_not_reported();
+	hl_refcount_set(&r, 0);
+	hl_refcount_add(4, &r);
+	assert_reported(&r, ADD_UAF, SAT);
+	hl_refcount_set(&r, INT_MAX - 3);
+	hl_refcount_add(4, &r);
+	assert_reported(&r, ADD_OVF, SAT);
+}
+
 /* ---- A long mixed sequence from SATURATED ---- */
 
 /* The table's row of op from SATURATED: what op must return and report there. */
@@ -596,6 +656,7 @@ int main(void)
 		T(set_then_read_round_trips_every_value),
 		T(semantics_table_rows_are_well_formed_and_distinct),
 		T(saturated_stays_saturated),
+		T(constant_i_is_the_same_as_i_at_run_time),
 	};
 	static struct row_case cases[NROWS];
 	struct CMUnitTest tests[N_OF(fixed) + NROWS];

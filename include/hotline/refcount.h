@@ -20,10 +20,15 @@
  * counter stays saturated.
  *
  * Cost: the increments and decrements are one atomic read-modify-write
- * (lock xadd on x86-64, ldadd on arm64 with LSE) followed by one branch that
- * is predicted not taken; checks are done on the value returned by the
- * atomic, never with a compare-and-swap loop. Only *_not_zero and
- * dec_not_one need a cmpxchg loop, as in the kernel.
+ * followed by one branch that is predicted not taken (two for
+ * *_and_test), never a compare-and-swap loop. The increments check the
+ * value the atomic returns (lock xadd on x86-64, ldadd on arm64 with LSE):
+ * an increment of zero cannot be told from any other by the flags of a
+ * result-less add, so it needs the old value. On x86-64 the decrements
+ * are a result-less lock sub whose flags tell every case apart exactly (zero
+ * reached, or the count was below i); elsewhere they check the value, as
+ * the increments do. Only *_not_zero and dec_not_one need a cmpxchg loop,
+ * as in the kernel.
  *
  * Ordering: increments are relaxed (taking a reference orders nothing; the
  * caller already holds one). Decrements are release, so everything done
@@ -110,6 +115,12 @@ HL_API hl_refcount_handler_t hl_refcount_set_handler(hl_refcount_handler_t h);
 HL_API HL_COLD void hl__refcount_saturate(hl_refcount_t *r, enum hl_refcount_saturation t);
 /* Out of line: report t without touching r (dec_not_one's underflow case). */
 HL_API HL_COLD void hl__refcount_report(hl_refcount_t *r, enum hl_refcount_saturation t);
+/*
+ * Out of line, for the x86-64 sub_and_test: saturate r with SUB_UAF, return
+ * false. A function of its own so that the fast path's return of false is
+ * not shared with the slow path (GCC would place it with the slow path).
+ */
+HL_API HL_COLD bool hl__refcount_sub_and_test_uaf(hl_refcount_t *r);
 
 /* Two's-complement add and subtract: the kernel relies on wrapping here. */
 static inline int hl__refcount_wrap_add(int a, int b)
@@ -132,6 +143,39 @@ static inline bool hl__refcount_add_bad(int old, int i)
 	return HL__CAST(unsigned int, old) - 1u >=
 		       HL__CAST(unsigned int, INT_MAX) - HL__CAST(unsigned int, i) ||
 	       i < 0;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(HL_TSAN)
+/*
+ * x86-64: the decrements branch on the flags of a result-less lock sub, as
+ * hl_rcuref_put does (docs/refcount.md, "Cost"). A sub sets the flags as a
+ * cmp of the old count with i does, so for i > 0 they say exactly what the
+ * old value would: ZF is old == i (this call reached zero), "less" (SF !=
+ * OF) is old < i, which covers old <= 0 and going below zero, and "less or
+ * equal" after subtracting 1 is dec's old <= 1. No case needs the count read
+ * again. The increments keep lock xadd: an add's flags cannot tell an
+ * increment of zero (a use after free) from an increment of a valid count.
+ * ThreadSanitizer builds use the portable form, whose atomics it sees.
+ */
+#define HL__REFCOUNT_FLAGS 1
+#endif
+
+/*
+ * sub_and_test from the value fetch_sub returns: the portable form, and the
+ * x86-64 one's for i <= 0 (where the flags would take 0 - 0 for the last
+ * reference).
+ */
+static inline bool hl__refcount_sub_and_test_old(int i, hl_refcount_t *r)
+{
+	int old = hl__atomic_fetch_sub(&r->refs, i, release);
+
+	if (old == i && old > 0) {
+		hl_acquire_after_rmw(&r->refs);
+		return true;
+	}
+	if (hl_unlikely(old <= 0 || hl__refcount_wrap_sub(old, i) < 0 || i < 0))
+		hl__refcount_saturate(r, HL_REFCOUNT_SUB_UAF);
+	return false;
 }
 
 /*
@@ -212,15 +256,28 @@ static inline bool hl_refcount_inc_not_zero(hl_refcount_t *r)
  */
 static inline bool hl_refcount_sub_and_test(int i, hl_refcount_t *r)
 {
-	int old = hl__atomic_fetch_sub(&r->refs, i, release);
-
-	if (old == i && old > 0) {
-		hl_acquire_after_rmw(&r->refs);
-		return true;
-	}
-	if (hl_unlikely(old <= 0 || hl__refcount_wrap_sub(old, i) < 0 || i < 0))
-		hl__refcount_saturate(r, HL_REFCOUNT_SUB_UAF);
+#ifdef HL__REFCOUNT_FLAGS
+	/* i <= 0 needs the old value: 0 - 0 sets ZF too (a rare call, a constant i folds it). */
+	if (hl_unlikely(i <= 0))
+		return hl__refcount_sub_and_test_old(i, r);
+	/* A locked instruction is a full barrier on x86-64: release and more. */
+	__asm__ goto("lock subl %1, %0\n\t"
+		     "je %l[zero]\n\t"
+		     "jl %l[below]"
+		     :
+		     : "m"(r->refs), "ir"(i)
+		     : "memory", "cc"
+		     : zero, below);
 	return false;
+zero:
+	/* The lock sub ordered it already; for the C11 model, and free: no instruction. */
+	hl__atomic_fence(acquire);
+	return true;
+below:
+	return hl__refcount_sub_and_test_uaf(r);
+#else
+	return hl__refcount_sub_and_test_old(i, r);
+#endif
 }
 
 /* hl_refcount_dec_and_test - as hl_refcount_sub_and_test(1, r). */
@@ -237,10 +294,23 @@ static inline bool hl_refcount_dec_and_test(hl_refcount_t *r)
  */
 static inline void hl_refcount_dec(hl_refcount_t *r)
 {
+#ifdef HL__REFCOUNT_FLAGS
+	/* jle: old - 1 <= 0 as a true signed compare, i.e. old <= 1, INT_MIN included. */
+	__asm__ goto("lock subl $1, %0\n\t"
+		     "jle %l[leak]"
+		     :
+		     : "m"(r->refs)
+		     : "memory", "cc"
+		     : leak);
+	return;
+leak:
+	hl__refcount_saturate(r, HL_REFCOUNT_DEC_LEAK);
+#else
 	int old = hl__atomic_fetch_sub(&r->refs, 1, release);
 
 	if (hl_unlikely(old <= 1))
 		hl__refcount_saturate(r, HL_REFCOUNT_DEC_LEAK);
+#endif
 }
 
 /*

@@ -12,9 +12,11 @@
 # compiler, tests/cxx/codegen.cpp (codegen.c's functions compiled as C++)
 # and c++17, c++20 or c++2b. GCC and Clang (x86-64) are told apart: Clang
 # splits no .cold part off, so there the saturation path must come after
-# the fast path's ret, and it may decrement with lock sub.
+# the fast path's ret.
 #
-# x86-64: lock xadd, lock cmpxchg, a plain byte store (x86 orders them).
+# x86-64: lock xadd (refcount inc), lock sub and branches on its flags
+# (refcount's decrements), lock add/sub and flags (rcuref), lock cmpxchg, a
+# plain byte store (x86 orders them).
 # aarch64, where the ordering is in the instruction and a missing acquire or
 # release shows nowhere else (qemu on an x86 host cannot reorder what a weak
 # CPU would), the source compiled three ways:
@@ -200,36 +202,39 @@ aarch64_checks() {
 x86_64_checks() {
 	compile
 	show cg_inc cg_dec cg_dec_and_test
+	jcc='\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b'
 	for f in cg_inc cg_dec cg_dec_and_test; do
 		expect $f "locked instruction(s)" '\block\b' 1
-	done
-	expect cg_inc "lock xadd" 'lock xadd' 1
-	if [ "$family" = clang ]; then
-		# One locked add of -1, whether it keeps the old value (xadd) or only the flags (sub).
-		for f in cg_dec cg_dec_and_test; do
-			expect $f "lock xadd or lock sub" 'lock (xadd|sub)' 1
-		done
-		for f in cg_inc cg_dec cg_dec_and_test; do
-			got=$(count "$(hot $f)" '\bcall')
-			if [ "$got" -ne 0 ]; then
-				echo "FAIL: $f: expected no call before the first ret, found $got"
-				status=1
-			fi
-		done
-	else
-		for f in cg_dec cg_dec_and_test; do
-			expect $f "lock xadd" 'lock xadd' 1
-		done
-		for f in cg_inc cg_dec cg_dec_and_test; do
+		expect $f "lock cmpxchg" 'cmpxchg' 0
+		# No call before the first ret: the saturation paths are out of line
+		# (GCC: in .cold; Clang: after the ret, a tail jump or a call).
+		got=$(count "$(hot $f)" '\bcall')
+		if [ "$got" -ne 0 ]; then
+			echo "FAIL: $f: expected no call before the first ret, found $got"
+			status=1
+		fi
+		if [ "$family" != clang ]; then
 			expect $f "call(s) on the hot path" '\bcall' 0
-		done
-	fi
-	# inc: exactly one conditional branch, and it leaves the function (to .cold).
-	expect cg_inc "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
-	expect cg_dec "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 1
-	if [ "$family" != clang ]; then
-		grep -q '<cg_inc.cold>:' "$tmp/dis" || { echo "FAIL: cg_inc has no .cold part: the saturation path is not out of line"; status=1; }
-	fi
+			grep -q "<$f.cold>:" "$tmp/dis" || { echo "FAIL: $f has no .cold part: its saturation path is not out of line"; status=1; }
+		fi
+	done
+	# inc needs the old value (flags cannot tell an increment of 0 from one of
+	# 1): lock xadd and one conditional branch on it, to the saturation path.
+	expect cg_inc "lock xadd" 'lock xadd' 1
+	expect cg_inc "conditional branch(es)" "$jcc" 1
+	# The decrements: a result-less lock sub and branches on its flags, which
+	# tell every case exactly (refcount.h): dec jle (old <= 1); dec_and_test
+	# je (the last reference) and jl (old < 1). No xadd: the decrements need
+	# no more than the flags (docs/refcount.md, "Cost").
+	for f in cg_dec cg_dec_and_test; do
+		expect $f "lock sub (flags only, no xadd)" 'lock subl?\b' 1
+		expect $f "xadd" 'xadd' 0
+	done
+	expect cg_dec "jle (old <= 1: DEC_LEAK)" '\bjle\b' 1
+	expect cg_dec "conditional branch(es)" "$jcc" 1
+	expect cg_dec_and_test "je (reached zero)" '\b(je|jz)\b' 1
+	expect cg_dec_and_test "jl (old < 1: SUB_UAF)" '\b(jl|jnge)\b' 1
+	expect cg_dec_and_test "conditional branch(es)" "$jcc" 2
 
 	# rcuref.h: get and put are one result-less locked add or subtract each
 	# (no xadd: it measured 0.87x atomic_faa at 2 threads where this measured
@@ -246,7 +251,7 @@ x86_64_checks() {
 		expect $f "xadd" 'xadd' 0
 		expect $f "lock cmpxchg" 'cmpxchg' 0
 		expect $f "js (any other result outside the valid zone)" '\bjs\b' 1
-		expect $f "conditional branch(es)" '\bj(a|ae|b|be|c|e|g|ge|l|le|na|nae|nb|nbe|nc|ne|ng|nge|nl|nle|no|np|ns|nz|o|p|pe|po|s|z)\b' 2
+		expect $f "conditional branch(es)" "$jcc" 2
 		got=$(count "$(hot $f)" '\bcall')
 		if [ "$got" -ne 0 ]; then
 			echo "FAIL: $f: expected no call before the first ret, found $got"
@@ -268,8 +273,9 @@ x86_64_checks() {
 	expect cg_qspin_unlock "byte store(s) of 0" 'movb +\$0x0,' 1
 	expect cg_qspin_unlock "call(s)" '\bcall' 0
 	[ $status -eq 0 ] && echo "ok ($family, -std=$std): refcount and rcuref fast paths are" \
-		"one locked add (inc, rcuref get: lock xadd) + one branch, no call; qspinlock lock" \
-		"is one lock cmpxchg, unlock one byte store"
+		"one locked instruction (refcount inc: lock xadd; its decrements and rcuref: lock" \
+		"add/sub and branches on the flags), no call; qspinlock lock is one lock cmpxchg," \
+		"unlock one byte store"
 }
 
 case "$arch" in
