@@ -193,15 +193,18 @@ static void dest_before_read_only_every_distance_to_130_every_length_to_300_exac
 /*
  * Copies past the vector loop (above 512 B), whose tail ends on the
  * destination's last 64-byte boundary and copies the partial line after it
- * with a byte-masked load and store: every destination alignment modulo 64,
- * the source at the same and at a different one, ends 0-255 bytes past a
- * page boundary among them. Every byte copied, none outside written.
+ * with a byte-masked load and store where the destination ends 1-255
+ * bytes past a page boundary (not on a line): every destination alignment
+ * modulo 64, the source at the same and at a different one; then every
+ * size with the destination ending 0-320 bytes past a page boundary. Every
+ * byte copied, none outside written.
  */
 static void copies_past_512_every_alignment_end_exactly(void **state)
 {
 	static const size_t sizes[] = {513,  520,  575,	 576,  577,  640,  700,	 767,
 				       1000, 1100, 4128, 4192, 4256, 4320, 8224, 12287};
-	size_t page = page_size(), len = 4 * page;
+	static const size_t pasts[] = {0, 1, 31, 32, 63, 64, 65, 96, 160, 224, 255, 256, 257, 320};
+	size_t page = page_size(), len = 5 * page;
 	unsigned char *src = map_plain(len), *dst = map_plain(len);
 	char why[256];
 
@@ -221,11 +224,25 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 						   sizes[i], a);
 					if (!copy_run(&c, why, sizeof(why)))
 						fail_msg("%s: hl_try_copy of %zu bytes, dst %% 64 "
-							 "= %zu, "
-							 "src %% 64 = %zu: %s",
+							 "= %zu, src %% 64 = %zu: %s",
 							 subjects[s], sizes[i], a,
 							 (size_t)(c.src - src) % 64, why);
 				}
+			}
+			for (size_t e = 0; e < N_OF(pasts); e++) {
+				struct copy_case c = {.n = sizes[i], .want = 0};
+
+				c.dst = dst + 4 * page + pasts[e] - sizes[i];
+				c.src = src + 256 + (e * 37 + 11) % 64;
+				c.lo = c.dst - 192;
+				c.hi = c.dst + sizes[i] + 192;
+				fault_note("%s: %zu bytes ending %zu past a page", subjects[s],
+					   sizes[i], pasts[e]);
+				if (!copy_run(&c, why, sizeof(why)))
+					fail_msg("%s: hl_try_copy of %zu bytes ending %zu bytes "
+						 "past a "
+						 "page: %s",
+						 subjects[s], sizes[i], pasts[e], why);
 			}
 		}
 	}

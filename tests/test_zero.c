@@ -268,6 +268,45 @@ static void check_large_sizes(enum how how)
 	zero_use("auto");
 }
 
+/*
+ * Buffers above 512 B that end 0-320 bytes past a page boundary, where the
+ * avx512 loop's tail switches to aligned stores and a byte-masked one (so
+ * that no store splits across the page), and where it does not.
+ */
+static void check_ends_past_a_page(enum how how)
+{
+	static const size_t sizes[] = {513, 577, 1000, 4128, 4192, 4256, 4320, 8224, 12287};
+	static const size_t pasts[] = {0, 1, 31, 32, 63, 64, 65, 96, 160, 224, 255, 256, 257, 320};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = 5 * page;
+	unsigned char *buf;
+
+	need_pattern(len);
+	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(buf != MAP_FAILED);
+	for (int s = 0; s < n_subjects; s++) {
+		zero_use(subjects[s]);
+		for (size_t i = 0; i < N_OF(sizes); i++) {
+			for (size_t e = 0; e < N_OF(pasts); e++) {
+				size_t n = sizes[i], off = 4 * page + pasts[e] - n;
+				size_t lo = off - SMALL_CANARY, hi = off + n + SMALL_CANARY;
+
+				memcpy(buf + lo, pattern + lo, hi - lo);
+				check_cleared(subjects[s], how, buf, lo, hi, off, n,
+					      clear(how, buf + off, n));
+			}
+		}
+	}
+	munmap(buf, len);
+	zero_use("auto");
+}
+
+static void ends_0_to_320_bytes_past_a_page_clear_exactly(void **state)
+{
+	(void)state;
+	check_ends_past_a_page(HL_ZERO);
+	check_ends_past_a_page(HL_TRY_ZERO);
+}
+
 static void hl_zero_clears_sizes_to_1100_at_every_alignment_and_nothing_else(void **state)
 {
 	(void)state;
@@ -683,6 +722,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(null_with_length_0_is_fine_in_every_variant),
 		cmocka_unit_test(hl_zero_clears_sizes_to_1100_at_every_alignment_and_nothing_else),
 		cmocka_unit_test(hl_try_zero_clears_sizes_to_1100_at_every_alignment_returning_0),
+		cmocka_unit_test(ends_0_to_320_bytes_past_a_page_clear_exactly),
 		cmocka_unit_test(hl_zero_clears_large_sizes_and_each_plan_bound_plus_minus_1),
 		cmocka_unit_test(hl_try_zero_clears_large_sizes_and_each_plan_bound_returning_0),
 		cmocka_unit_test(env_unset_or_auto_gives_the_auto_plan_silently),
