@@ -21,11 +21,16 @@
  *    is free to be mapped for the check).
  *
  * Whether this machine lets the process map page 0 is printed, so a log
- * shows whether the first check meant anything here.
+ * shows whether the first check meant anything here. Under qemu-user
+ * (HOTLINE_TARGET_RUN set: make test-arm64) the guest's mmap is answered
+ * by qemu's own map of the guest address space, not by the kernel, and it
+ * may report the page at the end as taken: there the end is only checked
+ * through hl_try_zero.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -40,6 +45,14 @@
 
 /* Hidden in the shared library; the tests link the static one. */
 uintptr_t hl__user_top(void);
+
+/* Under qemu-user (make test-arm64 sets HOTLINE_TARGET_RUN for every test). */
+static bool emulated(void)
+{
+	const char *run = getenv("HOTLINE_TARGET_RUN");
+
+	return run && *run;
+}
 
 /* One page at exactly addr, by system call (no interceptor between): its address, or -errno. */
 static long map_exactly(uintptr_t addr, int prot)
@@ -108,7 +121,7 @@ static void probe_finds_the_kernels_end(void **state)
 	if (below >= 0 && (uintptr_t)below != top - page)
 		fail_msg("asked for %#lx, the kernel gave %#lx", (unsigned long)(top - page),
 			 (unsigned long)below);
-	if (at >= 0 || at == -EEXIST)
+	if ((at >= 0 || at == -EEXIST) && !emulated())
 		fail_msg("the page at the end found (%#lx) is user memory", (unsigned long)top);
 }
 
