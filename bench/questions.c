@@ -61,7 +61,7 @@ const struct bench_question bench_questions[] = {
 	 .text = "lockref >= 0.85x cas_loop at 2 threads",
 	 .from = {"CRITERIA[1]", "QUESTIONS[2].measures[0]"}},
 	/*
-	 * Issue 19's lookups at 2 threads: rcuref against the floor and against the
+	 * The lookups at 2 threads: rcuref against the floor and against the
 	 * cmpxchg lookup (CRITERIA[4], [5]; summary QUESTIONS[9]), and the lockref's
 	 * lookup against rcuref, a figure.
 	 */
@@ -112,7 +112,7 @@ const struct bench_question bench_questions[] = {
 	 .text = "refcount_full's time / atomic's, one thread (a figure, no claim)",
 	 .from = {"QUESTIONS[1].measures[0]"}},
 	/*
-	 * zero, at each size of a range: criteria.ZERO_CRITERIA (issue 17's); summary
+	 * zero, at each size of a range: criteria.ZERO_CRITERIA; summary
 	 * QUESTIONS[5..8]. hl_zero against glibc_memset at every size, hot and cold.
 	 */
 	{.scenario = "zero", .subject = "hl_zero", .base = "glibc_memset", .mode = "hot",
@@ -169,7 +169,7 @@ const struct bench_question bench_questions[] = {
 	 .text = "hl_try_zero within 2 ns per call of hl_zero at every size below 256 B (hot)",
 	 .from = {"ZERO_CRITERIA[6]", "QUESTIONS[8].measures[1]"}},
 	/*
-	 * copy (issue 19): criteria.COPY_CRITERIA; summary QUESTIONS[10]. hl_try_copy against
+	 * copy: criteria.COPY_CRITERIA; summary QUESTIONS[10]. hl_try_copy against
 	 * glibc_memcpy hot, from 64 B in GB/s and below it in ns per call; against one
 	 * process_vm_readv per copy at 4 KiB (the probe sweep, hot buffers).
 	 */

@@ -74,7 +74,7 @@ enum sim_policy {
 	SIM_LOCKREF_SPINLOCK_ONLY,
 	SIM_QSPINLOCK,
 	SIM_TICKET,
-	/* Issue 19's lookups: a get and a put alternate, each one count update. */
+	/* The lookups: a get and a put alternate, each one count update. */
 	SIM_RCUREF,
 	SIM_REFCOUNT_INC_NOT_ZERO,
 	SIM_LOCKREF_GET_NOT_DEAD,

@@ -9,7 +9,7 @@
  * compare-and-swap loops (cas_loop, refcount_full, the lockref variants) to
  * locks around a plain counter (qspinlock, ticket, pthread_mutex, and the
  * lockref with its lockless path switched off). One op is a get plus a put.
- * Issue 19's lookups are here too: rcuref (get-unless-dead in one fetch-add)
+ * The lookups are here too: rcuref (get-unless-dead in one fetch-add)
  * beside the cmpxchg lookups it replaces, refcount_inc_not_zero and
  * lockref_get_not_dead.
  *
@@ -256,7 +256,7 @@ static inline void inz_get(struct ct_object *o, struct ct_thread *t)
 }
 
 /*
- * rcuref: issue 19's lookup, one fetch-add each way. With the object's own
+ * rcuref: the lookup, one fetch-add each way. With the object's own
  * reference held the get never finds it dead and no put is the last: either
  * is counted as a lost reference and fails the run.
  */
@@ -519,7 +519,7 @@ static const struct bench_subject ct_subjects[] = {
 		   "hl_refcount_inc_not_zero (cmpxchg loop) + hl_refcount_dec_and_test",
 		   .kind = SUBJECT_CAS_LOOP, .baseline = "refcount", .library = true),
 	CT_SUBJECT("rcuref", run_rcuref,
-		   "hl_rcuref_get + hl_rcuref_put: get-unless-dead in one fetch-add (issue 19)",
+		   "hl_rcuref_get + hl_rcuref_put: get-unless-dead in one fetch-add",
 		   .kind = SUBJECT_ATOMIC, .baseline = "atomic_faa", .library = true),
 	CT_SUBJECT("lockref_get_not_dead", run_lockref_get_not_dead,
 		   "hl_lockref_get_not_dead + hl_lockref_put_return, else the lock (as dput)",

@@ -161,7 +161,7 @@ class LookupReportTests(ToolCase):
         summary = self.md[self.md.index("## Summary"):self.md.index("\n## ", self.md.index(
             "## Summary") + 1)]
         self.assertIn("at 224 threads rcuref's get+put has 10.00x refcount_inc_not_zero's "
-                      "throughput; issue 19 expects an order of magnitude (about 10x). A model's "
+                      "throughput; the claim is an order of magnitude (about 10x). A model's "
                       "figure, not a verdict on any machine.", summary)
         self.assertIn("hotline-sim's thunderx2 model", summary)
 

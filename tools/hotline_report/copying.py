@@ -1,4 +1,4 @@
-"""The copy section (issue 19: copying memory that may not be there), and what it adds up to.
+"""The copy section (copying memory that may not be there), and what it adds up to.
 
   render        GB/s vs buffer size, log-log, one plot per size sweep (hot, cold) and
                 one for the probe sweep; what each subject is; hl_try_copy against
@@ -415,7 +415,7 @@ def word_sentence(c):
 
 
 def checks(ctx, doc):
-    """The copy done criteria (issue 19's) against this file (criteria.SizeCheck), or []."""
+    """The copy done criteria against this file (criteria.SizeCheck), or []."""
     results = _copy(doc)
     if not results:
         return []

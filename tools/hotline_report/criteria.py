@@ -4,8 +4,8 @@ Contention (CRITERIA): each compares two throughputs from the contend scenario:
 
     SUBJECT's ops/s at THREADS  >=  FACTOR x  BASE's ops/s at BASE_THREADS
 
-Clearing memory (ZERO_CRITERIA, issue 4), and copying it (COPY_CRITERIA, issue
-19, of the copy scenario, written the same way): each compares two subjects of the
+Clearing memory (ZERO_CRITERIA), and copying it (COPY_CRITERIA, of the copy
+scenario, written the same way): each compares two subjects of the
 zero scenario, in one mode (hot or cold), at every size of a range, and
 holds only if it holds at each of them:
 
@@ -48,7 +48,7 @@ CRITERIA = [
      "text": "qspinlock at 8 threads \u2265 0.5x its own 2-thread figure"},
     {"subject": "qspinlock", "threads": 8, "base": "pthread_mutex", "base_threads": 8,
      "factor": 0.5, "text": "qspinlock \u2265 0.5x pthread_mutex at 8 threads"},
-    # issue 19: get-unless-dead in one atomic add, against the floor and the cmpxchg lookup
+    # get-unless-dead in one atomic add, against the floor and the cmpxchg lookup
     {"subject": "rcuref", "threads": 2, "base": "atomic_faa", "base_threads": 2, "factor": 0.95,
      "text": "rcuref \u2265 0.95x atomic_faa at 2 threads"},
     {"subject": "rcuref", "threads": 2, "base": "refcount_inc_not_zero", "base_threads": 2,
@@ -251,7 +251,7 @@ def evaluate(results):
     return out
 
 
-# -- clearing memory (issues 4 and 17) ----------------------------------------------------------
+# -- clearing memory ------------------------------------------------------------------------
 
 ZERO = "zero"
 
@@ -281,10 +281,10 @@ BEYOND_CACHE = 32 << 20
 #          (the first n repetitions at every size, n the fewest any size has: with
 #          --until-decided some sizes have more); judged is the median of those
 #          per-repetition means, with stats.py's interval.
-# Issue 17 replaced issue 4's zero criteria: hl_zero >= 0.95x glibc from 1 B (not 64 B), hot
-# and now cold; the geometric mean; and beyond the cache, the store bandwidth limit in place
-# of issue 4's "hl_zero >= 1.2x glibc_memset beyond the cache" (issue 17 supersedes it there:
-# what glibc reaches is a figure beside it, no longer the bar).
+# The zero criteria: hl_zero >= 0.95x glibc from 1 B (not 64 B, as first), hot and cold; the
+# geometric mean; and beyond the cache, the store bandwidth limit in place of the first
+# "hl_zero >= 1.2x glibc_memset beyond the cache" (what glibc reaches is a figure beside it,
+# no longer the bar).
 GIB = 1 << 30
 ZERO_CRITERIA = [
     {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": (1, GIB),
@@ -697,7 +697,7 @@ ZERO_RATIOS = tuple((c["subject"], c["base"]) for c in (ZERO_VS_GLIBC, TRY_ZERO_
                                                          ZERO_VS_COPY))
 
 
-# -- copying memory that may not be there (issue 19) --------------------------------------------
+# -- copying memory that may not be there ---------------------------------------------------
 
 COPY = "copy"
 
@@ -706,7 +706,7 @@ COPY = "copy"
 # per call (hl_try_load64 against a process_vm_readv per word).
 COPY_MODES = ("hot", "cold", "probe", "word")
 
-# Issue 19's criteria, as ZERO_CRITERIA are written (their "scenario" says whose results): when
+# The copy criteria, as ZERO_CRITERIA are written (their "scenario" says whose results): when
 # nothing faults, hl_try_copy costs what memcpy costs, and it is far cheaper than the system
 # call that reads memory which may not be mapped.
 COPY_CRITERIA = [
@@ -725,7 +725,7 @@ COPY_VS_GLIBC = COPY_CRITERIA[0]    # hl_try_copy against glibc's memcpy from 64
 COPY_SMALL_NS = COPY_CRITERIA[1]    # its cost over memcpy in ns per call, below 64 B
 COPY_VS_SYSCALL = COPY_CRITERIA[2]  # against one process_vm_readv per copy, at 4 KiB
 
-# hl_try_load64 against one process_vm_readv per word: a figure (issue 19 sets no bar).
+# hl_try_load64 against one process_vm_readv per word: a figure (no bar is set).
 LOAD_WORD = {"subject": "hl_try_load64", "base": "process_vm_readv_word", "mode": "word"}
 
 
@@ -843,12 +843,12 @@ QUESTIONS = [
 SIZE_CRITERIA = {"zero": ZERO_CRITERIA, "copy": COPY_CRITERIA}
 
 
-# The simulated lookups (issue 19): rcuref's get+put over the cmpxchg lookup's on the ThunderX2
-# model at its most threads, where the issue expects an order of magnitude.  A model's figure,
+# The simulated lookups: rcuref's get+put over the cmpxchg lookup's on the ThunderX2
+# model at its most threads, where the claim is an order of magnitude.  A model's figure,
 # not this machine's: the summary states it under its table, with no verdict.
 SIM_LOOKUP = {"subject": "rcuref", "base": "refcount_inc_not_zero", "preset": "thunderx2",
               "threads": 224, "expected": 10.0,
-              "text": "issue 19 expects an order of magnitude"}
+              "text": "the claim is an order of magnitude"}
 
 
 def zero_measure(m):

@@ -140,7 +140,7 @@ def zero(doc, modes=("hot", "cold")):
                for s in sizes]
         pts = [p for p in pts if p]
         if pts:
-            # each mode's own criterion (issue 17: hot and cold), else the hot one's threshold
+            # each mode's own criterion (hot and cold), else the hot one's threshold
             crit = criteria.ZERO_VS_GLIBC_BY_MODE.get(mode, c)
             out.append(Series(f"{mode} buffers", mode, pts, crit["factor"], c["subject"],
                               c["base"]))

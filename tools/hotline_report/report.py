@@ -1,6 +1,6 @@
 """The Markdown report: report.md, the answer (brief.py), and appendix.md, the rest.
 
-appendix.md holds what report.md held before issue 16, under a line linking
+appendix.md holds what report.md held before it became a brief answer, under a line linking
 back to report.md: one section per input file, one subsection per scenario,
 each opened by an explicit anchor (<a id="STEM-SCENARIO">, anchor()) that
 report.md's short sections link to.

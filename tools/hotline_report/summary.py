@@ -8,7 +8,7 @@ beside it with the machine it came from and its source (data/published.json,
 docs/sources.md).  The first measured file that has a measure's data answers
 it.  Simulated files never answer: a model is not this machine.  Under the table, one
 line per simulated file of criteria.SIM_LOOKUP's preset states that model's figure for it
-(issue 19: rcuref over the cmpxchg lookup at 224 threads), with no verdict.
+(rcuref over the cmpxchg lookup at 224 threads), with no verdict.
 
 Files from several machines (hotline-report a.json b.json, each env naming
 its CPU and arch: machines()): the table has one column group per machine,

@@ -1,4 +1,4 @@
-"""The zero section (issue 4: clearing memory), and what it adds up to.
+"""The zero section (clearing memory), and what it adds up to.
 
   render            GB/s vs buffer size, log-log, one plot per mode (hot, cold),
                     the cache sizes marked when the file has them; what each
@@ -10,9 +10,9 @@
                     subject by size; the dd experiments, said to measure the host
                     kernel
   paragraphs        its paragraphs of "What this machine says"
-  checks            its rows of the done criteria (criteria.ZERO_CRITERIA, issue 17's)
+  checks            its rows of the done criteria (criteria.ZERO_CRITERIA)
 
-Issue 17's criteria are judged here too, in words and tables: hl_zero against
+The zero criteria are judged here too, in words and tables: hl_zero against
 glibc_memset at every size, hot and cold, each size's median ratio with its
 interval and verdict; the geometric mean over sizes; and beyond the
 last-level cache, hl_zero and glibc_memset against the store bandwidth limit
@@ -629,7 +629,7 @@ def paragraphs(ctx, doc):
 
 
 def checks(ctx, doc):
-    """The zero done criteria (issue 17's) against this file (criteria.SizeCheck and
+    """The zero done criteria against this file (criteria.SizeCheck and
     GeomeanCheck), or []."""
     results = _zero(doc)
     if not results:
