@@ -26,15 +26,15 @@ fail() {
 	status=1
 }
 
-# The checks, then hl__try_zero_checked: x86-64 end = dst + n (jb: it
-# wrapped), compared with the thread's end of user space, %fs-relative at an
-# offset from the GOT (ja); arm64 the same with adds/b.cs, mrs/adrp/ldr/ldr,
+# The checks, then hl__try_zero_checked: x86-64 the thread's end of user
+# space, %fs-relative at an offset from the GOT, less n (jb: n is larger),
+# compared with dst (ja); arm64 the same with adds/b.cs, mrs/adrp/ldr/ldr,
 # cmp/b.hi, and one `b` to the slow path after the body (the conditional
 # branches reach it there).
 if grep -q 'file format elf64-littleaarch64' "$tmp/dis"; then
 	checks_want="adds b.cs mrs adrp ldr ldr cmp b.hi " slow_stub='^b[[:space:]]+T$'
 else
-	checks_want="mov add jb mov cmp ja " slow_stub='^\$^'
+	checks_want="mov mov sub jb cmp ja " slow_stub='^\$^'
 fi
 zero=$(body hl_zero)
 checks=$(body hl_try_zero)

@@ -33,8 +33,8 @@
 #include "../zero_asm.h"
 
 /*
- * The length of TRY_ZERO_CHECKS (below) in bytes: 3 + 3 + 6 (jc rel32: the target is global) + 7 +
- * 4 + 6. VEC_ZERO starts hl_try_zero this far before a 64-byte boundary;
+ * The length of TRY_ZERO_CHECKS (below) in bytes: 7 + 4 + 3 + 6 (jb rel32:
+ * the target is global) + 3 + 6. VEC_ZERO starts hl_try_zero this far before a 64-byte boundary;
  * tests/build/zero_layout.sh fails when the figure is wrong.
  */
 #define TRY_ZERO_CHECKS_SIZE 29
@@ -347,19 +347,23 @@ ENDFUNC \fn
  * TRY_ZERO_CHECKS: what hl_try_zero checks before it stores anything; a
  * check that fails sends the call to hl__try_zero_slow (../../zero.c),
  * which sorts it out and comes back to hl__try_zero_checked, just after
- * these checks, or returns n. One comparison does both checks: the range
- * must not wrap (jb) and must end at or below hl__try_zero_thread_top, a
- * thread-local copy of the end of the user address space that is 0 until
- * a call has found this thread not blocking SIGSEGV and SIGBUS (ja). The
- * variable is initial-exec: its offset from %fs comes from the GOT, or is
- * an immediate once linked into a program.
+ * these checks, or returns n. The range must end at or below
+ * hl__try_zero_thread_top, a thread-local copy of the end of the user
+ * address space that is 0 until a call has found this thread not blocking
+ * SIGSEGV and SIGBUS: n <= top (jb) and dst <= top - n (ja), which is
+ * dst + n <= top with no sum that could wrap. Two compare-and-branch
+ * pairs, one subtraction and two loads: every instruction here is paid by
+ * every call, and a hot loop of small clears is bound by their number.
+ * The variable is initial-exec: its offset from %fs comes from the GOT, or
+ * is an immediate once linked into a program. rdi and rsi are untouched
+ * (the slow path takes them as they came); rax is clobbered.
  */
 .macro TRY_ZERO_CHECKS
-	movq	%rdi, %rax
-	addq	%rsi, %rax
-	jc	hl__try_zero_slow
-	movq	hl__try_zero_thread_top@gottpoff(%rip), %rcx
-	cmpq	%fs:(%rcx), %rax
+	movq	hl__try_zero_thread_top@gottpoff(%rip), %rax
+	movq	%fs:(%rax), %rax
+	subq	%rsi, %rax
+	jb	hl__try_zero_slow
+	cmpq	%rax, %rdi
 	ja	hl__try_zero_slow
 .endm
 
