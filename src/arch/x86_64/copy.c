@@ -19,6 +19,19 @@ size_t hl__try_copy_avx2(void *dst, const void *src, size_t n);
 size_t hl__try_copy_auto_avx2(void *dst, const void *src, size_t n);
 size_t hl__try_copy_avx512(void *dst, const void *src, size_t n);
 
+/*
+ * Whether the streaming copy may stream whole lines from zmm registers
+ * (copy.inc, nontemporal): set once at load, where AVX-512 runs; until
+ * then, and elsewhere, it streams 16-byte xmm stores, which every x86-64
+ * has.
+ */
+unsigned char hl__copy_nt_zmm;
+
+__attribute__((constructor)) static void nt_width(void)
+{
+	hl__copy_nt_zmm = hl__x86_avx512(hl_cpu());
+}
+
 const struct hl_copy_impl hl_arch_copy_impls[] = {
 	{"rep_movsb", hl__try_copy_rep_movsb, hl__x86_always},
 	{"movq", hl__try_copy_movq, hl__x86_always},
