@@ -131,7 +131,7 @@ if grep -qE ' (data16|cs|nop)' "$tmp/try"; then
 	fail "padding between hl_try_zero's checks and its body (TRY_ZERO_CHECKS_SIZE is wrong)"
 fi
 
-# The same for hl_try_copy (copy.inc, TRY_COPY_CHECKS_SIZE): its body,
+# The same for hl_try_copy (copy.S, TRY_COPY_CHECKS_SIZE): its body,
 # hl__try_copy_checked, on a 64-byte boundary, its checks with no padding.
 insns hl__try_copy_checked >"$tmp/copy"
 start=$(awk '$1 == "start" { print $2; exit }' "$tmp/copy")

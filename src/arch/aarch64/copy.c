@@ -2,8 +2,7 @@
 /*
  * aarch64/copy.c - which copy variants this CPU can run, and the code of
  * the automatic plan (src/plan.c chooses it). The variants themselves are
- * in copy.inc, assembled inside zero.S so that they share its exception
- * table.
+ * in copy.S, whose entries join zero.S's in the one exception table.
  */
 #include <stdint.h>
 
@@ -22,7 +21,7 @@ const struct hl_copy_impl hl_arch_copy_impls[] = {
 /*
  * The automatic plan (plan.c chooses it: ldp_stp for every size, or, with
  * FEAT_MOPS, ldp_stp up to 64 bytes and mops beyond) is the body of
- * hl_try_copy itself (copy.inc), which reads hl__copy_vec_max.
+ * hl_try_copy itself (copy.S), which reads hl__copy_vec_max.
  */
 void hl_arch_copy_auto(const struct hl_plan_layout *l, struct hl_copy_auto *plan)
 {

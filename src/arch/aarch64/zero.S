@@ -41,7 +41,7 @@
  * only the caller-saved x0-x5 and v0, so a fixup may `ret`.
  */
 
-#include "../zero_asm.h"
+#include "../asm.h"
 
 /* ZVA_BYTES reg, tmp: the DC ZVA block size in bytes, from DCZID_EL0 (4 << BS). */
 .macro ZVA_BYTES reg, tmp
@@ -51,7 +51,6 @@
 	lsl	\reg, \reg, \tmp
 .endm
 
-	ZERO_EXTABLE_BEGIN
 
 	.text
 
@@ -299,7 +298,4 @@ ENDFUNC \pfx\()mops
 	.set	.Ltry_copy, 1
 	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect, hl__try_zero_checked
 
-/* hl_try_copy's variants and hl_try_load64, in the same table. */
-#include "copy.inc"
-
-	ZERO_EXTABLE_FINISH
+	ASM_FILE_END

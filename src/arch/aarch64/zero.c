@@ -23,7 +23,12 @@ VARIANT(stp);
 VARIANT(dc_zva);
 VARIANT(mops);
 
-extern const struct hl_zero_extable hl__zero_extable_start[], hl__zero_extable_end[];
+/*
+ * The exception table's bounds (../asm.h): the linker names them after the
+ * section hl_extable, which every .S file of this directory adds to.
+ */
+extern const struct hl_zero_extable __start_hl_extable[] __attribute__((visibility("hidden")));
+extern const struct hl_zero_extable __stop_hl_extable[] __attribute__((visibility("hidden")));
 
 /* The largest DC ZVA block the architecture allows: DCZID_EL0.BS = 9, 2 KiB. */
 #define ZVA_MAX_BLOCK 2048u
@@ -91,7 +96,7 @@ uintptr_t hl_arch_user_top_min(void)
 }
 
 /*
- * The protocols of zero.S and copy.inc: only the armed variants' loads and
+ * The protocols of zero.S and copy.S: only the armed variants' loads and
  * stores are in the table, and each kind of entry names the registers
  * that bound what may fault: hl_try_zero stores in [x0, x2); hl_try_copy
  * stores in [x0, x2) and loads in [x1, x1 + (x2 - x0)); hl_try_load64
@@ -100,7 +105,7 @@ uintptr_t hl_arch_user_top_min(void)
 bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
 {
 	mcontext_t *m = &((ucontext_t *)uc)->uc_mcontext;
-	uintptr_t fixup = hl__zero_extable_fixup(hl__zero_extable_start, hl__zero_extable_end,
+	uintptr_t fixup = hl__zero_extable_fixup(__start_hl_extable, __stop_hl_extable,
 						 (uintptr_t)m->pc, addr, (uintptr_t)m->regs[0],
 						 (uintptr_t)m->regs[1], (uintptr_t)m->regs[2]);
 

@@ -2,8 +2,7 @@
 /*
  * x86_64/copy.c - which copy variants this CPU can run, and the code of
  * the automatic plan (src/plan.c chooses it). The variants themselves are
- * in copy.inc, assembled inside zero.S so that they share its exception
- * table.
+ * in copy.S, whose entries join zero.S's in the one exception table.
  */
 #include <stdint.h>
 #include <string.h>
@@ -21,7 +20,7 @@ size_t hl__try_copy_avx512(void *dst, const void *src, size_t n);
 
 /*
  * Whether the streaming copy may stream whole lines from zmm registers
- * (copy.inc, nontemporal): set once at load, where AVX-512 runs; until
+ * (copy.S, nontemporal): set once at load, where AVX-512 runs; until
  * then, and elsewhere, it streams 16-byte xmm stores, which every x86-64
  * has.
  */
@@ -43,7 +42,7 @@ const struct hl_copy_impl hl_arch_copy_impls[] = {
 /*
  * The code of the automatic plan (plan.c chooses it; docs/copy.md,
  * "Measured", has the figures behind it): the avx512 plan is the body of
- * hl_try_copy itself, the avx2 plan copy.inc's auto_avx2 (each with or
+ * hl_try_copy itself, the avx2 plan copy.S's auto_avx2 (each with or
  * without its rep movsb class, as hl__copy_vec_max says); a plan of one
  * variant is that variant.
  */

@@ -30,7 +30,7 @@
  * touch no stack, so a fixup may `ret`.
  */
 
-#include "../zero_asm.h"
+#include "../asm.h"
 
 /*
  * The length of TRY_ZERO_CHECKS (below) in bytes: 7 + 4 + 3 + 6 (jb rel32:
@@ -39,7 +39,6 @@
  */
 #define TRY_ZERO_CHECKS_SIZE 29
 
-	ZERO_EXTABLE_BEGIN
 
 	.text
 
@@ -490,7 +489,4 @@ ENDFUNC \pfx\()nontemporal
 	.set	.Ltry_copy, 1
 	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect, hl__try_zero_checked
 
-/* hl_try_copy and hl_try_load64, whose entries belong in this table too. */
-#include "copy.inc"
-
-	ZERO_EXTABLE_FINISH
+	ASM_FILE_END

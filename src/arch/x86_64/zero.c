@@ -30,7 +30,12 @@ VARIANT(evex256);
 VARIANT(nontemporal);
 VARIANT(auto_avx2);
 
-extern const struct hl_zero_extable hl__zero_extable_start[], hl__zero_extable_end[];
+/*
+ * The exception table's bounds (../asm.h): the linker names them after the
+ * section hl_extable, which every .S file of this directory adds to.
+ */
+extern const struct hl_zero_extable __start_hl_extable[] __attribute__((visibility("hidden")));
+extern const struct hl_zero_extable __stop_hl_extable[] __attribute__((visibility("hidden")));
 
 /*
  * The string variants run on every x86-64; ERMS, FSRM and REP_GOOD only
@@ -137,7 +142,7 @@ uintptr_t hl_arch_user_top_min(void)
 }
 
 /*
- * The protocols of zero.S and copy.inc: only the armed variants' loads and
+ * The protocols of zero.S and copy.S: only the armed variants' loads and
  * stores are in the table, and each kind of entry names the registers
  * that bound what may fault: hl_try_zero stores in [rdi, rdx); hl_try_copy
  * stores in [rdi, rdx) and loads in [rsi, rsi + (rdx - rdi)); hl_try_load64
@@ -146,7 +151,7 @@ uintptr_t hl_arch_user_top_min(void)
 bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
 {
 	greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
-	uintptr_t fixup = hl__zero_extable_fixup(hl__zero_extable_start, hl__zero_extable_end,
+	uintptr_t fixup = hl__zero_extable_fixup(__start_hl_extable, __stop_hl_extable,
 						 (uintptr_t)r[REG_RIP], addr, (uintptr_t)r[REG_RDI],
 						 (uintptr_t)r[REG_RSI], (uintptr_t)r[REG_RDX]);
 

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aarch64/copy.inc - hl_try_copy's variants and hl_try_load64 on arm64,
- * included by zero.S (beside this file) so that their entries land inside
- * its exception table, between its start and end labels: one table, one
- * handler (../../zero.c), one search.
+ * aarch64/copy.S - hl_try_copy's variants and hl_try_load64 on arm64.
+ * Their entries join hl_try_zero's in the one exception table (../asm.h),
+ * which the same handler (../../zero.c) searches.
  *
  * Every variant is size_t fn(void *dst, const void *src, size_t n)
  * (AAPCS64: x0, x1, x2) and returns in x0 the bytes it did not copy. The
  * protocol that makes a fault byte-exact on either side, as on x86-64
- * (../x86_64/copy.inc):
+ * (../x86_64/copy.S):
  *  - x2 holds dst_end = dst + n from the variant's start to its exit;
  *  - x0 and x1 are the progress pointers, always the same distance apart
  *    as dst and src: at any instruction that may fault, every byte of
@@ -35,7 +34,13 @@
  * caller-saved x0-x9 and q0-q3: a fixup may `ret`.
  */
 
+#include "../asm.h"
+
 /* clang-format off */
+
+	.text
+	/* the mops variant's CPYF* instructions: run only where the CPU has FEAT_MOPS (copy.c) */
+	.arch_extension mops
 
 /*
  * The shared fixup: copy byte by byte from (x0, x1) to x2. The entry covers
@@ -282,4 +287,5 @@ hl__try_load64_checked:
 4:	b	hl__try_load64_slow
 	EXTABLE 1b, 2b, 3b, 2
 ENDFUNC hl_try_load64
+	ASM_FILE_END
 /* clang-format on */

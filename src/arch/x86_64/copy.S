@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86_64/copy.inc - hl_try_copy's variants and hl_try_load64, included by
- * zero.S (beside this file) so that their entries land inside its
- * exception table, between its start and end labels: one table, one
- * handler (../../zero.c), one search.
+ * x86_64/copy.S - hl_try_copy's variants and hl_try_load64. Their entries
+ * join hl_try_zero's in the one exception table (../asm.h), which the
+ * same handler (../../zero.c) searches.
  *
  * Every variant is size_t fn(void *dst, const void *src, size_t n)
  * (System V: rdi, rsi, rdx) and returns in rax the bytes it did not copy.
@@ -27,7 +26,11 @@
  * The variants are leaf functions that touch no stack: a fixup may `ret`.
  */
 
+#include "../asm.h"
+
 /* clang-format off */
+
+	.text
 
 /*
  * The shared fixup: copy from (rdi, rsi) to rdx, first with one rep movsb
@@ -660,4 +663,5 @@ hl__try_load64_checked:
 	ret
 	EXTABLE 1b, 2b, 3b, 2
 ENDFUNC hl_try_load64
+	ASM_FILE_END
 /* clang-format on */
