@@ -236,17 +236,14 @@ struct calib *calib_load(const char *path)
 
 const struct sim_preset *calib_default_base(const struct calib *c)
 {
-	const char *name = NULL;
+	const struct sim_preset *base;
 
 	if (!c->arch)
 		bad_file(c->path, "no env.arch to choose a base machine by; give --machine");
-	if (!strcmp(c->arch, "x86_64"))
-		name = "x86-server";
-	else if (!strcmp(c->arch, "aarch64"))
-		name = "graviton2-lse";
-	else
+	base = sim_calibration_base(c->arch);
+	if (!base)
 		bad_file(c->path, "env.arch '%s' has no base machine; give --machine", c->arch);
-	return sim_find_preset(name);
+	return base;
 }
 
 void calib_free(struct calib *c)

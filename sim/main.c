@@ -331,8 +331,12 @@ static void parse_args(int argc, char *argv[])
 		if (!opts.preset)
 			opts.preset = calib_default_base(opts.calib);
 	}
-	if (!opts.preset)
-		tool_bad_usage("--machine: missing (one of x86-server, thunderx2, graviton2-lse)");
+	if (!opts.preset) {
+		char names[1024];
+
+		sim_preset_names(names, sizeof(names));
+		tool_bad_usage("--machine: missing (one of %s)", names);
+	}
 	/* with --calibrate, runs are optional: both or neither */
 	if (!opts.nr_policies && (!opts.calib || opts.nr_threads))
 		tool_bad_usage("--policy: missing (a subject list, see --list)");

@@ -4,8 +4,15 @@
  * docs/sources.md ("ref: ..."), a public figure of the part, or a fit
  * to one of the anchors the validation tests hold (tests/sim), and then
  * it says so. docs/sim.md has the same table for readers.
+ *
+ * A preset declares what the tool needs to know of it (its arch, whether it
+ * is the calibration base for that arch); nothing elsewhere names a preset,
+ * so one more machine is one more entry here, with its sources. Last, the
+ * look-ups over the table: by name, the calibration base by arch, and the
+ * list of names for messages.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim.h"
@@ -41,6 +48,7 @@ const struct sim_preset sim_presets[] = {
 	{
 		.name = "x86-server",
 		.arch = "x86_64",
+		.calibration_base = true,
 		.description = "2 sockets x 28 cores x SMT2, Skylake/Cascade Lake server class",
 		.m =
 			{
@@ -115,6 +123,7 @@ const struct sim_preset sim_presets[] = {
 	{
 		.name = "graviton2-lse",
 		.arch = "aarch64",
+		.calibration_base = true,
 		.description = "AWS Graviton2: 1 socket x 64 Neoverse N1 cores, LSE far atomics",
 		.m =
 			{
@@ -160,6 +169,26 @@ const struct sim_preset *sim_find_preset(const char *name)
 			return &sim_presets[i];
 	}
 	return NULL;
+}
+
+const struct sim_preset *sim_calibration_base(const char *arch)
+{
+	for (size_t i = 0; i < sim_nr_presets; i++) {
+		if (sim_presets[i].calibration_base && strcmp(arch, sim_presets[i].arch) == 0)
+			return &sim_presets[i];
+	}
+	return NULL;
+}
+
+void sim_preset_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (size_t i = 0; i < sim_nr_presets && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 sim_presets[i].name);
 }
 
 double *sim_param_ref(struct sim_machine *m, const struct sim_param *p)
