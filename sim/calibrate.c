@@ -328,6 +328,47 @@ static double objective(struct calib *c, const double *u)
 
 #define NM_MAX (CALIB_MAX_PARAMS + 1)
 
+/* The simplex's best, worst and second worst vertices of d + 1, by their values f. */
+static void rank(const double *f, size_t d, size_t *best, size_t *worst, size_t *second)
+{
+	*best = *worst = 0;
+	for (size_t j = 1; j <= d; j++) {
+		if (f[j] < f[*best])
+			*best = j;
+		if (f[j] >= f[*worst])
+			*worst = j;
+	}
+	*second = *best;
+	for (size_t j = 0; j <= d; j++) {
+		if (j != *worst && f[j] >= f[*second])
+			*second = j;
+	}
+}
+
+/* The simplex's extent: the largest distance along an axis from the best vertex. */
+static double extent(double (*v)[CALIB_MAX_PARAMS], size_t d, size_t best)
+{
+	double size = 0;
+
+	for (size_t j = 0; j <= d; j++) {
+		for (size_t k = 0; k < d; k++)
+			size = fmax(size, fabs(v[j][k] - v[best][k]));
+	}
+	return size;
+}
+
+/* The centre of every vertex but the worst. */
+static void centroid(double (*v)[CALIB_MAX_PARAMS], size_t d, size_t worst, double *centre)
+{
+	for (size_t k = 0; k < d; k++) {
+		centre[k] = 0;
+		for (size_t j = 0; j <= d; j++) {
+			if (j != worst)
+				centre[k] += v[j][k] / (double)d;
+		}
+	}
+}
+
 /*
  * One descent from x with a simplex of side step (log units), until the
  * simplex is smaller than a fraction of a percent or the budget is spent.
@@ -337,7 +378,7 @@ static double nelder_mead(struct calib *c, double *x, double step, unsigned int 
 {
 	static double v[NM_MAX][CALIB_MAX_PARAMS], f[NM_MAX];
 	double centre[CALIB_MAX_PARAMS], xr[CALIB_MAX_PARAMS], xe[CALIB_MAX_PARAMS];
-	size_t d = c->nr_fit;
+	size_t d = c->nr_fit, best, worst, second;
 
 	for (size_t j = 0; j <= d; j++) {
 		memcpy(v[j], x, d * sizeof(*x));
@@ -346,33 +387,12 @@ static double nelder_mead(struct calib *c, double *x, double step, unsigned int 
 		f[j] = objective(c, v[j]);
 	}
 	while (c->evals < budget) {
-		size_t best = 0, worst = 0, second;
-		double size = 0, fr, fe;
+		double fr, fe;
 
-		for (size_t j = 1; j <= d; j++) {
-			if (f[j] < f[best])
-				best = j;
-			if (f[j] >= f[worst])
-				worst = j;
-		}
-		second = best;
-		for (size_t j = 0; j <= d; j++) {
-			if (j != worst && f[j] >= f[second])
-				second = j;
-		}
-		for (size_t j = 0; j <= d; j++) {
-			for (size_t k = 0; k < d; k++)
-				size = fmax(size, fabs(v[j][k] - v[best][k]));
-		}
-		if (size < 1e-2)
+		rank(f, d, &best, &worst, &second);
+		if (extent(v, d, best) < 1e-2)
 			break;
-		for (size_t k = 0; k < d; k++) {
-			centre[k] = 0;
-			for (size_t j = 0; j <= d; j++) {
-				if (j != worst)
-					centre[k] += v[j][k] / (double)d;
-			}
-		}
+		centroid(v, d, worst, centre);
 		for (size_t k = 0; k < d; k++)
 			xr[k] = centre[k] + (centre[k] - v[worst][k]);
 		fr = objective(c, xr);
@@ -408,16 +428,9 @@ static double nelder_mead(struct calib *c, double *x, double step, unsigned int 
 			f[j] = objective(c, v[j]);
 		}
 	}
-	{
-		size_t best = 0;
-
-		for (size_t j = 1; j <= d; j++) {
-			if (f[j] < f[best])
-				best = j;
-		}
-		memcpy(x, v[best], d * sizeof(*x));
-		return f[best];
-	}
+	rank(f, d, &best, &worst, &second);
+	memcpy(x, v[best], d * sizeof(*x));
+	return f[best];
 }
 
 /* the i-th point (from 1) of the Halton sequence in a prime base: even cover, no randomness */
