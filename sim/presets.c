@@ -159,6 +159,45 @@ const struct sim_preset sim_presets[] = {
 			   "stickiness and cas_fail_takes_line fitted to the CAS loop's 26 -> 40 "
 			   "ns; mesh latency assumed",
 	},
+	{
+		.name = "zen4-server",
+		.arch = "x86_64",
+		.description = "2 sockets x 96 cores x SMT2, AMD EPYC 9654 (Zen 4, Genoa) class",
+		.m =
+			{
+				.sockets = 2,
+				.cores = 96,
+				.smt = 2,	/* EPYC 9654: 96 cores, 12 CCDs of 8 */
+				.lat_smt = 5.3, /* ref: Zen 4 (Ryzen 9 7950X) siblings 5.3 ns */
+				.lat_socket =
+					107, /* ref: across CCXs of a Zen 3 EPYC (7R13) 107 ns; the
+					      * model has one distance per socket, and 88 of a
+					      * core's 95 neighbours are on other CCDs */
+				.lat_cross = 197,   /* ref: across sockets, EPYC 7R13, 197 ns */
+				.dir_occupancy = 4, /* assumed, as x86-server */
+				.home_rr = 1,	    /* assumed: the home's arbiter takes turns
+						     * between the sockets (xGMI ingress) */
+				.stickiness = 20,   /* assumed, as x86-server: a locked
+						     * cmpxchg's immediate retry tends to win */
+				.cas_fail_takes_line = 1, /* x86: a lock cmpxchg takes the line
+							   * exclusive whether or not it succeeds */
+				.far_atomics = 0,	  /* lock-prefixed ops execute in L1 */
+				.far_occupancy = 0,
+				.local_ns = 5,	/* assumed, as x86-server */
+				.relax_ns = 40, /* assumed, as x86-server's PAUSE */
+				.cs_ns = 5,	/* the bench's critical sections: one add */
+				.think_ns = 10, /* the bench loop between operations */
+				.jitter = 0.3,
+				.lat_jitter = 0.2, /* assumed: distance on the IO die, queueing */
+			},
+		.sources = "topology of the EPYC 9654 (2 x 96 cores x SMT2); SMT latency from the "
+			   "Zen 4 figure and the in-socket and cross-socket latencies from the Zen "
+			   "3 EPYC figures in docs/sources.md (core-to-core: no Genoa table at "
+			   "hand, so Zen 3's IO-die and xGMI distances stand in for Zen 4's); the "
+			   "x86 failed-CAS rule as x86-server's; occupancy, stickiness, the "
+			   "home's turns between sockets, the local, PAUSE and loop costs assumed "
+			   "as x86-server's; no published contention figure to fit to",
+	},
 };
 const size_t sim_nr_presets = sizeof(sim_presets) / sizeof(sim_presets[0]);
 
