@@ -48,18 +48,16 @@
 #define CALIB_DEFAULT_LIMIT 100 /* as main.c's --retry-limit, if the file has none */
 
 /*
- * The costs a 1-2 thread figure can show. Topology, the behaviour switches
- * (cas_fail_takes_line, far_atomics, home_rr) and the noise (jitter...) say what the
- * machine is, not how fast: they come from the base. Of these, the ones
- * that change nothing in the file's figures on the base topology (lat_cross
- * when both threads share a socket, lat_smt when they do not share a core,
- * far_occupancy without far atomics, relax_ns without a relax subject that
- * fails a CAS) are found by trying them and kept at the base's value.
+ * The candidates are the costs a 1-2 thread figure can show: the parameters
+ * sim/presets.c marks SIM_PARAM_COST. Topology, the behaviour switches
+ * (cas_fail_takes_line, far_atomics, home_rr) and the noise (jitter...) say
+ * what the machine is, not how fast: they come from the base. Of the costs,
+ * the ones that change nothing in the file's figures on the base topology
+ * (lat_cross when both threads share a socket, lat_smt when they do not
+ * share a core, far_occupancy without far atomics, relax_ns without a relax
+ * subject that fails a CAS) are found by trying them and kept at the base's
+ * value.
  */
-static const char *const candidates[] = {
-	"local_ns",   "think_ns",  "cs_ns",	 "relax_ns",	  "lat_smt",
-	"lat_socket", "lat_cross", "stickiness", "dir_occupancy", "far_occupancy",
-};
 
 struct calib_point {
 	int policy;
@@ -491,15 +489,6 @@ static void search(struct calib *c, double *u)
 
 /* ---- the fit ---- */
 
-static bool is_candidate(const char *name)
-{
-	for (size_t k = 0; k < sizeof(candidates) / sizeof(candidates[0]); k++) {
-		if (!strcmp(name, candidates[k]))
-			return true;
-	}
-	return false;
-}
-
 /*
  * Which candidates the figures see: change each alone (double it, or make
  * it 1 ns if it is zero) and look for any figure that moves.
@@ -518,7 +507,7 @@ static void choose(struct calib *c)
 		double *v = param(&probe, i);
 		bool moved = false;
 
-		if (c->held[i] || !is_candidate(sim_params[i].name))
+		if (c->held[i] || !(sim_params[i].kind & SIM_PARAM_COST))
 			continue;
 		*v = *v > 0 ? *v * 2 : 1;
 		if (*v > sim_params[i].max)

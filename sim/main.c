@@ -323,14 +323,11 @@ static void set_machine(void)
 		if (opts.param_set[i])
 			*sim_param_ref(&opts.m, &sim_params[i]) = opts.param_value[i];
 	}
-	for (const char *const *k = (const char *const[]){"sockets", "cores", "smt", NULL}; *k;
-	     k++) {
-		for (size_t i = 0; i < sim_nr_params; i++) {
-			double v = *sim_param_ref(&opts.m, &sim_params[i]);
+	for (size_t i = 0; i < sim_nr_params; i++) {
+		double v = *sim_param_ref(&opts.m, &sim_params[i]);
 
-			if (strcmp(sim_params[i].name, *k) == 0 && v != floor(v))
-				tool_bad_usage("--%s: '%g' is not a whole number", *k, v);
-		}
+		if ((sim_params[i].kind & SIM_PARAM_WHOLE) && v != floor(v))
+			tool_bad_usage("--%s: '%g' is not a whole number", sim_params[i].name, v);
 	}
 	for (size_t i = 0; i < opts.nr_threads; i++) {
 		double cpus = opts.m.sockets * opts.m.cores * opts.m.smt;

@@ -18,29 +18,37 @@
 #include "sim.h"
 
 /* clang-format off */
-#define P(field, lo, hi, text) \
-	{ #field, offsetof(struct sim_machine, field), lo, hi, text }
+#define P(field, lo, hi, kind, text) \
+	{ #field, offsetof(struct sim_machine, field), lo, hi, text, kind }
+#define WHOLE SIM_PARAM_WHOLE
+#define COST  SIM_PARAM_COST
 /* clang-format on */
 
+/*
+ * WHOLE: a count. COST: a time the 1-2 thread figures of --calibrate can
+ * show; the topology, the behaviour switches (cas_fail_takes_line,
+ * far_atomics, home_rr) and the noise (jitter...) say what the machine is,
+ * not how fast, so they come from the base preset (sim/calibrate.c).
+ */
 const struct sim_param sim_params[] = {
-	P(sockets, 1, 64, "sockets"),
-	P(cores, 1, 1024, "cores per socket"),
-	P(smt, 1, 8, "hardware threads per core"),
-	P(lat_smt, 0, 1e6, "ns: line transfer between SMT siblings"),
-	P(lat_socket, 0, 1e6, "ns: line transfer inside a socket, and core <-> home"),
-	P(lat_cross, 0, 1e6, "ns: line transfer across sockets"),
-	P(dir_occupancy, 0, 1e6, "ns: home busy per coherence request"),
-	P(home_rr, 0, 1, "1: the home takes turns between the sockets' request queues"),
-	P(stickiness, 0, 1e6, "ns: a fresh owner keeps the line before honouring a snoop"),
-	P(cas_fail_takes_line, 0, 1, "1: a failed CAS still takes the line exclusive (x86)"),
-	P(far_atomics, 0, 1, "1: fetch-add runs at the home (Arm LSE), the line stays there"),
-	P(far_occupancy, 0, 1e6, "ns: home busy per far atomic"),
-	P(local_ns, 0, 1e6, "ns: an access hitting the own L1 (one compare or add)"),
-	P(relax_ns, 0, 1e6, "ns: one cpu_relax (PAUSE / YIELD)"),
-	P(cs_ns, 0, 1e6, "ns: work inside a lock beyond the count update"),
-	P(think_ns, 0, 1e6, "ns: work between two operations"),
-	P(jitter, 0, 0.9, "fraction: random +- variation of think and cs times"),
-	P(lat_jitter, 0, 0.9, "fraction: random +- variation of every line transfer"),
+	P(sockets, 1, 64, WHOLE, "sockets"),
+	P(cores, 1, 1024, WHOLE, "cores per socket"),
+	P(smt, 1, 8, WHOLE, "hardware threads per core"),
+	P(lat_smt, 0, 1e6, COST, "ns: line transfer between SMT siblings"),
+	P(lat_socket, 0, 1e6, COST, "ns: line transfer inside a socket, and core <-> home"),
+	P(lat_cross, 0, 1e6, COST, "ns: line transfer across sockets"),
+	P(dir_occupancy, 0, 1e6, COST, "ns: home busy per coherence request"),
+	P(home_rr, 0, 1, 0, "1: the home takes turns between the sockets' request queues"),
+	P(stickiness, 0, 1e6, COST, "ns: a fresh owner keeps the line before honouring a snoop"),
+	P(cas_fail_takes_line, 0, 1, 0, "1: a failed CAS still takes the line exclusive (x86)"),
+	P(far_atomics, 0, 1, 0, "1: fetch-add runs at the home (Arm LSE), the line stays there"),
+	P(far_occupancy, 0, 1e6, COST, "ns: home busy per far atomic"),
+	P(local_ns, 0, 1e6, COST, "ns: an access hitting the own L1 (one compare or add)"),
+	P(relax_ns, 0, 1e6, COST, "ns: one cpu_relax (PAUSE / YIELD)"),
+	P(cs_ns, 0, 1e6, COST, "ns: work inside a lock beyond the count update"),
+	P(think_ns, 0, 1e6, COST, "ns: work between two operations"),
+	P(jitter, 0, 0.9, 0, "fraction: random +- variation of think and cs times"),
+	P(lat_jitter, 0, 0.9, 0, "fraction: random +- variation of every line transfer"),
 };
 const size_t sim_nr_params = sizeof(sim_params) / sizeof(sim_params[0]);
 

@@ -37,12 +37,19 @@ struct sim_machine {
 	double lat_jitter;	    /* +- fraction of random variation of every transfer */
 };
 
+/* What a parameter is, as the tool needs to know it (struct sim_param's kind). */
+enum {
+	SIM_PARAM_WHOLE = 1, /* a count (topology): whole numbers only */
+	SIM_PARAM_COST = 2,  /* a time a 1-2 thread figure can show: --calibrate may fit it */
+};
+
 /* One overridable parameter: its name on the command line and in JSON. */
 struct sim_param {
 	const char *name;
 	size_t offset; /* of the double in struct sim_machine */
 	double min, max;
 	const char *help;
+	unsigned int kind; /* SIM_PARAM_* */
 };
 
 extern const struct sim_param sim_params[];
