@@ -300,15 +300,7 @@ static void parse_option(int c, int argc, char *argv[], struct asked *asked)
 	case 'h':
 	case OPT_HELP: usage(stdout); exit(0);
 	case OPT_VERSION: printf(NAME " %s\n", HOTLINE_VERSION); exit(0);
-	case ':':
-		if (optopt >= OPT_MACHINE)
-			tool_bad_usage("--%s: missing value",
-				       tool_option_name(long_options, optopt));
-		tool_bad_usage("-%c: missing value", optopt);
-	case '?':
-	default:
-		tool_unknown_option(long_options,
-				    optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
+	default: tool_bad_option(c, long_options, OPT_MACHINE, argc, argv);
 	}
 }
 
