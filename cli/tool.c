@@ -198,6 +198,16 @@ void tool_unknown_option(const struct option *options, const char *arg)
 	tool_bad_usage("unknown option '%s' (try --help)", arg ? arg : "?");
 }
 
+void tool_bad_option(int c, const struct option *options, int first_long, int argc, char *argv[])
+{
+	if (c == ':') {
+		if (optopt >= first_long)
+			tool_bad_usage("--%s: missing value", tool_option_name(options, optopt));
+		tool_bad_usage("-%c: missing value", optopt);
+	}
+	tool_unknown_option(options, optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
+}
+
 double tool_jain(const uint64_t *v, size_t n)
 {
 	double sum = 0, sum_sq = 0;

@@ -59,6 +59,15 @@ const char *tool_option_name(const struct option *options, int val);
  */
 void __attribute__((noreturn)) tool_unknown_option(const struct option *options, const char *arg);
 
+/*
+ * getopt_long (with opterr 0 and a leading ':' in its short options)
+ * returned c for a bad option: ':' a missing value, anything else an unknown
+ * option. Say which, naming the option, and exit 2. first_long is the lowest
+ * val of the long options (below it, optopt is a short option's letter).
+ */
+void __attribute__((noreturn))
+tool_bad_option(int c, const struct option *options, int first_long, int argc, char *argv[]);
+
 /* Jain's fairness index of n per-thread counts: 1 when all are equal (or all 0). */
 double tool_jain(const uint64_t *v, size_t n);
 

@@ -25,9 +25,10 @@
 # for --bench's file. Thread counts: powers of two and the lockref threads'
 # 28/56/112/224, never more than the machine's CPUs (hotline-sim --list).
 # The longest first: they run --jobs at a time. One more sweep is one more
-# line. "calibrated" is the preset for --bench's machine kind (x86-server on
-# x86-64, graviton2-lse on arm64) with the costs fitted to its measured 1-2
-# thread figures (docs/sim.md, "Calibrating"); its counts fit both presets.
+# line. "calibrated" is the calibration base preset for --bench's arch
+# (x86-server on x86-64, graviton2-lse on arm64: calibration_base in
+# sim/presets.c) with the costs fitted to its measured 1-2 thread figures
+# (docs/sim.md, "Calibrating"); its counts fit both presets.
 SWEEPS='
 thunderx2      --machine thunderx2     --threads 1,2,4,8,16,28,56,112,224
 x86-server     --machine x86-server    --threads 1,2,4,8,16,28,56,112

@@ -48,18 +48,16 @@
 #define CALIB_DEFAULT_LIMIT 100 /* as main.c's --retry-limit, if the file has none */
 
 /*
- * The costs a 1-2 thread figure can show. Topology, the behaviour switches
- * (cas_fail_takes_line, far_atomics, home_rr) and the noise (jitter...) say what the
- * machine is, not how fast: they come from the base. Of these, the ones
- * that change nothing in the file's figures on the base topology (lat_cross
- * when both threads share a socket, lat_smt when they do not share a core,
- * far_occupancy without far atomics, relax_ns without a relax subject that
- * fails a CAS) are found by trying them and kept at the base's value.
+ * The candidates are the costs a 1-2 thread figure can show: the parameters
+ * sim/presets.c marks SIM_PARAM_COST. Topology, the behaviour switches
+ * (cas_fail_takes_line, far_atomics, home_rr) and the noise (jitter...) say
+ * what the machine is, not how fast: they come from the base. Of the costs,
+ * the ones that change nothing in the file's figures on the base topology
+ * (lat_cross when both threads share a socket, lat_smt when they do not
+ * share a core, far_occupancy without far atomics, relax_ns without a relax
+ * subject that fails a CAS) are found by trying them and kept at the base's
+ * value.
  */
-static const char *const candidates[] = {
-	"local_ns",   "think_ns",  "cs_ns",	 "relax_ns",	  "lat_smt",
-	"lat_socket", "lat_cross", "stickiness", "dir_occupancy", "far_occupancy",
-};
 
 struct calib_point {
 	int policy;
@@ -236,17 +234,14 @@ struct calib *calib_load(const char *path)
 
 const struct sim_preset *calib_default_base(const struct calib *c)
 {
-	const char *name = NULL;
+	const struct sim_preset *base;
 
 	if (!c->arch)
 		bad_file(c->path, "no env.arch to choose a base machine by; give --machine");
-	if (!strcmp(c->arch, "x86_64"))
-		name = "x86-server";
-	else if (!strcmp(c->arch, "aarch64"))
-		name = "graviton2-lse";
-	else
+	base = sim_calibration_base(c->arch);
+	if (!base)
 		bad_file(c->path, "env.arch '%s' has no base machine; give --machine", c->arch);
-	return sim_find_preset(name);
+	return base;
 }
 
 void calib_free(struct calib *c)
@@ -331,6 +326,47 @@ static double objective(struct calib *c, const double *u)
 
 #define NM_MAX (CALIB_MAX_PARAMS + 1)
 
+/* The simplex's best, worst and second worst vertices of d + 1, by their values f. */
+static void rank(const double *f, size_t d, size_t *best, size_t *worst, size_t *second)
+{
+	*best = *worst = 0;
+	for (size_t j = 1; j <= d; j++) {
+		if (f[j] < f[*best])
+			*best = j;
+		if (f[j] >= f[*worst])
+			*worst = j;
+	}
+	*second = *best;
+	for (size_t j = 0; j <= d; j++) {
+		if (j != *worst && f[j] >= f[*second])
+			*second = j;
+	}
+}
+
+/* The simplex's extent: the largest distance along an axis from the best vertex. */
+static double extent(double (*v)[CALIB_MAX_PARAMS], size_t d, size_t best)
+{
+	double size = 0;
+
+	for (size_t j = 0; j <= d; j++) {
+		for (size_t k = 0; k < d; k++)
+			size = fmax(size, fabs(v[j][k] - v[best][k]));
+	}
+	return size;
+}
+
+/* The centre of every vertex but the worst. */
+static void centroid(double (*v)[CALIB_MAX_PARAMS], size_t d, size_t worst, double *centre)
+{
+	for (size_t k = 0; k < d; k++) {
+		centre[k] = 0;
+		for (size_t j = 0; j <= d; j++) {
+			if (j != worst)
+				centre[k] += v[j][k] / (double)d;
+		}
+	}
+}
+
 /*
  * One descent from x with a simplex of side step (log units), until the
  * simplex is smaller than a fraction of a percent or the budget is spent.
@@ -340,7 +376,7 @@ static double nelder_mead(struct calib *c, double *x, double step, unsigned int 
 {
 	static double v[NM_MAX][CALIB_MAX_PARAMS], f[NM_MAX];
 	double centre[CALIB_MAX_PARAMS], xr[CALIB_MAX_PARAMS], xe[CALIB_MAX_PARAMS];
-	size_t d = c->nr_fit;
+	size_t d = c->nr_fit, best, worst, second;
 
 	for (size_t j = 0; j <= d; j++) {
 		memcpy(v[j], x, d * sizeof(*x));
@@ -349,33 +385,12 @@ static double nelder_mead(struct calib *c, double *x, double step, unsigned int 
 		f[j] = objective(c, v[j]);
 	}
 	while (c->evals < budget) {
-		size_t best = 0, worst = 0, second;
-		double size = 0, fr, fe;
+		double fr, fe;
 
-		for (size_t j = 1; j <= d; j++) {
-			if (f[j] < f[best])
-				best = j;
-			if (f[j] >= f[worst])
-				worst = j;
-		}
-		second = best;
-		for (size_t j = 0; j <= d; j++) {
-			if (j != worst && f[j] >= f[second])
-				second = j;
-		}
-		for (size_t j = 0; j <= d; j++) {
-			for (size_t k = 0; k < d; k++)
-				size = fmax(size, fabs(v[j][k] - v[best][k]));
-		}
-		if (size < 1e-2)
+		rank(f, d, &best, &worst, &second);
+		if (extent(v, d, best) < 1e-2)
 			break;
-		for (size_t k = 0; k < d; k++) {
-			centre[k] = 0;
-			for (size_t j = 0; j <= d; j++) {
-				if (j != worst)
-					centre[k] += v[j][k] / (double)d;
-			}
-		}
+		centroid(v, d, worst, centre);
 		for (size_t k = 0; k < d; k++)
 			xr[k] = centre[k] + (centre[k] - v[worst][k]);
 		fr = objective(c, xr);
@@ -411,16 +426,9 @@ static double nelder_mead(struct calib *c, double *x, double step, unsigned int 
 			f[j] = objective(c, v[j]);
 		}
 	}
-	{
-		size_t best = 0;
-
-		for (size_t j = 1; j <= d; j++) {
-			if (f[j] < f[best])
-				best = j;
-		}
-		memcpy(x, v[best], d * sizeof(*x));
-		return f[best];
-	}
+	rank(f, d, &best, &worst, &second);
+	memcpy(x, v[best], d * sizeof(*x));
+	return f[best];
 }
 
 /* the i-th point (from 1) of the Halton sequence in a prime base: even cover, no randomness */
@@ -481,15 +489,6 @@ static void search(struct calib *c, double *u)
 
 /* ---- the fit ---- */
 
-static bool is_candidate(const char *name)
-{
-	for (size_t k = 0; k < sizeof(candidates) / sizeof(candidates[0]); k++) {
-		if (!strcmp(name, candidates[k]))
-			return true;
-	}
-	return false;
-}
-
 /*
  * Which candidates the figures see: change each alone (double it, or make
  * it 1 ns if it is zero) and look for any figure that moves.
@@ -508,7 +507,7 @@ static void choose(struct calib *c)
 		double *v = param(&probe, i);
 		bool moved = false;
 
-		if (c->held[i] || !is_candidate(sim_params[i].name))
+		if (c->held[i] || !(sim_params[i].kind & SIM_PARAM_COST))
 			continue;
 		*v = *v > 0 ? *v * 2 : 1;
 		if (*v > sim_params[i].max)

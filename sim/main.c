@@ -254,103 +254,72 @@ static void build_options(void)
 	long_options[n] = (struct option){0};
 }
 
-static void parse_args(int argc, char *argv[])
+/* What the command line asked for besides opts: --calibrate's file, --list. */
+struct asked {
+	const char *calib_path;
+	bool list;
+};
+
+/* One option getopt_long returned (c), with its value in optarg, into opts or *asked. */
+static void parse_option(int c, int argc, char *argv[], struct asked *asked)
 {
-	const char *calib_path = NULL;
-	bool want_list = false;
-	int c;
+	if (c >= OPT_PARAM && c < OPT_PARAM + (int)sim_nr_params) {
+		const struct sim_param *p = &sim_params[c - OPT_PARAM];
+		char opt[64];
 
-	build_options();
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
-		if (c >= OPT_PARAM && c < OPT_PARAM + (int)sim_nr_params) {
-			const struct sim_param *p = &sim_params[c - OPT_PARAM];
-			char opt[64];
-
-			snprintf(opt, sizeof(opt), "--%s", p->name);
-			opts.param_value[c - OPT_PARAM] = parse_number(opt, optarg, p->min, p->max);
-			opts.param_set[c - OPT_PARAM] = true;
-			continue;
-		}
-		switch (c) {
-		case OPT_MACHINE:
-			opts.preset = sim_find_preset(optarg);
-			if (!opts.preset)
-				tool_bad_usage("--machine: unknown preset '%s' (see --list)",
-					       optarg);
-			break;
-		case OPT_POLICY: parse_policies(optarg); break;
-		case OPT_THREADS: parse_threads(optarg); break;
-		case OPT_LIMIT:
-			opts.retry_limit = (unsigned int)tool_parse_uint("--retry-limit", optarg,
-									 optarg, 1, MAX_LIMIT);
-			break;
-		case OPT_OPS:
-			opts.ops = tool_parse_uint("--ops", optarg, optarg, 10, MAX_OPS);
-			break;
-		case OPT_SEED:
-			opts.seed = tool_parse_uint("--seed", optarg, optarg, 0, INT64_MAX);
-			break;
-		case OPT_JSON:
-			if (!*optarg)
-				tool_bad_usage("--json: '' is not a file name");
-			opts.json_path = optarg;
-			break;
-		case OPT_LIST: want_list = true; break;
-		case OPT_CALIBRATE: calib_path = optarg; break;
-		case OPT_CALIB_MAX_ERROR:
-			opts.calib_max_error =
-				parse_number("--calibrate-max-error", optarg, 0.01, 1000);
-			opts.calib_max_error_set = true;
-			break;
-		case 'h':
-		case OPT_HELP: usage(stdout); exit(0);
-		case OPT_VERSION: printf(NAME " %s\n", HOTLINE_VERSION); exit(0);
-		case ':':
-			if (optopt >= OPT_MACHINE)
-				tool_bad_usage("--%s: missing value",
-					       tool_option_name(long_options, optopt));
-			tool_bad_usage("-%c: missing value", optopt);
-		case '?':
-		default:
-			tool_unknown_option(long_options,
-					    optind > 0 && optind <= argc ? argv[optind - 1] : NULL);
-		}
+		snprintf(opt, sizeof(opt), "--%s", p->name);
+		opts.param_value[c - OPT_PARAM] = parse_number(opt, optarg, p->min, p->max);
+		opts.param_set[c - OPT_PARAM] = true;
+		return;
 	}
-	if (optind < argc)
-		tool_bad_usage("unexpected argument '%s' (try --help)", argv[optind]);
-	if (want_list) {
-		list();
-		exit(0);
-	}
-	if (opts.calib_max_error_set && !calib_path)
-		tool_bad_usage("--calibrate-max-error: only with --calibrate FILE");
-	if (calib_path) {
-		/* a bad file is a bad command line; the base follows its arch unless given */
-		opts.calib = calib_load(calib_path);
+	switch (c) {
+	case OPT_MACHINE:
+		opts.preset = sim_find_preset(optarg);
 		if (!opts.preset)
-			opts.preset = calib_default_base(opts.calib);
+			tool_bad_usage("--machine: unknown preset '%s' (see --list)", optarg);
+		break;
+	case OPT_POLICY: parse_policies(optarg); break;
+	case OPT_THREADS: parse_threads(optarg); break;
+	case OPT_LIMIT:
+		opts.retry_limit = (unsigned int)tool_parse_uint("--retry-limit", optarg, optarg, 1,
+								 MAX_LIMIT);
+		break;
+	case OPT_OPS: opts.ops = tool_parse_uint("--ops", optarg, optarg, 10, MAX_OPS); break;
+	case OPT_SEED: opts.seed = tool_parse_uint("--seed", optarg, optarg, 0, INT64_MAX); break;
+	case OPT_JSON:
+		if (!*optarg)
+			tool_bad_usage("--json: '' is not a file name");
+		opts.json_path = optarg;
+		break;
+	case OPT_LIST: asked->list = true; break;
+	case OPT_CALIBRATE: asked->calib_path = optarg; break;
+	case OPT_CALIB_MAX_ERROR:
+		opts.calib_max_error = parse_number("--calibrate-max-error", optarg, 0.01, 1000);
+		opts.calib_max_error_set = true;
+		break;
+	case 'h':
+	case OPT_HELP: usage(stdout); exit(0);
+	case OPT_VERSION: printf(NAME " %s\n", HOTLINE_VERSION); exit(0);
+	default: tool_bad_option(c, long_options, OPT_MACHINE, argc, argv);
 	}
-	if (!opts.preset)
-		tool_bad_usage("--machine: missing (one of x86-server, thunderx2, graviton2-lse)");
-	/* with --calibrate, runs are optional: both or neither */
-	if (!opts.nr_policies && (!opts.calib || opts.nr_threads))
-		tool_bad_usage("--policy: missing (a subject list, see --list)");
-	if (!opts.nr_threads && (!opts.calib || opts.nr_policies))
-		tool_bad_usage("--threads: missing (a list of thread counts)");
+}
+
+/*
+ * opts.m: the preset with the command line's overrides; the topology in
+ * whole numbers, and room for every thread count asked for.
+ */
+static void set_machine(void)
+{
 	opts.m = opts.preset->m;
 	for (size_t i = 0; i < sim_nr_params; i++) {
 		if (opts.param_set[i])
 			*sim_param_ref(&opts.m, &sim_params[i]) = opts.param_value[i];
 	}
-	for (const char *const *k = (const char *const[]){"sockets", "cores", "smt", NULL}; *k;
-	     k++) {
-		for (size_t i = 0; i < sim_nr_params; i++) {
-			double v = *sim_param_ref(&opts.m, &sim_params[i]);
+	for (size_t i = 0; i < sim_nr_params; i++) {
+		double v = *sim_param_ref(&opts.m, &sim_params[i]);
 
-			if (strcmp(sim_params[i].name, *k) == 0 && v != floor(v))
-				tool_bad_usage("--%s: '%g' is not a whole number", *k, v);
-		}
+		if ((sim_params[i].kind & SIM_PARAM_WHOLE) && v != floor(v))
+			tool_bad_usage("--%s: '%g' is not a whole number", sim_params[i].name, v);
 	}
 	for (size_t i = 0; i < opts.nr_threads; i++) {
 		double cpus = opts.m.sockets * opts.m.cores * opts.m.smt;
@@ -359,6 +328,43 @@ static void parse_args(int argc, char *argv[])
 			tool_bad_usage("--threads: '%u' is more than the %s machine's %.0f CPUs",
 				       opts.threads[i], opts.preset->name, cpus);
 	}
+}
+
+static void parse_args(int argc, char *argv[])
+{
+	struct asked asked = {0};
+	int c;
+
+	build_options();
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_options, NULL)) != -1)
+		parse_option(c, argc, argv, &asked);
+	if (optind < argc)
+		tool_bad_usage("unexpected argument '%s' (try --help)", argv[optind]);
+	if (asked.list) {
+		list();
+		exit(0);
+	}
+	if (opts.calib_max_error_set && !asked.calib_path)
+		tool_bad_usage("--calibrate-max-error: only with --calibrate FILE");
+	if (asked.calib_path) {
+		/* a bad file is a bad command line; the base follows its arch unless given */
+		opts.calib = calib_load(asked.calib_path);
+		if (!opts.preset)
+			opts.preset = calib_default_base(opts.calib);
+	}
+	if (!opts.preset) {
+		char names[1024];
+
+		sim_preset_names(names, sizeof(names));
+		tool_bad_usage("--machine: missing (one of %s)", names);
+	}
+	/* with --calibrate, runs are optional: both or neither */
+	if (!opts.nr_policies && (!opts.calib || opts.nr_threads))
+		tool_bad_usage("--policy: missing (a subject list, see --list)");
+	if (!opts.nr_threads && (!opts.calib || opts.nr_policies))
+		tool_bad_usage("--threads: missing (a list of thread counts)");
+	set_machine();
 }
 
 static json_t *env_json(int argc, char *argv[])
@@ -464,10 +470,59 @@ static json_t *subjects_json(void)
 	return json_pack("{s:o}", "contend", contend);
 }
 
+/* One run: policy p at threads, its row of the table on stdout, its result into results. */
+static void run_one(int p, unsigned int threads, json_t *results)
+{
+	struct sim_result r;
+	double ops_per_sec, ns_per_op, fairness;
+	char err[256], limit[16] = "-", att[16] = "-", p99[16] = "-", fb[16] = "-";
+
+	if (sim_run(&opts.m, p, threads, opts.retry_limit, opts.ops,
+		    sim_run_seed(opts.seed, (enum sim_policy)p, threads), &r, err, sizeof(err)))
+		tool_die("%s at %u threads: %s", sim_policies[p].name, threads, err);
+	ns_per_op = r.elapsed_ns / (double)r.ops;
+	ops_per_sec = 1e9 / ns_per_op;
+	fairness = tool_jain(r.thread_ops, r.threads);
+	if (sim_policy_has_limit(p))
+		snprintf(limit, sizeof(limit), "%u", opts.retry_limit);
+	if (sim_policy_has_attempts(p) && r.successes) {
+		snprintf(att, sizeof(att), "%.3f", (double)r.attempts_sum / (double)r.successes);
+		snprintf(p99, sizeof(p99), "%llu",
+			 (unsigned long long)sim_attempts_quantile(&r, 0.99));
+	}
+	if (sim_policy_has_fallback(p) && r.successes + r.fallbacks)
+		snprintf(fb, sizeof(fb), "%.2f%%",
+			 100.0 * (double)r.fallbacks / (double)(r.successes + r.fallbacks));
+	printf("%-7u %-22s %5s %9.2f %9.2f %6.3f %8s %5s %7s\n", threads, sim_policies[p].name,
+	       limit, ops_per_sec / 1e6, ns_per_op, fairness, att, p99, fb);
+	fflush(stdout);
+	json_array_append_new(results, result_json(p, &r, ops_per_sec, ns_per_op, fairness));
+	sim_result_free(&r);
+}
+
+/* The --json document: the bench's schema, marked simulated; takes results. */
+static void write_json(int argc, char *argv[], json_t *results)
+{
+	json_t *doc = json_object();
+
+	json_object_set_new(doc, "tool", json_string(NAME));
+	json_object_set_new(doc, "version", json_string(HOTLINE_VERSION));
+	json_object_set_new(doc, "env", env_json(argc, argv));
+	json_object_set_new(doc, "config",
+			    json_pack("{s:b, s:i, s:n, s:s, s:I, s:I, s:I}", "quick", 0, "repeat",
+				      1, "duration", "pin", "model", "ops", (json_int_t)opts.ops,
+				      "warmup_ops", (json_int_t)(opts.ops / 10 ? opts.ops / 10 : 1),
+				      "seed", (json_int_t)opts.seed));
+	json_object_set_new(doc, "results", results);
+	json_object_set_new(doc, "subjects", subjects_json());
+	if (json_dump_file(doc, opts.json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0)
+		tool_die("--json: cannot write '%s': %s", opts.json_path, strerror(errno));
+	json_decref(doc);
+}
+
 int main(int argc, char *argv[])
 {
 	json_t *results = json_array();
-	char err[256];
 
 	tool_init(NAME, NULL);
 	parse_args(argc, argv);
@@ -481,62 +536,13 @@ int main(int argc, char *argv[])
 		       "Mops/s", "ns/op", "fair", "att", "p99", "fallbk");
 	}
 	for (size_t t = 0; t < opts.nr_threads; t++) {
-		for (size_t i = 0; i < opts.nr_policies; i++) {
-			int p = opts.policies[i];
-			struct sim_result r;
-			double ops_per_sec, ns_per_op, fairness;
-			char limit[16] = "-", att[16] = "-", p99[16] = "-", fb[16] = "-";
-
-			if (sim_run(&opts.m, p, opts.threads[t], opts.retry_limit, opts.ops,
-				    sim_run_seed(opts.seed, (enum sim_policy)p, opts.threads[t]),
-				    &r, err, sizeof(err)))
-				tool_die("%s at %u threads: %s", sim_policies[p].name,
-					 opts.threads[t], err);
-			ns_per_op = r.elapsed_ns / (double)r.ops;
-			ops_per_sec = 1e9 / ns_per_op;
-			fairness = tool_jain(r.thread_ops, r.threads);
-			if (sim_policy_has_limit(p))
-				snprintf(limit, sizeof(limit), "%u", opts.retry_limit);
-			if (sim_policy_has_attempts(p) && r.successes) {
-				snprintf(att, sizeof(att), "%.3f",
-					 (double)r.attempts_sum / (double)r.successes);
-				snprintf(p99, sizeof(p99), "%llu",
-					 (unsigned long long)sim_attempts_quantile(&r, 0.99));
-			}
-			if (sim_policy_has_fallback(p) && r.successes + r.fallbacks)
-				snprintf(fb, sizeof(fb), "%.2f%%",
-					 100.0 * (double)r.fallbacks /
-						 (double)(r.successes + r.fallbacks));
-			printf("%-7u %-22s %5s %9.2f %9.2f %6.3f %8s %5s %7s\n", opts.threads[t],
-			       sim_policies[p].name, limit, ops_per_sec / 1e6, ns_per_op, fairness,
-			       att, p99, fb);
-			fflush(stdout);
-			json_array_append_new(results,
-					      result_json(p, &r, ops_per_sec, ns_per_op, fairness));
-			sim_result_free(&r);
-		}
+		for (size_t i = 0; i < opts.nr_policies; i++)
+			run_one(opts.policies[i], opts.threads[t], results);
 	}
-	if (opts.json_path) {
-		json_t *doc = json_object();
-
-		json_object_set_new(doc, "tool", json_string(NAME));
-		json_object_set_new(doc, "version", json_string(HOTLINE_VERSION));
-		json_object_set_new(doc, "env", env_json(argc, argv));
-		json_object_set_new(doc, "config",
-				    json_pack("{s:b, s:i, s:n, s:s, s:I, s:I, s:I}", "quick", 0,
-					      "repeat", 1, "duration", "pin", "model", "ops",
-					      (json_int_t)opts.ops, "warmup_ops",
-					      (json_int_t)(opts.ops / 10 ? opts.ops / 10 : 1),
-					      "seed", (json_int_t)opts.seed));
-		json_object_set_new(doc, "results", results);
-		json_object_set_new(doc, "subjects", subjects_json());
-		if (json_dump_file(doc, opts.json_path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) !=
-		    0)
-			tool_die("--json: cannot write '%s': %s", opts.json_path, strerror(errno));
-		json_decref(doc);
-	} else {
+	if (opts.json_path)
+		write_json(argc, argv, results);
+	else
 		json_decref(results);
-	}
 	calib_free(opts.calib);
 	return 0;
 }

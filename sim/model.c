@@ -396,13 +396,11 @@ static void grant_exclusive(struct sim *s, int t, ps_t lat)
 	s->sticky_until = s->now + lat + s->p_sticky;
 }
 
-static void home_serve(struct sim *s)
+/* The request the home serves next: the head of the first non-empty queue from rr on. */
+static int home_next(struct sim *s)
 {
 	unsigned int i = s->rr;
 	struct homeq *q;
-	struct thread *th;
-	ps_t lat;
-	bool ok;
 	int t;
 
 	/* round-robin: the first non-empty queue from rr on, and rr moves past it */
@@ -411,76 +409,99 @@ static void home_serve(struct sim *s)
 	s->rr = i + 1 < s->nr_queues ? i + 1 : 0;
 	q = &s->queues[i];
 	t = q->ring[q->head];
-	th = &s->th[t];
 	q->head = (q->head + 1) & q->mask;
 	q->len--;
 	s->queued--;
+	return t;
+}
+
+/* t's read, landing after lat. Returns false when t now watches the line (no event). */
+static bool serve_read(struct sim *s, int t, ps_t lat)
+{
+	struct thread *th = &s->th[t];
+
+	if (s->owner != NONE && s->owner != t) {
+		s->th[s->owner].copy_epoch = s->epoch; /* downgraded, keeps a copy */
+		s->owner = NONE;
+	}
+	th->copy_epoch = s->epoch;
+	observe(s, t);
+	if (th->pc == PC_T_READ && s->serving != th->ticket) {
+		/*
+		 * A ticket waiter that is not next: on landing it would find
+		 * its copy valid and watch it, unless the line changes first.
+		 * Watch from now, landing later, and save the event (there
+		 * are hundreds of them per release at 224 threads).
+		 */
+		watch(s, t, s->now + lat);
+		return false;
+	}
+	return true;
+}
+
+static void serve_cas(struct sim *s, int t, ps_t lat)
+{
+	struct thread *th = &s->th[t];
+	bool ok = th->cond == CAS_SEEN ? s->version == th->seen_version : lock_word_zero(s);
+
+	th->ok = ok;
+	if (ok || s->m->cas_fail_takes_line) {
+		grant_exclusive(s, t, lat);
+		if (ok)
+			apply(s, t, th->eff);
+		else
+			observe(s, t);
+	} else {
+		/*
+		 * Requested exclusive, so every copy is snooped away; but the
+		 * failing core does not keep the line: only the value comes
+		 * back, and the next CAS of anyone, the last winner's
+		 * included, starts from the home again.
+		 */
+		s->owner = NONE;
+		invalidate(s, NONE);
+		observe(s, t);
+	}
+}
+
+/* A far atomic, executed at the home: the line leaves every core. Returns t's wait. */
+static ps_t serve_far(struct sim *s, int t, ps_t lat)
+{
+	struct thread *th = &s->th[t];
+
+	s->owner = NONE;
+	s->home_free = s->now + s->p_far;
+	invalidate(s, NONE);
+	apply(s, t, th->eff);
+	/*
+	 * Posted (STADD): the thread waits only for the home to take it. A
+	 * fetch-add whose result is used (LDADD) waits for the value too.
+	 */
+	return th->far_wait ? s->p_far + lat : s->p_far;
+}
+
+static void home_serve(struct sim *s)
+{
+	int t = home_next(s);
+	struct thread *th = &s->th[t];
+	bool resumes = true;
+	ps_t lat;
+
 	/* re-reads the invalidations below start queue behind this; scheduled once at the end */
 	s->home_scheduled = true;
 	s->home_free = s->now + s->p_occ;
 	lat = transfer(s, s->owner != NONE && s->owner != t ? xfer(s, s->owner, t) : hop(s, t));
-
 	switch (th->req) {
-	case REQ_READ:
-		if (s->owner != NONE && s->owner != t) {
-			s->th[s->owner].copy_epoch = s->epoch; /* downgraded, keeps a copy */
-			s->owner = NONE;
-		}
-		th->copy_epoch = s->epoch;
-		observe(s, t);
-		if (th->pc == PC_T_READ && s->serving != th->ticket) {
-			/*
-			 * A ticket waiter that is not next: on landing it would
-			 * find its copy valid and watch it, unless the line
-			 * changes first. Watch from now, landing later, and
-			 * save the event (there are hundreds of them per
-			 * release at 224 threads).
-			 */
-			watch(s, t, s->now + lat);
-			s->home_scheduled = false;
-			home_schedule(s);
-			return;
-		}
-		break;
-	case REQ_CAS:
-		ok = th->cond == CAS_SEEN ? s->version == th->seen_version : lock_word_zero(s);
-		th->ok = ok;
-		if (ok || s->m->cas_fail_takes_line) {
-			grant_exclusive(s, t, lat);
-			if (ok)
-				apply(s, t, th->eff);
-			else
-				observe(s, t);
-		} else {
-			/*
-			 * Requested exclusive, so every copy is snooped away; but
-			 * the failing core does not keep the line: only the value
-			 * comes back, and the next CAS of anyone, the last
-			 * winner's included, starts from the home again.
-			 */
-			s->owner = NONE;
-			invalidate(s, NONE);
-			observe(s, t);
-		}
-		break;
+	case REQ_READ: resumes = serve_read(s, t, lat); break;
+	case REQ_CAS: serve_cas(s, t, lat); break;
 	case REQ_WRITE:
 		grant_exclusive(s, t, lat);
 		apply(s, t, th->eff);
 		break;
-	case REQ_FAR:
-		/* executed at the home: the line leaves every core */
-		s->owner = NONE;
-		s->home_free = s->now + s->p_far;
-		invalidate(s, NONE);
-		apply(s, t, th->eff);
-		/*
-		 * Posted (STADD): the thread waits only for the home to take it. A
-		 * fetch-add whose result is used (LDADD) waits for the value too.
-		 */
-		lat = th->far_wait ? s->p_far + lat : s->p_far;
-		break;
+	case REQ_FAR: lat = serve_far(s, t, lat); break;
 	}
-	heap_push(s, s->now + lat, t); /* th->pc already says where to resume */
+	if (resumes)
+		heap_push(s, s->now + lat, t); /* th->pc already says where to resume */
 	s->home_scheduled = false;
 	home_schedule(s);
 }
@@ -752,13 +773,125 @@ static void count_op(struct sim *s, int t)
 
 /* ---- a run ---- */
 
+/* The run's state before any event: the costs in picoseconds, the line unowned. */
+static void setup(struct sim *s, const struct sim_machine *m, enum sim_policy policy,
+		  unsigned int threads, unsigned int retry_limit, uint64_t ops, uint64_t seed,
+		  struct sim_result *res)
+{
+	s->m = m;
+	s->policy = policy;
+	s->facts = &sim_policies[policy].facts;
+	s->n = threads;
+	s->limit = retry_limit;
+	s->rng = seed;
+	s->res = res;
+	s->owner = s->mcs_tail = s->mcs_head = NONE;
+	s->p_smt = ps(m->lat_smt);
+	s->p_socket = ps(m->lat_socket);
+	s->p_cross = ps(m->lat_cross);
+	s->p_occ = ps(m->dir_occupancy);
+	s->p_sticky = ps(m->stickiness);
+	s->p_far = ps(m->far_occupancy);
+	s->p_local = ps(m->local_ns);
+	s->p_relax = ps(m->relax_ns);
+	s->p_cs = ps(m->cs_ns);
+	s->p_think = ps(m->think_ns);
+	s->f_jitter = (uint64_t)(m->jitter * 65536.0 + 0.5);
+	s->f_lat_jitter = (uint64_t)(m->lat_jitter * 65536.0 + 0.5);
+	s->warmup = ops / 10 ? ops / 10 : 1;
+	s->target = ops;
+	s->epoch = 1;
+}
+
+/* The home's rings, each sized to a power of two of its threads (counted in mask). */
+static int alloc_rings(struct sim *s)
+{
+	size_t slots = 0;
+
+	for (unsigned int q = 0; q < s->nr_queues; q++) {
+		unsigned int size = 1;
+
+		while (size < s->queues[q].mask)
+			size *= 2;
+		s->queues[q].mask = size - 1;
+		slots += size;
+	}
+	s->slots = calloc(slots, sizeof(*s->slots));
+	if (!s->slots)
+		return -1;
+	slots = 0;
+	for (unsigned int q = 0; q < s->nr_queues; q++) {
+		s->queues[q].ring = s->slots + slots;
+		slots += s->queues[q].mask + 1;
+	}
+	return 0;
+}
+
+/* The arrays for s->n threads, each thread placed and the home's rings sized; -1: no memory. */
+static int alloc_threads(struct sim *s)
+{
+	unsigned int threads = s->n, cores = (unsigned int)(s->m->sockets * s->m->cores);
+
+	s->th = calloc(threads, sizeof(*s->th));
+	/* the home's queues: one per socket when it takes turns between them, else one */
+	s->nr_queues = s->m->home_rr ? (unsigned int)s->m->sockets : 1;
+	s->queues = calloc(s->nr_queues, sizeof(*s->queues));
+	s->watchers = calloc(threads, sizeof(*s->watchers));
+	s->heap = calloc(threads + 2, sizeof(*s->heap)); /* and a sentinel */
+	s->res->thread_ops = calloc(threads, sizeof(*s->res->thread_ops));
+	s->res->threads = threads;
+	if (!s->th || !s->queues || !s->watchers || !s->heap || !s->res->thread_ops)
+		return -1;
+	/* placement as the bench's "auto": one thread per core, then the SMT siblings */
+	for (unsigned int i = 0; i < threads; i++) {
+		s->th[i].core = (int)(i % cores);
+		s->th[i].socket = (int)(i % cores / (unsigned int)s->m->cores);
+		s->th[i].queue = s->nr_queues > 1 ? (unsigned int)s->th[i].socket : 0;
+		s->queues[s->th[i].queue].mask++; /* counted here, a ring's size in alloc_rings */
+	}
+	return alloc_rings(s);
+}
+
+/* Every thread's first event, then events until the target is measured; -1 on a failure. */
+static int run_events(struct sim *s, char *err, size_t errlen)
+{
+	s->heap[0] = UINT64_MAX;
+	for (unsigned int i = 0; i < s->n; i++) {
+		s->th[i].mcs_next = NONE;
+		/* start spread over one think time so that nobody is in lock-step */
+		heap_push(s, jittered(s, s->p_think) * (i + 1) / s->n, (int)i);
+	}
+	while (!s->measuring || s->res->ops < s->target) {
+		/* an empty heap holds only its sentinel, later than any time */
+		if (s->home_scheduled && s->home_at <= s->heap[0] >> WHO_BITS) {
+			s->now = s->home_at;
+			home_serve(s);
+		} else if (s->heap_len) {
+			event_t e = heap_pop(s);
+
+			s->now = e >> WHO_BITS;
+			step(s, (int)(e & WHO_MASK));
+		} else {
+			snprintf(err, errlen, "the model stalled after %llu operations (a bug)",
+				 (unsigned long long)s->done);
+			return -1;
+		}
+		s->res->events++;
+		if (s->now > MAX_PS / 2) {
+			snprintf(err, errlen, "more than %.0f s of simulated time: fewer --ops",
+				 (double)(MAX_PS / 2) / 1e12);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int threads,
 	    unsigned int retry_limit, uint64_t ops, uint64_t seed, struct sim_result *res,
 	    char *err, size_t errlen)
 {
 	struct sim s = {0};
-	unsigned int cores = (unsigned int)(m->sockets * m->cores);
-	int rc = 0;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	if (threads < 1 || threads > WHO_MASK + 1) {
@@ -766,106 +899,17 @@ int sim_run(const struct sim_machine *m, enum sim_policy policy, unsigned int th
 			 (unsigned long long)WHO_MASK + 1);
 		return -1;
 	}
-	s.m = m;
-	s.policy = policy;
-	s.facts = &sim_policies[policy].facts;
-	s.n = threads;
-	s.limit = retry_limit;
-	s.rng = seed;
-	s.res = res;
-	s.owner = s.mcs_tail = s.mcs_head = NONE;
-	s.p_smt = ps(m->lat_smt);
-	s.p_socket = ps(m->lat_socket);
-	s.p_cross = ps(m->lat_cross);
-	s.p_occ = ps(m->dir_occupancy);
-	s.p_sticky = ps(m->stickiness);
-	s.p_far = ps(m->far_occupancy);
-	s.p_local = ps(m->local_ns);
-	s.p_relax = ps(m->relax_ns);
-	s.p_cs = ps(m->cs_ns);
-	s.p_think = ps(m->think_ns);
-	s.f_jitter = (uint64_t)(m->jitter * 65536.0 + 0.5);
-	s.f_lat_jitter = (uint64_t)(m->lat_jitter * 65536.0 + 0.5);
-	s.warmup = ops / 10 ? ops / 10 : 1;
-	s.target = ops;
-	s.th = calloc(threads, sizeof(*s.th));
-	/* the home's queues: one per socket when it takes turns between them, else one */
-	s.nr_queues = m->home_rr ? (unsigned int)m->sockets : 1;
-	s.queues = calloc(s.nr_queues, sizeof(*s.queues));
-	s.watchers = calloc(threads, sizeof(*s.watchers));
-	s.heap = calloc(threads + 2, sizeof(*s.heap)); /* and a sentinel */
-	res->thread_ops = calloc(threads, sizeof(*res->thread_ops));
-	res->threads = threads;
-	if (!s.th || !s.queues || !s.watchers || !s.heap || !res->thread_ops) {
+	setup(&s, m, policy, threads, retry_limit, ops, seed, res);
+	rc = alloc_threads(&s);
+	if (rc)
 		snprintf(err, errlen, "out of memory for %u threads", threads);
-		rc = -1;
-		goto out;
+	else
+		rc = run_events(&s, err, errlen);
+	if (!rc) {
+		res->elapsed_ns = (double)(s.now - s.t0) / 1000.0;
+		for (unsigned int i = 0; i < threads; i++)
+			res->thread_ops[i] = s.th[i].ops;
 	}
-	/* placement as the bench's "auto": one thread per core, then the SMT siblings */
-	for (unsigned int i = 0; i < threads; i++) {
-		s.th[i].core = (int)(i % cores);
-		s.th[i].socket = (int)(i % cores / (unsigned int)m->cores);
-		s.th[i].queue = s.nr_queues > 1 ? (unsigned int)s.th[i].socket : 0;
-		s.queues[s.th[i].queue].mask++; /* counted here, a ring's size below */
-	}
-	{
-		size_t slots = 0;
-
-		for (unsigned int q = 0; q < s.nr_queues; q++) {
-			unsigned int size = 1;
-
-			while (size < s.queues[q].mask)
-				size *= 2;
-			s.queues[q].mask = size - 1;
-			slots += size;
-		}
-		s.slots = calloc(slots, sizeof(*s.slots));
-		if (!s.slots) {
-			snprintf(err, errlen, "out of memory for %u threads", threads);
-			rc = -1;
-			goto out;
-		}
-		slots = 0;
-		for (unsigned int q = 0; q < s.nr_queues; q++) {
-			s.queues[q].ring = s.slots + slots;
-			slots += s.queues[q].mask + 1;
-		}
-	}
-	s.epoch = 1;
-	s.heap[0] = UINT64_MAX;
-	for (unsigned int i = 0; i < threads; i++) {
-		s.th[i].mcs_next = NONE;
-		/* start spread over one think time so that nobody is in lock-step */
-		heap_push(&s, jittered(&s, s.p_think) * (i + 1) / threads, (int)i);
-	}
-	while (!s.measuring || res->ops < s.target) {
-		/* an empty heap holds only its sentinel, later than any time */
-		if (s.home_scheduled && s.home_at <= s.heap[0] >> WHO_BITS) {
-			s.now = s.home_at;
-			home_serve(&s);
-		} else if (s.heap_len) {
-			event_t e = heap_pop(&s);
-
-			s.now = e >> WHO_BITS;
-			step(&s, (int)(e & WHO_MASK));
-		} else {
-			snprintf(err, errlen, "the model stalled after %llu operations (a bug)",
-				 (unsigned long long)s.done);
-			rc = -1;
-			goto out;
-		}
-		res->events++;
-		if (s.now > MAX_PS / 2) {
-			snprintf(err, errlen, "more than %.0f s of simulated time: fewer --ops",
-				 (double)(MAX_PS / 2) / 1e12);
-			rc = -1;
-			goto out;
-		}
-	}
-	res->elapsed_ns = (double)(s.now - s.t0) / 1000.0;
-	for (unsigned int i = 0; i < threads; i++)
-		res->thread_ops[i] = s.th[i].ops;
-out:
 	free(s.th);
 	free(s.queues);
 	free(s.slots);

@@ -4,36 +4,51 @@
  * docs/sources.md ("ref: ..."), a public figure of the part, or a fit
  * to one of the anchors the validation tests hold (tests/sim), and then
  * it says so. docs/sim.md has the same table for readers.
+ *
+ * A preset declares what the tool needs to know of it (its arch, whether it
+ * is the calibration base for that arch); nothing elsewhere names a preset,
+ * so one more machine is one more entry here, with its sources. Last, the
+ * look-ups over the table: by name, the calibration base by arch, and the
+ * list of names for messages.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sim.h"
 
 /* clang-format off */
-#define P(field, lo, hi, text) \
-	{ #field, offsetof(struct sim_machine, field), lo, hi, text }
+#define P(field, lo, hi, kind, text) \
+	{ #field, offsetof(struct sim_machine, field), lo, hi, text, kind }
+#define WHOLE SIM_PARAM_WHOLE
+#define COST  SIM_PARAM_COST
 /* clang-format on */
 
+/*
+ * WHOLE: a count. COST: a time the 1-2 thread figures of --calibrate can
+ * show; the topology, the behaviour switches (cas_fail_takes_line,
+ * far_atomics, home_rr) and the noise (jitter...) say what the machine is,
+ * not how fast, so they come from the base preset (sim/calibrate.c).
+ */
 const struct sim_param sim_params[] = {
-	P(sockets, 1, 64, "sockets"),
-	P(cores, 1, 1024, "cores per socket"),
-	P(smt, 1, 8, "hardware threads per core"),
-	P(lat_smt, 0, 1e6, "ns: line transfer between SMT siblings"),
-	P(lat_socket, 0, 1e6, "ns: line transfer inside a socket, and core <-> home"),
-	P(lat_cross, 0, 1e6, "ns: line transfer across sockets"),
-	P(dir_occupancy, 0, 1e6, "ns: home busy per coherence request"),
-	P(home_rr, 0, 1, "1: the home takes turns between the sockets' request queues"),
-	P(stickiness, 0, 1e6, "ns: a fresh owner keeps the line before honouring a snoop"),
-	P(cas_fail_takes_line, 0, 1, "1: a failed CAS still takes the line exclusive (x86)"),
-	P(far_atomics, 0, 1, "1: fetch-add runs at the home (Arm LSE), the line stays there"),
-	P(far_occupancy, 0, 1e6, "ns: home busy per far atomic"),
-	P(local_ns, 0, 1e6, "ns: an access hitting the own L1 (one compare or add)"),
-	P(relax_ns, 0, 1e6, "ns: one cpu_relax (PAUSE / YIELD)"),
-	P(cs_ns, 0, 1e6, "ns: work inside a lock beyond the count update"),
-	P(think_ns, 0, 1e6, "ns: work between two operations"),
-	P(jitter, 0, 0.9, "fraction: random +- variation of think and cs times"),
-	P(lat_jitter, 0, 0.9, "fraction: random +- variation of every line transfer"),
+	P(sockets, 1, 64, WHOLE, "sockets"),
+	P(cores, 1, 1024, WHOLE, "cores per socket"),
+	P(smt, 1, 8, WHOLE, "hardware threads per core"),
+	P(lat_smt, 0, 1e6, COST, "ns: line transfer between SMT siblings"),
+	P(lat_socket, 0, 1e6, COST, "ns: line transfer inside a socket, and core <-> home"),
+	P(lat_cross, 0, 1e6, COST, "ns: line transfer across sockets"),
+	P(dir_occupancy, 0, 1e6, COST, "ns: home busy per coherence request"),
+	P(home_rr, 0, 1, 0, "1: the home takes turns between the sockets' request queues"),
+	P(stickiness, 0, 1e6, COST, "ns: a fresh owner keeps the line before honouring a snoop"),
+	P(cas_fail_takes_line, 0, 1, 0, "1: a failed CAS still takes the line exclusive (x86)"),
+	P(far_atomics, 0, 1, 0, "1: fetch-add runs at the home (Arm LSE), the line stays there"),
+	P(far_occupancy, 0, 1e6, COST, "ns: home busy per far atomic"),
+	P(local_ns, 0, 1e6, COST, "ns: an access hitting the own L1 (one compare or add)"),
+	P(relax_ns, 0, 1e6, COST, "ns: one cpu_relax (PAUSE / YIELD)"),
+	P(cs_ns, 0, 1e6, COST, "ns: work inside a lock beyond the count update"),
+	P(think_ns, 0, 1e6, COST, "ns: work between two operations"),
+	P(jitter, 0, 0.9, 0, "fraction: random +- variation of think and cs times"),
+	P(lat_jitter, 0, 0.9, 0, "fraction: random +- variation of every line transfer"),
 };
 const size_t sim_nr_params = sizeof(sim_params) / sizeof(sim_params[0]);
 
@@ -41,6 +56,7 @@ const struct sim_preset sim_presets[] = {
 	{
 		.name = "x86-server",
 		.arch = "x86_64",
+		.calibration_base = true,
 		.description = "2 sockets x 28 cores x SMT2, Skylake/Cascade Lake server class",
 		.m =
 			{
@@ -115,6 +131,7 @@ const struct sim_preset sim_presets[] = {
 	{
 		.name = "graviton2-lse",
 		.arch = "aarch64",
+		.calibration_base = true,
 		.description = "AWS Graviton2: 1 socket x 64 Neoverse N1 cores, LSE far atomics",
 		.m =
 			{
@@ -150,6 +167,45 @@ const struct sim_preset sim_presets[] = {
 			   "stickiness and cas_fail_takes_line fitted to the CAS loop's 26 -> 40 "
 			   "ns; mesh latency assumed",
 	},
+	{
+		.name = "zen4-server",
+		.arch = "x86_64",
+		.description = "2 sockets x 96 cores x SMT2, AMD EPYC 9654 (Zen 4, Genoa) class",
+		.m =
+			{
+				.sockets = 2,
+				.cores = 96,
+				.smt = 2,	/* EPYC 9654: 96 cores, 12 CCDs of 8 */
+				.lat_smt = 5.3, /* ref: Zen 4 (Ryzen 9 7950X) siblings 5.3 ns */
+				.lat_socket =
+					107, /* ref: across CCXs of a Zen 3 EPYC (7R13) 107 ns; the
+					      * model has one distance per socket, and 88 of a
+					      * core's 95 neighbours are on other CCDs */
+				.lat_cross = 197,   /* ref: across sockets, EPYC 7R13, 197 ns */
+				.dir_occupancy = 4, /* assumed, as x86-server */
+				.home_rr = 1,	    /* assumed: the home's arbiter takes turns
+						     * between the sockets (xGMI ingress) */
+				.stickiness = 20,   /* assumed, as x86-server: a locked
+						     * cmpxchg's immediate retry tends to win */
+				.cas_fail_takes_line = 1, /* x86: a lock cmpxchg takes the line
+							   * exclusive whether or not it succeeds */
+				.far_atomics = 0,	  /* lock-prefixed ops execute in L1 */
+				.far_occupancy = 0,
+				.local_ns = 5,	/* assumed, as x86-server */
+				.relax_ns = 40, /* assumed, as x86-server's PAUSE */
+				.cs_ns = 5,	/* the bench's critical sections: one add */
+				.think_ns = 10, /* the bench loop between operations */
+				.jitter = 0.3,
+				.lat_jitter = 0.2, /* assumed: distance on the IO die, queueing */
+			},
+		.sources = "topology of the EPYC 9654 (2 x 96 cores x SMT2); SMT latency from the "
+			   "Zen 4 figure and the in-socket and cross-socket latencies from the Zen "
+			   "3 EPYC figures in docs/sources.md (core-to-core: no Genoa table at "
+			   "hand, so Zen 3's IO-die and xGMI distances stand in for Zen 4's); the "
+			   "x86 failed-CAS rule as x86-server's; occupancy, stickiness, the "
+			   "home's turns between sockets, the local, PAUSE and loop costs assumed "
+			   "as x86-server's; no published contention figure to fit to",
+	},
 };
 const size_t sim_nr_presets = sizeof(sim_presets) / sizeof(sim_presets[0]);
 
@@ -160,6 +216,26 @@ const struct sim_preset *sim_find_preset(const char *name)
 			return &sim_presets[i];
 	}
 	return NULL;
+}
+
+const struct sim_preset *sim_calibration_base(const char *arch)
+{
+	for (size_t i = 0; i < sim_nr_presets; i++) {
+		if (sim_presets[i].calibration_base && strcmp(arch, sim_presets[i].arch) == 0)
+			return &sim_presets[i];
+	}
+	return NULL;
+}
+
+void sim_preset_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (size_t i = 0; i < sim_nr_presets && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 sim_presets[i].name);
 }
 
 double *sim_param_ref(struct sim_machine *m, const struct sim_param *p)

@@ -37,22 +37,38 @@ struct sim_machine {
 	double lat_jitter;	    /* +- fraction of random variation of every transfer */
 };
 
+/* What a parameter is, as the tool needs to know it (struct sim_param's kind). */
+enum {
+	SIM_PARAM_WHOLE = 1, /* a count (topology): whole numbers only */
+	SIM_PARAM_COST = 2,  /* a time a 1-2 thread figure can show: --calibrate may fit it */
+};
+
 /* One overridable parameter: its name on the command line and in JSON. */
 struct sim_param {
 	const char *name;
 	size_t offset; /* of the double in struct sim_machine */
 	double min, max;
 	const char *help;
+	unsigned int kind; /* SIM_PARAM_* */
 };
 
 extern const struct sim_param sim_params[];
 extern const size_t sim_nr_params;
 
-/* A preset: the machine and, per parameter, where its value comes from. */
+/*
+ * A preset: the machine and, per parameter, where its value comes from. What
+ * the tool does with a preset follows from these declared facts, never from
+ * its name: one more preset is one more entry in sim/presets.c.
+ */
 struct sim_preset {
 	const char *name;
 	const char *description;
 	const char *arch; /* the machine's architecture as the bench names it (env.arch) */
+	/*
+	 * --calibrate without --machine starts from the preset of the file's
+	 * env.arch that sets this: one per arch (the first one set wins).
+	 */
+	bool calibration_base;
 	struct sim_machine m;
 	const char *sources; /* one paragraph: provenance of every value */
 };
@@ -61,6 +77,10 @@ extern const struct sim_preset sim_presets[];
 extern const size_t sim_nr_presets;
 
 const struct sim_preset *sim_find_preset(const char *name);
+/* The calibration base for an arch (env.arch's spelling), or NULL. */
+const struct sim_preset *sim_calibration_base(const char *arch);
+/* "a, b, c": every preset's name in the table's order, into buf (cut to len). */
+void sim_preset_names(char *buf, size_t len);
 double *sim_param_ref(struct sim_machine *m, const struct sim_param *p);
 
 /* The policies, by the bench's subject names. */

@@ -1585,6 +1585,15 @@ class UnitTests(unittest.TestCase):
         self.assertEqual([self.fmt.ratio(0.0073), self.fmt.ratio(0.25), self.fmt.ratio(1.798)],
                          ["0.0073x", "0.25x", "1.80x"])
 
+    def test_sim_published_by_preset_id(self):
+        """A sweep gets the published figures of its preset's exact id, nothing by prefix."""
+        from hotline_report import kernel
+        self.assertEqual(kernel.sim_published("thunderx2")["machine"], "ThunderX2")
+        self.assertEqual(kernel.sim_published("thunderx2")["attempts"],
+                         "about 25 (28 threads on one file)")
+        for other in ("thunderx2-224", "thunderx", "calibrated", "", None):
+            self.assertEqual(kernel.sim_published(other), {}, other)
+
     @staticmethod
     def results(**mops):
         """contend results from keyword SUBJECT_THREADS=Mops/s, e.g. refcount_2=29.0."""

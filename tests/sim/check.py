@@ -257,6 +257,24 @@ def thunderx2_attempts_grow_from_28_to_56_threads():
                f"thunderx2 {subject} at 56 threads: fairness >= {FAIR_AT_LEAST:g}, saw {fair:.3f}")
 
 
+def published_figures_name_real_presets():
+    # The report gives a sweep the published figures of its preset's exact id
+    # (env.preset): each id data/published.json names must be one of --list's.
+    have = presets()
+    named = {k for k, v in PUBLISHED["sim_presets"].items() if isinstance(v, dict)}
+
+    def walk(v):
+        if isinstance(v, dict):
+            if isinstance(v.get("sim_check"), dict):
+                named.add(v["sim_check"]["preset"])
+            for x in v.values():
+                walk(x)
+    walk(PUBLISHED)
+    for name in sorted(named):
+        expect(name in have, f"data/published.json's preset {name!r} is a hotline-sim preset "
+               f"(--list: {', '.join(have)})")
+
+
 def same_seed_same_json():
     args = ["--machine", "thunderx2", "--policy", "lockref,qspinlock,ticket",
             "--threads", "3,17", "--ops", "3000"]

@@ -170,15 +170,21 @@ ANCHORS = {
 }
 
 
+def _attempts_text(e):
+    """A lockref_attempts figure as the anchor table quotes it: an average with its detail,
+    else the figure with the load it was seen under."""
+    if "detail" in e:
+        return f"{e['text']} on average ({e['detail']})"
+    return f"{e['text']} ({e['load']})"
+
+
 def _anchor_texts():
-    """{preset: {anchor: published text}}: each figure goes to the preset its sim_check names."""
+    """{preset id: {anchor: published text}}: each figure goes to the preset its sim_check
+    names, and a preset has an entry when data/published.json's "sim_presets" names it."""
     gain = _RL["gain"]
     lo, hi = gain["value"]
-    texts = {
-        ("attempts", LOCKREF_ATTEMPTS[0]["sim_check"]["preset"]):
-            f"{LOCKREF_ATTEMPTS[0]['text']} ({LOCKREF_ATTEMPTS[0]['load']})",
-        ("attempts", LOCKREF_ATTEMPTS[1]["sim_check"]["preset"]):
-            f"{LOCKREF_ATTEMPTS[1]['text']} on average ({LOCKREF_ATTEMPTS[1]['detail']})",
+    texts = {("attempts", e["sim_check"]["preset"]): _attempts_text(e) for e in LOCKREF_ATTEMPTS}
+    texts.update({
         ("limit", _RL["sim_check"]["preset"]):
             f"{RETRY_LIMIT['gain']} ({1 + lo:.1f}\u2013{1 + hi:.1f}x; thread count not published)",
         ("spinlock", _QU["sim_check"]["preset"]):
@@ -189,7 +195,7 @@ def _anchor_texts():
         (_TG["subject"], _TG["sim_check"]["preset"]):
             f"{'/'.join(str(n) for n in _TG['ns'])} ns at "
             f"{'/'.join(str(t) for t in _TG['threads'])} threads",
-    }
+    })
     out = {}
     for name, p in PUBLISHED["sim_presets"].items():
         if isinstance(p, dict):
@@ -198,20 +204,18 @@ def _anchor_texts():
     return out
 
 
-# Preset name -> {"machine", anchor: published text}; a preset named NAME-something (e.g.
-# thunderx2-224) takes NAME's.  Anchors: "attempts" (cmpxchg attempts per success at 28
+# Preset id (hotline-sim's env.preset) -> {"machine", anchor: published text}, as
+# data/published.json's "sim_presets" and each figure's sim_check.preset key them: a preset
+# has figures only under its own id.  Anchors: "attempts" (cmpxchg attempts per success at 28
 # threads), "limit" (lockref with the retry limit over the unbounded loop), "spinlock" (the
 # lock alone over the unbounded loop), and per subject of ANCHORS["small"] (ns at 2/4/8/16).
 SIM_PUBLISHED = _anchor_texts()
 
 
 def sim_published(preset):
-    """The published figures for hotline-sim preset PRESET ({} when none)."""
-    p = str(preset or "")
-    for name, figures in SIM_PUBLISHED.items():
-        if p == name or p.startswith(name + "-"):
-            return figures
-    return {}
+    """The published figures for the hotline-sim preset whose id is PRESET ({} when none:
+    a calibrated run, or a preset no published figure is for)."""
+    return SIM_PUBLISHED.get(str(preset or ""), {})
 
 
 # -- the summary table's published column --------------------------------------------------------
