@@ -86,7 +86,7 @@ struct bench_config {
 	 * 0 = off. A series needs room for bench_reps_cap(repeat) repetitions.
 	 */
 	double until_decided;
-	bool tune; /* --tune: zero measures where hl_zero's plan should switch */
+	bool tune; /* --tune: a scenario with a tuner (BENCH_USES_TUNE) runs it instead */
 };
 
 /* --mode: the buffer states a size sweep measures (zero). */
@@ -100,6 +100,7 @@ struct bench_config {
 #define BENCH_USES_COUNT    0x4u
 #define BENCH_USES_SIZES    0x8u
 #define BENCH_USES_MODE	    0x10u
+#define BENCH_USES_TUNE	    0x20u /* it has a tuner: --tune runs it (zero's) */
 
 /* ---- subjects and scenarios --------------------------------------------- */
 
@@ -152,6 +153,8 @@ struct bench_subject {
 	struct subject_facts facts;
 	/* Measured with processes (bench_measure_processes), not threads. */
 	bool processes;
+	/* What its scenario declares about it beside the facts (sized.h's struct sized_facts). */
+	const void *extra;
 };
 
 /*
@@ -188,6 +191,12 @@ struct bench_scenario {
 	/* What run will measure under cfg (struct bench_plan); an estimate is fine. */
 	void (*plan)(const struct bench_scenario *sc, const struct bench_config *cfg,
 		     struct bench_plan *plan);
+	/*
+	 * A section of the JSON document beside "results", of the scenario's
+	 * own (zero --tune's "tune"): its value once run has written it, else
+	 * NULL; *key gets its name. NULL: none.
+	 */
+	json_t *(*section)(const char **key);
 };
 
 /*
