@@ -16,6 +16,7 @@
  *   schedule.c  which subjects run (--subjects), repetitions interleaved
  *   topology.c  the machine (hwloc): CPUs, placement, pinning, the LLC
  *   measure.c   one measurement: threads or processes, the gate, timing
+ *   clock.c     the clock every file times with (bench_now_ns)
  *   stats.c     median and spread; a subject's series of repetitions
  *   results.c   a result's JSON fields, common to every scenario
  *   env.c       the JSON environment ("env")
@@ -462,6 +463,8 @@ void bench_progress_extra(const char *text);
 double bench_progress_extra_done(void);
 /* When stderr is not a terminal: a line with text, the position and the times. */
 void bench_progress_extra_line(const char *text);
+/* What is left of --until-decided's budget, in seconds (0: off or spent), for the times shown. */
+void bench_progress_budget(double left);
 /* Clear the updating line (before a message or a table). */
 void bench_progress_done(void);
 

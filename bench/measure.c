@@ -2,7 +2,8 @@
 /*
  * measure.c - one measurement: a subject's threads (or processes) placed,
  * pinned, released together, stopped after a duration and timed; and the
- * placement it used, for the JSON environment. See harness.h.
+ * placement it used, for the JSON environment. Timed with clock.c's
+ * bench_now_ns(). See harness.h.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,14 +19,6 @@
 
 #include "arch/arch.h"
 #include "harness.h"
-
-uint64_t bench_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- running threads ---------------------------------------------------- */
 

@@ -64,6 +64,7 @@ void bench_until_decided_init(double budget_s, unsigned int planned, const char 
 		ud.decisions = json_array();
 		ud.shares = json_array();
 	}
+	bench_progress_budget(bench_until_decided_left());
 }
 
 /*
@@ -390,6 +391,7 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 	}
 	took = (double)(bench_now_ns() - t0) / 1e9;
 	ud.spent += took;
+	bench_progress_budget(bench_until_decided_left());
 	if (ud.share)
 		json_real_set(json_object_get(ud.share, "spent_s"),
 			      json_real_value(json_object_get(ud.share, "spent_s")) + took);
