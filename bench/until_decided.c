@@ -311,7 +311,7 @@ static void q_where(const struct ud_question *u, const struct bench_point *p, ch
 		snprintf(limit, sizeof(limit), " (retry limit %u)", q->subject_limit);
 	if (p->mode)
 		snprintf(buf, len, "%s%s / %s in %s", q->subject, limit, base, p->label);
-	else if (p->threads && strcmp(p->scenario, "refcount-timing") != 0)
+	else if (p->threads && !p->whole_time)
 		snprintf(buf, len, "%s%s / %s at %u thread%s", q->subject, limit, base, p->threads,
 			 p->threads == 1 ? "" : "s");
 	else

@@ -43,8 +43,28 @@
 enum { ZT_HOT, ZT_COLD, ZT_MODES };
 static const char *const zt_mode_name[ZT_MODES] = {"hot", "cold"};
 
+/* The plan's two thresholds, each measured by its own crossover and rule. */
+enum zt_threshold { ZT_VEC_MAX, ZT_REP_MAX };
+
+/*
+ * The plans the tuner measures, by their second class (the variant table's
+ * name for it): where vec_max's grid lies, and whether rep_max is measured.
+ */
+static const struct zt_shape {
+	const char *mid;
+	bool zva_grid;	    /* vec_max: from 2 DC ZVA blocks to L2/16; else L2/16 .. 2 x L2 */
+	bool rep;	    /* rep_max: nontemporal against rep_stosb */
+	const char *no_rep; /* else why not (%s: the architecture) */
+} zt_shapes[] = {
+	{"rep_stosb", false, true, NULL},
+	{"dc_zva", true, false,
+	 "rep_stosb and nontemporal do not exist on %s: rep_max not measured (this plan has no "
+	 "rep stosb class)"},
+};
+
 /* One crossover: two forced variants (ratio first / second) over a grid. */
 struct zt_cross {
+	enum zt_threshold which;
 	const char *threshold; /* "vec_max" or "rep_max" */
 	const struct bench_subject *subject[2];
 	char range[96]; /* the grid in words: "L2/16 (64K) .. 2 x L2 (2M)" */
@@ -164,12 +184,13 @@ static size_t memory_cap(void)
 	return (size_t)pages / 2 * (size_t)page;
 }
 
-static void vec_cross(struct zt_tune *t, const char *mid)
+static void vec_cross(struct zt_tune *t, const struct zt_shape *shape)
 {
 	struct zt_cross *c = &t->cross[t->nr_cross++];
-	const char *vec = t->classes[0];
+	const char *vec = t->classes[0], *mid = shape->mid;
 	char a[16], b[16];
 
+	c->which = ZT_VEC_MAX;
 	c->threshold = "vec_max";
 	c->value = t->plan_vec; /* until measured */
 	c->subject[0] = sized_variant_subject(t->zero, vec);
@@ -179,11 +200,11 @@ static void vec_cross(struct zt_tune *t, const char *mid)
 			 c->subject[0] ? mid : vec);
 		return;
 	}
-	if (strcmp(mid, "rep_stosb") == 0) {
+	if (!shape->zva_grid) {
 		make_grid(t, c, t->l2 / 16, 2 * t->l2);
 		snprintf(c->range, sizeof(c->range), "L2/16 (%s) .. 2 x L2 (%s)",
 			 size_words(t->l2 / 16, a, sizeof(a)), size_words(2 * t->l2, b, sizeof(b)));
-	} else { /* dc_zva: from the least vec_max the plan allows, 2 blocks, up */
+	} else { /* from the least vec_max the plan allows, 2 DC ZVA blocks, up */
 		size_t block = hl_cpu()->dczva_block ? hl_cpu()->dczva_block : 64;
 
 		make_grid(t, c, 2 * block, t->l2 / 16);
@@ -198,6 +219,7 @@ static void rep_cross(struct zt_tune *t)
 	size_t hi = 8 * t->l3, cap = memory_cap();
 	char a[16], b[16];
 
+	c->which = ZT_REP_MAX;
 	c->threshold = "rep_max";
 	c->value = t->plan_rep; /* until measured */
 	c->subject[0] = sized_variant_subject(t->zero, "nontemporal");
@@ -223,7 +245,7 @@ static void rep_cross(struct zt_tune *t)
 static void zt_tune_setup(const struct sized_def *zero, const struct bench_config *cfg,
 			  struct zt_tune *t)
 {
-	const char *arch = hl_cpu()->arch;
+	const struct zt_shape *shape = NULL;
 
 	*t = (struct zt_tune){
 		.zero = zero,
@@ -250,21 +272,22 @@ static void zt_tune_setup(const struct sized_def *zero, const struct bench_confi
 		     t->nr_classes ? t->classes[0] : "?");
 		return;
 	}
-	if (strcmp(t->classes[1], "rep_stosb") == 0) {
-		vec_cross(t, "rep_stosb");
-		rep_cross(t);
-	} else if (strcmp(t->classes[1], "dc_zva") == 0) {
-		vec_cross(t, "dc_zva");
-		note(t,
-		     "rep_stosb and nontemporal do not exist on %s: rep_max not measured (this "
-		     "plan has no rep stosb class)",
-		     arch);
-	} else {
+	for (size_t i = 0; i < ARRAY_SIZE(zt_shapes) && !shape; i++) {
+		if (strcmp(zt_shapes[i].mid, t->classes[1]) == 0)
+			shape = &zt_shapes[i];
+	}
+	if (!shape) {
 		note(t,
 		     "the tuner measures plans whose second class is rep_stosb or dc_zva; this "
 		     "plan (%s) is kept",
 		     t->plan);
+		return;
 	}
+	vec_cross(t, shape);
+	if (shape->rep)
+		rep_cross(t);
+	else
+		note(t, shape->no_rep, hl_cpu()->arch);
 }
 
 /* Per sample: its duration, or about two calls at 10 GB/s where a call is longer. */
@@ -377,7 +400,7 @@ static bool first_wins(const struct zt_cross *c, size_t z)
 {
 	struct bench_tune_point p = point(c, z);
 
-	if (strcmp(c->threshold, "vec_max") == 0)
+	if (c->which == ZT_VEC_MAX)
 		return bench_tune_vec_keeps(&p);
 	return bench_tune_nt_beats(&p);
 }
@@ -389,7 +412,7 @@ static void decide(struct zt_cross *c)
 
 	for (size_t z = 0; z < c->n; z++)
 		p[z] = point(c, z);
-	if (strcmp(c->threshold, "vec_max") == 0)
+	if (c->which == ZT_VEC_MAX)
 		bench_tune_vec_max(p, c->n, names, &c->result);
 	else
 		bench_tune_rep_max(p, c->n, c->below, names, &c->result);
@@ -627,7 +650,7 @@ static void print_setting(struct zt_tune *t, bool both)
 
 		if (c->skip[0])
 			continue;
-		if (strcmp(c->threshold, "vec_max") == 0)
+		if (c->which == ZT_VEC_MAX)
 			vec_max = c->value;
 		else
 			rep_max = c->value;
