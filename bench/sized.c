@@ -94,14 +94,10 @@ static const char *variant_text(const struct sized_variants *v, const char *name
 void sized_init_subjects(const struct sized_def *def)
 {
 	const struct sized_variants *v = def->variants;
-	static struct sized_facts facts[8]; /* one per scenario: every variant's */
-	static size_t nr_facts;
-	struct sized_facts *f = &facts[nr_facts < ARRAY_SIZE(facts) ? nr_facts++ : 0];
 	size_t n = 0;
 	const char *name;
 
-	*f = (struct sized_facts){.sweeps = v->sweeps};
-	for (unsigned int i = 0; (name = v->name(i)) && n < SIZED_MAX_VARIANTS; i++) {
+	for (unsigned int i = 0; v && (name = v->name(i)) && n < SIZED_MAX_VARIANTS; i++) {
 		/* The function with this variant forced: its facts are the function's. */
 		def->subjects[n++] = (struct bench_subject){
 			.name = name,
@@ -110,7 +106,7 @@ void sized_init_subjects(const struct sized_def *def)
 			.run = v->run,
 			.teardown = sized_teardown,
 			.facts = v->facts,
-			.extra = f,
+			.extra = v->extra,
 		};
 	}
 	for (size_t i = 0; i < def->nr_fixed && n < SIZED_MAX_SUBJECTS; i++)

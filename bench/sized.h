@@ -10,12 +10,15 @@
  * measure it, whether it runs the automatic plan, what host-kernel work it
  * measures), its sweeps (hot, cold, used, or its own, with their tables'
  * units and their extra JSON fields), its size lists, and what a correct
- * call leaves in the buffer. The engine does the rest (sized.c): the size
- * list, the last-level cache and the cold arena and its scattered walk,
- * the mapping, the subjects' setups, the measurement of every subject at
- * every size with repetitions interleaved, --until-decided, the tables,
- * the paired ratios and the JSON rows. The timed loop is sized_loop.h,
- * inlined into each subject's run function with its operation.
+ * call leaves in the buffer; hooks add what is its own (zero's dd runs,
+ * copy's pipe). The engine does the rest: sized.c the last-level cache,
+ * the cold arena and its scattered walk, the mapping, the subjects'
+ * setups, the measurement of every subject at every size with
+ * repetitions interleaved, --until-decided, the tables, the paired ratios
+ * and the JSON rows; sized_run.c the run (sizes, subjects per sweep,
+ * memory, the sweeps asked for, the progress's estimate). The timed loop
+ * is sized_loop.h, inlined into each subject's run function with its
+ * operation.
  */
 #ifndef HOTLINE_BENCH_SIZED_H
 #define HOTLINE_BENCH_SIZED_H
@@ -80,7 +83,7 @@ struct sized_variants {
 	const char *generic;		     /* the description of any other */
 	void (*run)(struct bench_worker *w); /* the loop over the forced variant */
 	struct subject_facts facts;	     /* every variant's (variant_of: the function) */
-	unsigned int sweeps;		     /* the sweeps that measure a variant */
+	const struct sized_facts *extra;     /* every variant's (the sweeps that measure it) */
 	/* The library's automatic plan, as text. */
 	void (*plan)(char *buf, size_t len);
 };
@@ -149,7 +152,7 @@ struct sized_def {
 	size_t nr_odd, nr_quick;
 	const struct sized_sweep *sweeps;
 	size_t nr_sweeps;
-	const struct sized_variants *variants;
+	const struct sized_variants *variants; /* NULL: the library has none of this */
 	const struct bench_subject *fixed;
 	size_t nr_fixed;
 	struct bench_subject *subjects; /* room for SIZED_MAX_SUBJECTS: built before main() */

@@ -99,7 +99,7 @@ static bool left_out(struct sized_run *run, const struct bench_subject *s, unsig
 	const struct sized_facts *f = sized_facts(s);
 	unsigned int asked = 0;
 
-	if (sized_is_variant(s) && !def->variants->supported(s->name)) {
+	if (def->variants && sized_is_variant(s) && !def->variants->supported(s->name)) {
 		size_t len = strlen(run->unsupported);
 
 		snprintf(run->unsupported + len, sizeof(run->unsupported) - len, "%s%s",
@@ -269,12 +269,15 @@ int sized_scenario_run(const struct sized_def *def, const struct bench_config *c
 		goto out;
 	if (def->prepare && def->prepare(&run))
 		goto out;
-	def->variants->use("auto");
-	def->variants->plan(run.plan, sizeof(run.plan));
+	if (def->variants) {
+		def->variants->use("auto");
+		def->variants->plan(run.plan, sizeof(run.plan));
+	}
 	intro(&run);
 	ret = run_sweeps(&run, sizes, nr, results);
 out:
-	def->variants->use("auto");
+	if (def->variants)
+		def->variants->use("auto");
 	if (def->finish)
 		def->finish(&run);
 	sized_unmap(&run);

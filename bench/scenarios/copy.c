@@ -379,7 +379,7 @@ static const struct sized_variants cp_variants = {
 		  .baseline = CP_BASELINE,
 		  .variant_of = CP_TRY_COPY,
 		  .library = true},
-	.sweeps = CP_SWEPT,
+	.extra = &(const struct sized_facts){.sweeps = CP_SWEPT},
 	.plan = cp_plan_text,
 };
 

@@ -266,7 +266,7 @@ static const struct sized_variants zt_variants = {
 		  .baseline = ZT_BASELINE,
 		  .variant_of = "hl_zero",
 		  .library = true},
-	.sweeps = ZT_SWEEPS,
+	.extra = &(const struct sized_facts){.sweeps = ZT_SWEEPS},
 	.plan = zt_plan_text,
 };
 
