@@ -16,6 +16,7 @@
  *   schedule.c  which subjects run (--subjects), repetitions interleaved
  *   topology.c  the machine (hwloc): CPUs, placement, pinning, the LLC
  *   measure.c   one measurement: threads or processes, the gate, timing
+ *   clock.c     the clock every file times with (bench_now_ns)
  *   stats.c     median and spread; a subject's series of repetitions
  *   results.c   a result's JSON fields, common to every scenario
  *   env.c       the JSON environment ("env")
@@ -86,7 +87,7 @@ struct bench_config {
 	 * 0 = off. A series needs room for bench_reps_cap(repeat) repetitions.
 	 */
 	double until_decided;
-	bool tune; /* --tune: zero measures where hl_zero's plan should switch */
+	bool tune; /* --tune: a scenario with a tuner (BENCH_USES_TUNE) runs it instead */
 };
 
 /* --mode: the buffer states a size sweep measures (zero). */
@@ -100,6 +101,7 @@ struct bench_config {
 #define BENCH_USES_COUNT    0x4u
 #define BENCH_USES_SIZES    0x8u
 #define BENCH_USES_MODE	    0x10u
+#define BENCH_USES_TUNE	    0x20u /* it has a tuner: --tune runs it (zero's) */
 
 /* ---- subjects and scenarios --------------------------------------------- */
 
@@ -152,6 +154,8 @@ struct bench_subject {
 	struct subject_facts facts;
 	/* Measured with processes (bench_measure_processes), not threads. */
 	bool processes;
+	/* What its scenario declares about it beside the facts (sized.h's struct sized_facts). */
+	const void *extra;
 };
 
 /*
@@ -188,6 +192,12 @@ struct bench_scenario {
 	/* What run will measure under cfg (struct bench_plan); an estimate is fine. */
 	void (*plan)(const struct bench_scenario *sc, const struct bench_config *cfg,
 		     struct bench_plan *plan);
+	/*
+	 * A section of the JSON document beside "results", of the scenario's
+	 * own (zero --tune's "tune"): its value once run has written it, else
+	 * NULL; *key gets its name. NULL: none.
+	 */
+	json_t *(*section)(const char **key);
 };
 
 /*
@@ -453,6 +463,8 @@ void bench_progress_extra(const char *text);
 double bench_progress_extra_done(void);
 /* When stderr is not a terminal: a line with text, the position and the times. */
 void bench_progress_extra_line(const char *text);
+/* What is left of --until-decided's budget, in seconds (0: off or spent), for the times shown. */
+void bench_progress_budget(double left);
 /* Clear the updating line (before a message or a table). */
 void bench_progress_done(void);
 

@@ -432,17 +432,32 @@ static void parse_subjects(const char *value)
 	opts.cfg.nr_subjects = n;
 }
 
-/* --tune: the zero scenario's tuner picks its own sizes and subjects, and decides by its rule. */
-static void check_tune(void)
+/* The scenarios with a tuner (BENCH_USES_TUNE), "zero" or "zero, x", into buf. */
+static const char *tuners(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NR_SCENARIOS && used < len; i++) {
+		if (scenarios[i]->uses & BENCH_USES_TUNE)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 scenarios[i]->name);
+	}
+	return buf;
+}
+
+/* --tune: one scenario's tuner picks its own sizes and subjects, and decides by its rule. */
+static void check_tune(const struct bench_scenario *const *run, size_t nr_run)
 {
 	static const char *const refused[] = {"--sizes", "--subjects", "--until-decided"};
 	const bool given[] = {opts.sizes_set, opts.subjects_set, opts.cfg.until_decided > 0};
+	char names[128];
 
 	if (!opts.cfg.tune)
 		return;
-	if (strcmp(opts.scenario, "zero") != 0)
-		tool_bad_usage("--tune: only the zero scenario has a tuner, not '%s'",
-			       opts.scenario);
+	if (nr_run != 1 || !(run[0]->uses & BENCH_USES_TUNE))
+		tool_bad_usage("--tune: only the %s scenario has a tuner, not '%s'",
+			       tuners(names, sizeof(names)), opts.scenario);
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		if (given[i])
 			tool_bad_usage("--tune: %s does not apply (the tuner picks its own sizes "
@@ -520,7 +535,6 @@ static void parse_args(int argc, char *argv[])
 	if (optind + 1 < argc)
 		tool_bad_usage("unexpected argument '%s' after scenario '%s'", argv[optind + 1],
 			       opts.scenario);
-	check_tune();
 }
 
 /* The scenarios SCENARIO names, into run[]; returns how many. */
@@ -658,7 +672,8 @@ static json_t *subjects_json(const struct bench_scenario *sc, json_t *results, s
 	return obj;
 }
 
-static int write_json(const char *path, json_t *results, json_t *subjects, long long start,
+static int write_json(const char *path, json_t *results, json_t *subjects,
+		      const struct bench_scenario *const *run, size_t nr_run, long long start,
 		      int argc, char *argv[])
 {
 	json_t *doc = json_object();
@@ -670,8 +685,13 @@ static int write_json(const char *path, json_t *results, json_t *subjects, long 
 	json_object_set_new(doc, "config", config_json());
 	json_object_set(doc, "results", results);
 	json_object_set(doc, "subjects", subjects);
-	if (bench_zero_tune_json())
-		json_object_set(doc, "tune", bench_zero_tune_json());
+	for (size_t i = 0; i < nr_run; i++) {
+		const char *key = NULL;
+		json_t *section = run[i]->section ? run[i]->section(&key) : NULL;
+
+		if (section)
+			json_object_set(doc, key, section);
+	}
 	if (json_dump_file(doc, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0) {
 		bench_error("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
 		ret = 1;
@@ -701,6 +721,7 @@ int main(int argc, char *argv[])
 		return 0;
 	}
 	nr_run = resolve_scenario(opts.scenario, run);
+	check_tune(run, nr_run);
 	check_subjects(run, nr_run);
 	for (size_t i = 0; i < nr_run; i++)
 		run_names[i] = run[i]->name;
@@ -741,7 +762,8 @@ int main(int argc, char *argv[])
 		json_object_set_new(subjects, run[i]->name, subjects_json(run[i], results, first));
 	}
 	if (!ret && opts.json_path)
-		ret = write_json(opts.json_path, results, subjects, start, argc, opts.argv);
+		ret = write_json(opts.json_path, results, subjects, run, nr_run, start, argc,
+				 opts.argv);
 	json_decref(results);
 	json_decref(subjects);
 	bench_topology_fini();

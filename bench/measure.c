@@ -2,7 +2,8 @@
 /*
  * measure.c - one measurement: a subject's threads (or processes) placed,
  * pinned, released together, stopped after a duration and timed; and the
- * placement it used, for the JSON environment. See harness.h.
+ * placement it used, for the JSON environment. Timed with clock.c's
+ * bench_now_ns(). See harness.h.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,14 +19,6 @@
 
 #include "arch/arch.h"
 #include "harness.h"
-
-uint64_t bench_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- running threads ---------------------------------------------------- */
 
@@ -367,55 +360,38 @@ static pid_t wait_for(pid_t pid, int *status)
 	return r;
 }
 
-int bench_measure_processes(const struct bench_subject *s, const struct bench_params *p,
-			    unsigned int threads, const struct bench_pin *pin, double duration,
-			    struct bench_run *out)
+/* The memory the worker processes share with this one: the barrier, the stop, the workers. */
+static struct proc_shared *proc_shared_map(unsigned int threads, size_t size)
 {
-	size_t size = sizeof(struct proc_shared) + threads * sizeof(struct bench_worker);
 	pthread_barrierattr_t attr;
 	struct proc_shared *sh;
-	struct bench_machine_sample m0, m1;
-	struct bench_stop end = {0};
-	unsigned int created = 0;
-	bool raised;
-	void *state = NULL;
-	pid_t *pid;
-	int status, err = 0, ret = -1;
-
-	*out = (struct bench_run){.threads = threads};
-	out->cpus = calloc(threads, sizeof(*out->cpus));
-	out->ops = calloc(threads, sizeof(*out->ops));
-	pid = calloc(threads, sizeof(*pid));
-	if (!out->cpus || !out->ops || !pid) {
-		bench_run_free(out);
-		free(pid);
-		bench_error("out of memory");
-		return -1;
-	}
-	bench_place(pin, threads, out->cpus);
 
 	sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
 		bench_error("cannot map memory to share with worker processes: %s",
 			    strerror(errno));
-		bench_run_free(out);
-		free(pid);
-		return -1;
+		return NULL;
 	}
 	pthread_barrierattr_init(&attr);
 	pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
 	pthread_barrier_init(&sh->start, &attr, threads + 1);
 	pthread_barrierattr_destroy(&attr);
 	atomic_init(&sh->stop, false);
+	return sh;
+}
 
-	errno = 0;
-	state = s->setup(p);
-	if (!state) {
-		bench_error("%s: setup failed: %s", s->name, strerror(errno ? errno : ENOMEM));
-		goto out;
-	}
+/*
+ * Fork the workers, each to wait at the barrier. 0, or -1 after
+ * bench_error (those started are ended again).
+ */
+static int fork_workers(const struct bench_subject *s, struct proc_shared *sh, void *state,
+			const struct bench_run *out, double duration, pid_t *pid)
+{
+	unsigned int created = 0;
+	int status, err = 0;
+
 	fflush(NULL); /* nothing buffered gets written by a child too */
-	for (; created < threads; created++) {
+	for (; created < out->threads; created++) {
 		struct bench_worker *w = &sh->w[created];
 
 		*w = (struct bench_worker){
@@ -433,23 +409,33 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 		if (pid[created] == 0)
 			process_main(s, w, &sh->start);
 	}
-	if (err) {
-		/* The others wait at a barrier that will never fill: end them. */
-		for (unsigned int i = 0; i < created; i++) {
-			kill(pid[i], SIGKILL);
-			wait_for(pid[i], &status);
-		}
-		bench_error("cannot start worker process %u of %u: %s", created + 1, threads,
-			    strerror(err));
-		goto out;
+	if (!err)
+		return 0;
+	/* The others wait at a barrier that will never fill: end them. */
+	for (unsigned int i = 0; i < created; i++) {
+		kill(pid[i], SIGKILL);
+		wait_for(pid[i], &status);
 	}
-	raised = duration > 0 && timer_priority_raise();
+	bench_error("cannot start worker process %u of %u: %s", created + 1, out->threads,
+		    strerror(err));
+	return -1;
+}
+
+/* Release the workers, stop them after duration, wait for each, and gather the run. */
+static void time_workers(struct proc_shared *sh, const pid_t *pid, double duration,
+			 struct bench_run *out)
+{
+	struct bench_machine_sample m0, m1;
+	struct bench_stop end = {0};
+	bool raised = duration > 0 && timer_priority_raise();
+	int status;
+
 	bench_machine_sample(&m0);
 	pthread_barrier_wait(&sh->start);
 	if (duration > 0)
 		stop_after(duration, &sh->stop, &end);
 	timer_priority_drop(raised);
-	for (unsigned int i = 0; i < threads; i++) {
+	for (unsigned int i = 0; i < out->threads; i++) {
 		if (wait_for(pid[i], &status) < 0) {
 			sh->w[i].failed = true;
 			snprintf(sh->w[i].why, sizeof(sh->w[i].why),
@@ -459,9 +445,47 @@ int bench_measure_processes(const struct bench_subject *s, const struct bench_pa
 		check_exit(&sh->w[i], pid[i], status);
 	}
 	bench_machine_sample(&m1);
-	collect(out, sh->w, threads, &end);
+	collect(out, sh->w, out->threads, &end);
 	bench_machine_interval(&out->machine, &m0, &m1);
 	record_placement(out);
+}
+
+int bench_measure_processes(const struct bench_subject *s, const struct bench_params *p,
+			    unsigned int threads, const struct bench_pin *pin, double duration,
+			    struct bench_run *out)
+{
+	size_t size = sizeof(struct proc_shared) + threads * sizeof(struct bench_worker);
+	struct proc_shared *sh;
+	void *state = NULL;
+	pid_t *pid;
+	int ret = -1;
+
+	*out = (struct bench_run){.threads = threads};
+	out->cpus = calloc(threads, sizeof(*out->cpus));
+	out->ops = calloc(threads, sizeof(*out->ops));
+	pid = calloc(threads, sizeof(*pid));
+	if (!out->cpus || !out->ops || !pid) {
+		bench_run_free(out);
+		free(pid);
+		bench_error("out of memory");
+		return -1;
+	}
+	bench_place(pin, threads, out->cpus);
+	sh = proc_shared_map(threads, size);
+	if (!sh) {
+		bench_run_free(out);
+		free(pid);
+		return -1;
+	}
+	errno = 0;
+	state = s->setup(p);
+	if (!state) {
+		bench_error("%s: setup failed: %s", s->name, strerror(errno ? errno : ENOMEM));
+		goto out;
+	}
+	if (fork_workers(s, sh, state, out, duration, pid))
+		goto out;
+	time_workers(sh, pid, duration, out);
 	ret = 0;
 out:
 	if (state)

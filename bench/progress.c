@@ -12,7 +12,8 @@
  * not move the position ("[37/120 +4 unplanned]" counts them apart), their
  * time is left out of the measured-against-planned scaling, and what is
  * left of the budget is said beside the time left ("up to 1:40 more to
- * decide"), never folded into it.
+ * decide"), never folded into it; until_decided.c says what is left
+ * (bench_progress_budget) whenever it changes.
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,11 +39,17 @@ static struct {
 	uint64_t sc_extra_ns;	   /* their time in the current scenario */
 	bool all_done;		   /* the last scenario planned has ended */
 	bool sc_ended;		   /* the current one has (its last line) */
+	double budget_left;	   /* --until-decided's, as until_decided.c last said */
 	struct {
 		const char *name;
 		struct bench_plan plan;
 	} sc[MAX_PLANNED];
 } pg = {.cur = MAX_PLANNED};
+
+void bench_progress_budget(double left)
+{
+	pg.budget_left = left;
+}
 
 void bench_progress_plan(const char *scenario, const struct bench_plan *plan)
 {
@@ -129,7 +136,7 @@ static const char *position_text(unsigned long pos, char *buf, size_t len)
 static const char *budget_text(char *buf, size_t len)
 {
 	char t[32];
-	double left = bench_until_decided_left();
+	double left = pg.budget_left;
 
 	buf[0] = '\0';
 	bool asked = false;
@@ -181,7 +188,7 @@ static void show(const char *line)
 static const char *position_left(unsigned long at, uint64_t now, char *buf, size_t len)
 {
 	char pos[64], t[32], extra[48] = "", budget[48] = "";
-	double left = time_left(now), more = bench_until_decided_left();
+	double left = time_left(now), more = pg.budget_left;
 
 	position_text(at, pos, sizeof(pos));
 	pos[strlen(pos) - 1] = '\0'; /* the closing bracket comes last */

@@ -102,6 +102,7 @@ struct bench_point {
 	const char *label;    /* the progress's ("contend, 2 threads") */
 	unsigned int threads; /* 0: not a thread-count point */
 	bool most_threads;    /* threads is the highest this scenario runs */
+	bool whole_time;      /* a whole run's time: "time", not "at N threads" */
 	const char *mode;     /* zero: "hot" or "cold"; copy: also "probe", "word"; else NULL */
 	size_t size, llc;     /* zero: bytes per call; the last-level cache */
 	size_t n;	      /* subjects measured at this point */

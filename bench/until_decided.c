@@ -64,6 +64,7 @@ void bench_until_decided_init(double budget_s, unsigned int planned, const char 
 		ud.decisions = json_array();
 		ud.shares = json_array();
 	}
+	bench_progress_budget(bench_until_decided_left());
 }
 
 /*
@@ -310,7 +311,7 @@ static void q_where(const struct ud_question *u, const struct bench_point *p, ch
 		snprintf(limit, sizeof(limit), " (retry limit %u)", q->subject_limit);
 	if (p->mode)
 		snprintf(buf, len, "%s%s / %s in %s", q->subject, limit, base, p->label);
-	else if (p->threads && strcmp(p->scenario, "refcount-timing") != 0)
+	else if (p->threads && !p->whole_time)
 		snprintf(buf, len, "%s%s / %s at %u thread%s", q->subject, limit, base, p->threads,
 			 p->threads == 1 ? "" : "s");
 	else
@@ -390,6 +391,7 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 	}
 	took = (double)(bench_now_ns() - t0) / 1e9;
 	ud.spent += took;
+	bench_progress_budget(bench_until_decided_left());
 	if (ud.share)
 		json_real_set(json_object_get(ud.share, "spent_s"),
 			      json_real_value(json_object_get(ud.share, "spent_s")) + took);
@@ -455,17 +457,11 @@ static void say_outcome(const struct bench_point *p, const struct ud_question *u
 	bench_progress_extra_line(line);
 }
 
-int bench_until_decided(const struct bench_point *p)
+/* The questions asked of point p whose subjects it measures, into u; their number. */
+static size_t gather(const struct bench_point *p, struct ud_question *u)
 {
-	struct ud_question u[BENCH_UD_MAX_AT];
-	size_t nr = 0, *parent = NULL;
-	unsigned int cap = bench_reps_cap(ud.planned), round = 0;
-	bool *run_group = NULL;
-	double *values = NULL;
-	int ret = 0;
+	size_t nr = 0;
 
-	if (!ud.on)
-		return 0;
 	for (size_t i = 0; i < bench_nr_questions && nr < BENCH_UD_MAX_AT; i++) {
 		const struct bench_question *q = &bench_questions[i];
 		int s, b, b2 = -1;
@@ -483,17 +479,13 @@ int bench_until_decided(const struct bench_point *p)
 					       .b = (size_t)b,
 					       .b2 = b2 < 0 ? NO_BASE2 : (size_t)b2};
 	}
-	if (!nr)
-		return 0;
-	parent = calloc(p->n, sizeof(*parent));
-	run_group = calloc(p->n, sizeof(*run_group));
-	values = calloc(cap, sizeof(*values));
-	if (!parent || !run_group || !values) {
-		bench_error("out of memory");
-		ret = 1;
-		goto out;
-	}
-	/* The groups: subjects joined by a question (figures too), union-find. */
+	return nr;
+}
+
+/* The groups: subjects joined by a question (figures too), union-find; the planned verdicts. */
+static void join_groups(const struct bench_point *p, struct ud_question *u, size_t nr,
+			size_t *parent, double *values)
+{
 	for (size_t i = 0; i < p->n; i++)
 		parent[i] = i;
 	for (size_t i = 0; i < nr; i++) {
@@ -506,9 +498,16 @@ int bench_until_decided(const struct bench_point *p)
 		judge(p, &u[i], values);
 		u[i].planned_verdict = u[i].j.verdict;
 	}
-	for (;; round++) {
+}
+
+/* Rounds while a question is undecided, under the cap, within the budget. 0, or measure's. */
+static int rounds(const struct bench_point *p, struct ud_question *u, size_t nr, size_t *parent,
+		  bool *run_group, double *values, unsigned int cap)
+{
+	for (unsigned int round = 0;; round++) {
 		bool any = false;
 		size_t before;
+		int ret;
 
 		memset(run_group, 0, p->n * sizeof(*run_group));
 		for (size_t i = 0; i < nr; i++) {
@@ -516,18 +515,24 @@ int bench_until_decided(const struct bench_point *p)
 				run_group[u[i].group] = any = true;
 		}
 		if (!any || !may_spend())
-			break;
+			return 0;
 		for (size_t i = 0; i < nr; i++)
 			u[i].extra |= run_group[u[i].group];
 		before = reps_sum(p, u, nr);
 		ret = round_of(p, u, nr, parent, run_group, round);
 		if (ret)
-			goto out;
+			return ret;
 		if (reps_sum(p, u, nr) == before)
-			break; /* no series grew (full): never loop for nothing */
+			return 0; /* no series grew (full): never loop for nothing */
 		for (size_t i = 0; i < nr; i++)
 			judge(p, &u[i], values);
 	}
+}
+
+/* Each paired question's decision into the JSON, and a line where it took extra. */
+static void conclude(const struct bench_point *p, const struct ud_question *u, size_t nr,
+		     unsigned int cap)
+{
 	for (size_t i = 0; i < nr; i++) {
 		const char *stopped = !deciding(&u[i])		   ? "decided"
 				      : p->series[u[i].s].n >= cap ? "cap"
@@ -539,6 +544,34 @@ int bench_until_decided(const struct bench_point *p)
 		if (u[i].extra || strcmp(stopped, "decided") != 0)
 			say_outcome(p, &u[i], stopped);
 	}
+}
+
+int bench_until_decided(const struct bench_point *p)
+{
+	struct ud_question u[BENCH_UD_MAX_AT];
+	size_t nr, *parent = NULL;
+	unsigned int cap = bench_reps_cap(ud.planned);
+	bool *run_group = NULL;
+	double *values = NULL;
+	int ret = 0;
+
+	if (!ud.on)
+		return 0;
+	nr = gather(p, u);
+	if (!nr)
+		return 0;
+	parent = calloc(p->n, sizeof(*parent));
+	run_group = calloc(p->n, sizeof(*run_group));
+	values = calloc(cap, sizeof(*values));
+	if (!parent || !run_group || !values) {
+		bench_error("out of memory");
+		ret = 1;
+		goto out;
+	}
+	join_groups(p, u, nr, parent, values);
+	ret = rounds(p, u, nr, parent, run_group, values, cap);
+	if (!ret)
+		conclude(p, u, nr, cap);
 out:
 	free(parent);
 	free(run_group);

@@ -79,4 +79,12 @@ void hl__copy_plan_for(const struct hl_zero_machine *m, struct hl_size_plan *p);
 /* The variant plan p uses for n bytes. */
 const char *hl__plan_variant(const struct hl_size_plan *p, size_t n);
 
+/*
+ * hl_zero's automatic plan in force in this process (src/zero.c), as its
+ * size classes and its thresholds with their sources: what hl_zero_plan()
+ * and hl_zero_plan_sources() write as text, for code that needs the values
+ * (the bench's zero --tune).
+ */
+void hl__zero_plan_in_force(struct hl_size_plan *p, struct hl_zero_thresholds *t);
+
 #endif /* HOTLINE_SRC_PLAN_H */

@@ -391,6 +391,13 @@ int hl_zero_plan_sources(char *buf, size_t size)
 	return hl__zero_sources(&thresholds, buf, size);
 }
 
+void hl__zero_plan_in_force(struct hl_size_plan *p, struct hl_zero_thresholds *t)
+{
+	pthread_once(&init_once, init);
+	hl__plan_classes(&layout, p);
+	*t = thresholds;
+}
+
 const char *hl_zero_variant_name(unsigned i)
 {
 	unsigned n = 0;

@@ -322,6 +322,26 @@ static void rt_results(const struct rt_ctx *ctx, json_t *results)
 	}
 }
 
+/*
+ * Ratios within each repetition, so that drift between them cancels: as
+ * many as both ran (--until-decided may give one more than the other).
+ */
+static void rt_ratios(struct rt_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->n; i++) {
+		const int b = ctx->base[i];
+
+		ctx->nr_ratio[i] = 0;
+		if (b < 0)
+			continue;
+		ctx->nr_ratio[i] =
+			ctx->series[i].n < ctx->series[b].n ? ctx->series[i].n : ctx->series[b].n;
+		for (unsigned int rep = 0; rep < ctx->nr_ratio[i]; rep++)
+			ctx->ratio[i * ctx->cap + rep] =
+				ctx->series[i].ns_per_op[rep] / ctx->series[b].ns_per_op[rep];
+	}
+}
+
 static int rt_run(const struct bench_scenario *sc, const struct bench_config *cfg, json_t *results)
 {
 	const struct bench_subject *subjects[sizeof(rt_subjects) / sizeof(rt_subjects[0])];
@@ -369,6 +389,7 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 		    .scenario = RT_NAME,
 		    .label = RT_NAME,
 		    .threads = 1,
+		    .whole_time = true,
 		    .n = ctx.n,
 		    .subjects = subjects,
 		    .series = ctx.series,
@@ -377,20 +398,7 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	    }))
 		goto out;
 
-	/*
-	 * Ratios within each repetition, so that drift between them cancels: as
-	 * many as both ran (--until-decided may give one more than the other).
-	 */
-	for (size_t i = 0; i < ctx.n; i++) {
-		nr_ratio[i] = 0;
-		if (base[i] < 0)
-			continue;
-		nr_ratio[i] = ctx.series[i].n < ctx.series[base[i]].n ? ctx.series[i].n
-								      : ctx.series[base[i]].n;
-		for (unsigned int rep = 0; rep < nr_ratio[i]; rep++)
-			ctx.ratio[i * ctx.cap + rep] =
-				ctx.series[i].ns_per_op[rep] / ctx.series[base[i]].ns_per_op[rep];
-	}
+	rt_ratios(&ctx);
 	rt_print(&ctx);
 	rt_results(&ctx, results);
 	ret = 0;

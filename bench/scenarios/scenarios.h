@@ -8,7 +8,7 @@
 #ifndef HOTLINE_BENCH_SCENARIOS_H
 #define HOTLINE_BENCH_SCENARIOS_H
 
-#include "../harness.h"
+#include "../sized.h"
 
 extern const struct bench_scenario bench_refcount_timing; /* refcount_timing.c */
 extern const struct bench_scenario bench_contend;	  /* contend.c */
@@ -17,8 +17,5 @@ extern const struct bench_scenario bench_lockref_sweep;	  /* lockref_sweep.c */
 extern struct bench_scenario bench_zero;	    /* zero.c */
 extern struct bench_scenario bench_copy;	    /* copy.c */
 extern const struct bench_scenario bench_openclose; /* openclose.c */
-
-/* zero --tune's "tune" section of the JSON (zero_tune.c), or NULL if it did not run. */
-json_t *bench_zero_tune_json(void);
 
 #endif /* HOTLINE_BENCH_SCENARIOS_H */

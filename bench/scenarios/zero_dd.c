@@ -3,7 +3,7 @@
  * scenarios/zero_dd.c - zero's experiments on the host kernel, not on
  * hotline: the files read from (/dev/zero, a sparse file on tmpfs) and the
  * seed's dd-style runs, sequential read(2) in 1 MiB blocks of each, with
- * their table and results.
+ * their table and results (zero_dd.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <linux/magic.h>
 
 #include "../arch/arch.h"
-#include "zero.h"
+#include "zero_dd.h"
 
 #define ZT_KERNEL_DD_SPARSE                                                                        \
 	"host kernel: read(2) of a hole of a tmpfs file (shmem read of an unallocated page) on "   \
@@ -33,13 +33,22 @@ static struct {
 	char sparse_dir[64]; /* where it was made */
 } zt_files = {-1, -1, ""};
 
+/* One dd run: what the loop is told, and what it leaves. */
+struct zt_dd_sample {
+	unsigned char *base; /* the block read into */
+	size_t size;	     /* bytes per read */
+	uint64_t total_bytes;
+	int fd; /* the file read from */
+	uint64_t calls, bytes, elapsed_ns, cycles;
+};
+
 /*
  * dd: read(2) total_bytes sequentially in blocks of s->size into one
  * buffer, as `dd if=FILE of=/dev/null bs=1M` does. Timed as a whole.
  */
 void run_dd(struct bench_worker *w)
 {
-	struct zt_sample *s = w->state;
+	struct zt_dd_sample *s = w->state;
 	uint64_t got = 0, reads = 0, t0, c0;
 
 	t0 = bench_now_ns();
@@ -66,17 +75,22 @@ void run_dd(struct bench_worker *w)
 	w->ops = reads;
 }
 
-void *zt_setup_dev_zero(const struct bench_params *p)
+int zt_dev_zero_fd(void)
 {
-	struct zt_sample *s = p->sink;
+	return zt_files.dev_zero;
+}
+
+void *zt_dd_setup_dev_zero(const struct bench_params *p)
+{
+	struct zt_dd_sample *s = p->sink;
 
 	s->fd = zt_files.dev_zero;
 	return s;
 }
 
-void *zt_setup_sparse(const struct bench_params *p)
+void *zt_dd_setup_sparse(const struct bench_params *p)
 {
-	struct zt_sample *s = p->sink;
+	struct zt_dd_sample *s = p->sink;
 
 	s->fd = zt_files.sparse;
 	if (lseek(s->fd, 0, SEEK_SET) != 0)
@@ -138,7 +152,7 @@ int zt_files_open(const struct bench_config *cfg, const struct bench_subject **d
 		return -1;
 	}
 	for (size_t i = 0; i < *nr_dd; i++)
-		need_sparse |= dd[i]->setup == zt_setup_sparse;
+		need_sparse |= (sized_facts(dd[i])->flags & ZT_DD_SPARSE) != 0;
 	if (!need_sparse)
 		return 0;
 	made = zt_make_sparse(cfg->quick ? ZT_DD_QUICK_TOTAL : ZT_DD_TOTAL);
@@ -148,7 +162,7 @@ int zt_files_open(const struct bench_config *cfg, const struct bench_subject **d
 		size_t kept = 0;
 
 		for (size_t i = 0; i < *nr_dd; i++) {
-			if (dd[i]->setup != zt_setup_sparse)
+			if (!(sized_facts(dd[i])->flags & ZT_DD_SPARSE))
 				dd[kept++] = dd[i];
 		}
 		*nr_dd = kept;
@@ -167,7 +181,7 @@ void zt_files_close(void)
 
 /* The dd experiments: each subject reads total_bytes once per repetition. */
 struct zt_dd_ctx {
-	const struct zt_run *run;
+	const struct sized_run *run;
 	const struct bench_subject **subjects;
 	size_t n;
 	uint64_t total;
@@ -178,8 +192,7 @@ static int zt_dd_measure(void *arg, size_t i, unsigned int rep)
 {
 	struct zt_dd_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->subjects[i];
-	struct zt_sample sample = {
-		.subject = s->name,
+	struct zt_dd_sample sample = {
 		.base = ctx->run->region,
 		.size = ZT_DD_BLOCK,
 		.total_bytes = ctx->total,
@@ -203,7 +216,7 @@ static int zt_dd_measure(void *arg, size_t i, unsigned int rep)
 	return 0;
 }
 
-int zt_run_dd(const struct zt_run *run, const struct bench_subject **subjects, size_t n,
+int zt_run_dd(const struct sized_run *run, const struct bench_subject **subjects, size_t n,
 	      json_t *results)
 {
 	struct zt_dd_ctx ctx = {
@@ -226,13 +239,13 @@ int zt_run_dd(const struct zt_run *run, const struct bench_subject **subjects, s
 	}
 	if (bench_interleave(ZT_NAME ", dd", subjects, NULL, n, run->reps, zt_dd_measure, &ctx))
 		goto out;
-	zt_size_text(ctx.total, total, sizeof(total));
+	sized_size_text(ctx.total, total, sizeof(total));
 	printf("\ndd (the host kernel, not hotline): read(2) of %s in 1 MiB blocks\n"
 	       "%-16s %8s %17s %9s %7s\n",
 	       total, "subject", "GB/s", "min..max GB/s", "us/read", "spread");
 	for (size_t i = 0; i < n; i++) {
 		const struct bench_series *s = &ctx.series[i];
-		bool sparse = subjects[i]->setup == zt_setup_sparse;
+		bool sparse = (sized_facts(subjects[i])->flags & ZT_DD_SPARSE) != 0;
 		struct bench_stats st;
 		char range[40];
 		json_t *r;

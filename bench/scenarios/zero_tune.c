@@ -6,8 +6,8 @@
  *
  * Two crossovers, each a pair of variants forced as the zero scenario's
  * variant subjects force them, measured with its loop, buffers and arena
- * (zero.c), repetitions interleaved, at every size of a grid derived
- * from the caches the library reads (bench_zero_caches):
+ * (zero.c, through the sized engine ../sized.h), repetitions interleaved, at every size of a grid
+ * derived from the caches the library reads (bench_zero_caches):
  *
  *  - vec_max: the plan's vector variant (hl_zero_variant() in automatic
  *    mode: avx512, avx2; stp on arm64) against the class above it
@@ -32,8 +32,9 @@
 #include <hotline/cpu.h>
 #include <hotline/zero.h>
 
+#include "../../src/plan.h"
 #include "../tune_rule.h"
-#include "zero.h"
+#include "zero_tune.h"
 
 #define ZT_TUNE_MAX_SIZE    (1ull << 30) /* the largest size measured */
 #define ZT_TUNE_L2_GUESS    (1u << 20)	 /* when the library knows no L2 ... */
@@ -42,8 +43,28 @@
 enum { ZT_HOT, ZT_COLD, ZT_MODES };
 static const char *const zt_mode_name[ZT_MODES] = {"hot", "cold"};
 
+/* The plan's two thresholds, each measured by its own crossover and rule. */
+enum zt_threshold { ZT_VEC_MAX, ZT_REP_MAX };
+
+/*
+ * The plans the tuner measures, by their second class (the variant table's
+ * name for it): where vec_max's grid lies, and whether rep_max is measured.
+ */
+static const struct zt_shape {
+	const char *mid;
+	bool zva_grid;	    /* vec_max: from 2 DC ZVA blocks to L2/16; else L2/16 .. 2 x L2 */
+	bool rep;	    /* rep_max: nontemporal against rep_stosb */
+	const char *no_rep; /* else why not (%s: the architecture) */
+} zt_shapes[] = {
+	{"rep_stosb", false, true, NULL},
+	{"dc_zva", true, false,
+	 "rep_stosb and nontemporal do not exist on %s: rep_max not measured (this plan has no "
+	 "rep stosb class)"},
+};
+
 /* One crossover: two forced variants (ratio first / second) over a grid. */
 struct zt_cross {
+	enum zt_threshold which;
 	const char *threshold; /* "vec_max" or "rep_max" */
 	const struct bench_subject *subject[2];
 	char range[96]; /* the grid in words: "L2/16 (64K) .. 2 x L2 (2M)" */
@@ -61,6 +82,7 @@ struct zt_cross {
 
 /* Everything the tuner decides before measuring: what zt_tune_plan estimates too. */
 struct zt_tune {
+	const struct sized_def *zero;
 	const struct bench_config *cfg;
 	unsigned int modes, reps;
 	double duration;
@@ -80,8 +102,9 @@ struct zt_tune {
 
 static json_t *zt_tune_doc;
 
-json_t *bench_zero_tune_json(void)
+json_t *zt_tune_json(const char **key)
 {
+	*key = "tune";
 	return zt_tune_doc;
 }
 
@@ -108,38 +131,18 @@ static const char *value_text(size_t v, char *buf, size_t len)
 	return buf;
 }
 
-/* The value after "name=" in hl_zero_plan_sources() text: bytes, SIZE_MAX for max. */
-static size_t source_value(const char *sources, const char *name)
+/* The plan in force: its classes, smallest sizes first, and its thresholds. */
+static void plan_in_force(struct zt_tune *t)
 {
-	char key[16];
-	const char *p;
+	struct hl_size_plan p;
+	struct hl_zero_thresholds th;
 
-	snprintf(key, sizeof(key), "%s=", name);
-	p = strstr(sources, key);
-	if (!p)
-		return SIZE_MAX;
-	p += strlen(key);
-	if (strncmp(p, "max", 3) == 0)
-		return SIZE_MAX;
-	return (size_t)strtoull(p, NULL, 10);
-}
-
-/* The plan's classes, in order: the names in "avx512 <= 262144 < rep_stosb". */
-static void plan_classes(struct zt_tune *t)
-{
-	const char *p = t->plan;
-
+	hl__zero_plan_in_force(&p, &th);
 	t->nr_classes = 0;
-	while (*p && t->nr_classes < ARRAY_SIZE(t->classes)) {
-		size_t len;
-
-		p += strspn(p, " ");
-		len = strcspn(p, " ");
-		if (len && *p != '<' && (*p < '0' || *p > '9'))
-			snprintf(t->classes[t->nr_classes++], sizeof(t->classes[0]), "%.*s",
-				 (int)len, p);
-		p += len;
-	}
+	for (unsigned int i = 0; i < p.n && t->nr_classes < ARRAY_SIZE(t->classes); i++)
+		snprintf(t->classes[t->nr_classes++], sizeof(t->classes[0]), "%s", p.c[i].variant);
+	t->plan_vec = th.vec_max.value;
+	t->plan_rep = th.rep_max.value;
 }
 
 /* A size for the grids' words: "64K", "1.5M", "100". */
@@ -150,7 +153,7 @@ static const char *size_words(size_t n, char *buf, size_t len)
 	else if (n >= (1u << 10) && n % (1u << 9) == 0 && n % (1u << 10))
 		snprintf(buf, len, "%.1fK", (double)n / (1u << 10));
 	else
-		zt_size_text(n, buf, len);
+		sized_size_text(n, buf, len);
 	return buf;
 }
 
@@ -181,26 +184,27 @@ static size_t memory_cap(void)
 	return (size_t)pages / 2 * (size_t)page;
 }
 
-static void vec_cross(struct zt_tune *t, const char *mid)
+static void vec_cross(struct zt_tune *t, const struct zt_shape *shape)
 {
 	struct zt_cross *c = &t->cross[t->nr_cross++];
-	const char *vec = t->classes[0];
+	const char *vec = t->classes[0], *mid = shape->mid;
 	char a[16], b[16];
 
+	c->which = ZT_VEC_MAX;
 	c->threshold = "vec_max";
 	c->value = t->plan_vec; /* until measured */
-	c->subject[0] = zt_variant_subject(vec);
-	c->subject[1] = zt_variant_subject(mid);
+	c->subject[0] = sized_variant_subject(t->zero, vec);
+	c->subject[1] = sized_variant_subject(t->zero, mid);
 	if (!c->subject[0] || !c->subject[1]) {
 		snprintf(c->skip, sizeof(c->skip), "the library does not list %s as a variant",
 			 c->subject[0] ? mid : vec);
 		return;
 	}
-	if (strcmp(mid, "rep_stosb") == 0) {
+	if (!shape->zva_grid) {
 		make_grid(t, c, t->l2 / 16, 2 * t->l2);
 		snprintf(c->range, sizeof(c->range), "L2/16 (%s) .. 2 x L2 (%s)",
 			 size_words(t->l2 / 16, a, sizeof(a)), size_words(2 * t->l2, b, sizeof(b)));
-	} else { /* dc_zva: from the least vec_max the plan allows, 2 blocks, up */
+	} else { /* from the least vec_max the plan allows, 2 DC ZVA blocks, up */
 		size_t block = hl_cpu()->dczva_block ? hl_cpu()->dczva_block : 64;
 
 		make_grid(t, c, 2 * block, t->l2 / 16);
@@ -215,10 +219,11 @@ static void rep_cross(struct zt_tune *t)
 	size_t hi = 8 * t->l3, cap = memory_cap();
 	char a[16], b[16];
 
+	c->which = ZT_REP_MAX;
 	c->threshold = "rep_max";
 	c->value = t->plan_rep; /* until measured */
-	c->subject[0] = zt_variant_subject("nontemporal");
-	c->subject[1] = zt_variant_subject("rep_stosb");
+	c->subject[0] = sized_variant_subject(t->zero, "nontemporal");
+	c->subject[1] = sized_variant_subject(t->zero, "rep_stosb");
 	if (!c->subject[0] || !hl_zero_supported("nontemporal")) {
 		snprintf(c->skip, sizeof(c->skip),
 			 "this CPU cannot run nontemporal: rep_max not measured");
@@ -237,27 +242,25 @@ static void rep_cross(struct zt_tune *t)
 }
 
 /* What to measure: the plan's classes, the caches, the grids. */
-static void zt_tune_setup(const struct bench_config *cfg, struct zt_tune *t)
+static void zt_tune_setup(const struct sized_def *zero, const struct bench_config *cfg,
+			  struct zt_tune *t)
 {
-	const char *arch = hl_cpu()->arch;
+	const struct zt_shape *shape = NULL;
 
 	*t = (struct zt_tune){
+		.zero = zero,
 		.cfg = cfg,
 		.modes = cfg->modes ? cfg->modes : BENCH_MODE_HOT | BENCH_MODE_COLD,
 		.reps = cfg->repeat,
-		.duration = cfg->duration ? cfg->duration
-			    : cfg->quick  ? ZT_QUICK_DURATION
-					  : ZT_DURATION,
+		.duration = sized_duration(zero, cfg),
 	};
 	hl_zero_use("auto");
 	hl_zero_plan(t->plan, sizeof(t->plan));
 	hl_zero_plan_sources(t->sources, sizeof(t->sources));
-	t->plan_vec = source_value(t->sources, "vec_max");
-	t->plan_rep = source_value(t->sources, "rep_max");
-	plan_classes(t);
+	plan_in_force(t);
 	bench_zero_caches(&t->caches);
-	t->llc = zt_llc_bytes(&t->llc_guessed);
-	t->arena = zt_arena_bytes(t->llc);
+	t->llc = sized_llc_bytes(&t->llc_guessed);
+	t->arena = sized_arena_bytes(t->llc);
 	t->l2 = t->caches.l2;
 	t->l3 = t->caches.l3 ? t->caches.l3 : t->llc;
 	if (!t->l2) {
@@ -269,21 +272,22 @@ static void zt_tune_setup(const struct bench_config *cfg, struct zt_tune *t)
 		     t->nr_classes ? t->classes[0] : "?");
 		return;
 	}
-	if (strcmp(t->classes[1], "rep_stosb") == 0) {
-		vec_cross(t, "rep_stosb");
-		rep_cross(t);
-	} else if (strcmp(t->classes[1], "dc_zva") == 0) {
-		vec_cross(t, "dc_zva");
-		note(t,
-		     "rep_stosb and nontemporal do not exist on %s: rep_max not measured (this "
-		     "plan has no rep stosb class)",
-		     arch);
-	} else {
+	for (size_t i = 0; i < ARRAY_SIZE(zt_shapes) && !shape; i++) {
+		if (strcmp(zt_shapes[i].mid, t->classes[1]) == 0)
+			shape = &zt_shapes[i];
+	}
+	if (!shape) {
 		note(t,
 		     "the tuner measures plans whose second class is rep_stosb or dc_zva; this "
 		     "plan (%s) is kept",
 		     t->plan);
+		return;
 	}
+	vec_cross(t, shape);
+	if (shape->rep)
+		rep_cross(t);
+	else
+		note(t, shape->no_rep, hl_cpu()->arch);
 }
 
 /* Per sample: its duration, or about two calls at 10 GB/s where a call is longer. */
@@ -294,12 +298,13 @@ static double sample_seconds(const struct zt_tune *t, size_t size)
 	return call > t->duration ? call : t->duration;
 }
 
-void zt_tune_plan(const struct bench_config *cfg, struct bench_plan *plan)
+void zt_tune_plan(const struct sized_def *zero, const struct bench_config *cfg,
+		  struct bench_plan *plan)
 {
 	struct zt_tune t;
 	double per_rep = 0;
 
-	zt_tune_setup(cfg, &t);
+	zt_tune_setup(zero, cfg, &t);
 	*plan = (struct bench_plan){0};
 	for (size_t k = 0; k < t.nr_cross; k++) {
 		const struct zt_cross *c = &t.cross[k];
@@ -321,43 +326,59 @@ void zt_tune_plan(const struct bench_config *cfg, struct bench_plan *plan)
 
 /* ---- measuring ----------------------------------------------------------- */
 
+/* zero's sweep for mode m: hot or cold. */
+static const struct sized_sweep *tune_sweep(const struct sized_def *zero, int m)
+{
+	unsigned int want = m == ZT_HOT ? BENCH_MODE_HOT : BENCH_MODE_COLD;
+
+	for (size_t k = 0; k < zero->nr_sweeps; k++) {
+		if (zero->sweeps[k].mode == want)
+			return &zero->sweeps[k];
+	}
+	return &zero->sweeps[0];
+}
+
+/* Size z of c in mode m, from the measured ctx: the medians and the paired ratios. 0 or 1. */
+static int keep_point(struct zt_cross *c, size_t z, int m, const struct sized_ctx *ctx, int first)
+{
+	const struct bench_series *a = &ctx->series[first]; /* c->subject[0]'s */
+	const struct bench_series *b = &ctx->series[!first];
+	size_t n = a->n < b->n ? a->n : b->n;
+
+	c->ratio[z][m] = calloc(n ? n : 1, sizeof(double));
+	if (!c->ratio[z][m]) {
+		bench_error("out of memory");
+		return 1;
+	}
+	for (size_t r = 0; r < n; r++)
+		c->ratio[z][m][r] = a->gb_per_sec[r] / b->gb_per_sec[r];
+	c->nr_ratio[z][m] = n;
+	c->gb[z][m][0] = bench_median(a->gb_per_sec, a->n);
+	c->gb[z][m][1] = bench_median(b->gb_per_sec, b->n);
+	c->measured[z][m] = true;
+	return 0;
+}
+
 /* One crossover in one mode: every grid size, both subjects interleaved. */
-static int measure_cross(struct zt_run *run, struct zt_cross *c, int m, json_t *results)
+static int measure_cross(const struct sized_run *run, struct zt_cross *c, int m, json_t *results)
 {
 	/* In the subject table's order, as the JSON's "subjects" lists them (bench/README.md). */
 	const int first = c->subject[0] < c->subject[1] ? 0 : 1;
 	const struct bench_subject *subjects[2] = {c->subject[first], c->subject[!first]};
-	struct zt_ctx ctx;
+	struct sized_ctx ctx;
 	char label[64];
 
-	zt_ctx_init(&ctx, run, subjects, 2, m == ZT_COLD);
+	sized_ctx_init(&ctx, run, tune_sweep(run->def, m), subjects, 2);
 	for (size_t z = 0; z < c->n; z++) {
-		const struct bench_series *a, *b;
-		size_t n;
-
-		if (!zt_set_size(&ctx, c->grid[z]))
+		if (!sized_set_size(&ctx, c->grid[z]))
 			continue;
-		if (zt_measure_size(&ctx, label, sizeof(label))) {
-			zt_series_free(&ctx);
+		if (sized_measure_size(&ctx, label, sizeof(label)) ||
+		    keep_point(c, z, m, &ctx, first)) {
+			sized_series_free(&ctx);
 			return 1;
 		}
-		a = &ctx.series[first]; /* c->subject[0]'s */
-		b = &ctx.series[!first];
-		n = a->n < b->n ? a->n : b->n;
-		c->ratio[z][m] = calloc(n ? n : 1, sizeof(double));
-		if (!c->ratio[z][m]) {
-			zt_series_free(&ctx);
-			bench_error("out of memory");
-			return 1;
-		}
-		for (size_t r = 0; r < n; r++)
-			c->ratio[z][m][r] = a->gb_per_sec[r] / b->gb_per_sec[r];
-		c->nr_ratio[z][m] = n;
-		c->gb[z][m][0] = bench_median(a->gb_per_sec, a->n);
-		c->gb[z][m][1] = bench_median(b->gb_per_sec, b->n);
-		c->measured[z][m] = true;
-		zt_results(&ctx, results);
-		zt_series_free(&ctx);
+		sized_results(&ctx, results);
+		sized_series_free(&ctx);
 	}
 	return 0;
 }
@@ -379,7 +400,7 @@ static bool first_wins(const struct zt_cross *c, size_t z)
 {
 	struct bench_tune_point p = point(c, z);
 
-	if (strcmp(c->threshold, "vec_max") == 0)
+	if (c->which == ZT_VEC_MAX)
 		return bench_tune_vec_keeps(&p);
 	return bench_tune_nt_beats(&p);
 }
@@ -391,7 +412,7 @@ static void decide(struct zt_cross *c)
 
 	for (size_t z = 0; z < c->n; z++)
 		p[z] = point(c, z);
-	if (strcmp(c->threshold, "vec_max") == 0)
+	if (c->which == ZT_VEC_MAX)
 		bench_tune_vec_max(p, c->n, names, &c->result);
 	else
 		bench_tune_rep_max(p, c->n, c->below, names, &c->result);
@@ -540,94 +561,96 @@ static void tune_json(const struct zt_tune *t, const char *setting, const char *
 
 /* ---- the run --------------------------------------------------------------- */
 
-int zt_tune(const struct bench_config *cfg, json_t *results)
+/* The memory the crossovers need: the largest hot buffer, the cold arena. */
+static size_t tune_need(const struct zt_tune *t)
 {
-	static struct zt_tune t; /* large: the grids' figures */
-	struct zt_run run = {.cfg = cfg};
-	const struct hl_cpu *cpu = hl_cpu();
-	char setting[128], compared[400], vec_cmp[96], rep_cmp[96], v[32], r[32], l2[16], l3[16];
-	size_t vec_max, rep_max, need = ZT_PAGE;
-	bool both = true;
-	int ret = 1;
-	uint64_t t0 = bench_now_ns();
+	size_t need = SIZED_PAGE;
 
-	zt_tune_setup(cfg, &t);
-	run.reps = t.reps;
-	run.duration = t.duration;
-	run.llc = t.llc;
-	run.llc_guessed = t.llc_guessed;
-	run.arena = t.arena;
-	snprintf(run.plan, sizeof(run.plan), "%s", t.plan);
-	for (size_t k = 0; k < t.nr_cross; k++) {
-		const struct zt_cross *c = &t.cross[k];
+	for (size_t k = 0; k < t->nr_cross; k++) {
+		const struct zt_cross *c = &t->cross[k];
 
 		if (c->skip[0] || !c->n)
 			continue;
-		if ((t.modes & BENCH_MODE_HOT) && c->grid[c->n - 1] + ZT_ALIGN > need)
-			need = c->grid[c->n - 1] + ZT_ALIGN;
-		if ((t.modes & BENCH_MODE_COLD) && t.arena > need)
-			need = t.arena;
+		if ((t->modes & BENCH_MODE_HOT) && c->grid[c->n - 1] + SIZED_ALIGN > need)
+			need = c->grid[c->n - 1] + SIZED_ALIGN;
+		if ((t->modes & BENCH_MODE_COLD) && t->arena > need)
+			need = t->arena;
 	}
-	if (zt_map(&run, need))
-		goto out;
+	return need;
+}
+
+/* The lines before the tables; false when the setting is from one mode only. */
+static bool print_intro(struct zt_tune *t)
+{
+	const struct hl_cpu *cpu = hl_cpu();
+	char v[32], r[32], l2[16], l3[16];
+	bool both = true;
 
 	printf("%s --tune: where hl_zero's automatic plan should switch on this machine, hot "
 	       "and cold\n",
-	       ZT_NAME);
+	       t->zero->name);
 	printf("CPU: %s, %s family 0x%x model 0x%x; caches as the library reads them: L2 %s, L3 "
 	       "%s (%s)\n",
 	       cpu->model, cpu->arch, cpu->family, cpu->model_id,
-	       t.caches.l2 ? zt_size_text(t.caches.l2, l2, sizeof(l2)) : "unknown",
-	       t.caches.l3 ? zt_size_text(t.caches.l3, l3, sizeof(l3)) : "unknown",
-	       t.caches.from[0] ? t.caches.from : "no source");
-	printf("plan in force: %s\n", t.plan);
+	       t->caches.l2 ? sized_size_text(t->caches.l2, l2, sizeof(l2)) : "unknown",
+	       t->caches.l3 ? sized_size_text(t->caches.l3, l3, sizeof(l3)) : "unknown",
+	       t->caches.from[0] ? t->caches.from : "no source");
+	printf("plan in force: %s\n", t->plan);
 	printf("each crossover: two variants forced with hl_zero_use, %u repetition%s "
 	       "interleaved, %.3f s per sample, placement %s; cold: a new place per call in a "
 	       "%s arena (%d x the last-level cache), sizes over %s hot only\n",
-	       t.reps, t.reps == 1 ? "" : "s", t.duration, cfg->pin.text,
-	       zt_size_text(t.arena, v, sizeof(v)), ZT_ARENA_LLCS,
-	       zt_size_text(t.arena / 2, r, sizeof(r)));
-	if (t.modes != (BENCH_MODE_HOT | BENCH_MODE_COLD)) {
+	       t->reps, t->reps == 1 ? "" : "s", t->duration, t->cfg->pin.text,
+	       sized_size_text(t->arena, v, sizeof(v)), SIZED_ARENA_LLCS,
+	       sized_size_text(t->arena / 2, r, sizeof(r)));
+	if (t->modes != (BENCH_MODE_HOT | BENCH_MODE_COLD)) {
 		both = false;
-		note(&t, "--mode %s: the rule wants hot and cold; this setting is from %s alone",
-		     t.modes & BENCH_MODE_HOT ? "hot" : "cold",
-		     t.modes & BENCH_MODE_HOT ? "hot" : "cold");
+		note(t, "--mode %s: the rule wants hot and cold; this setting is from %s alone",
+		     t->modes & BENCH_MODE_HOT ? "hot" : "cold",
+		     t->modes & BENCH_MODE_HOT ? "hot" : "cold");
 	}
-	for (size_t k = 0; k < t.nr_cross; k++) {
-		if (t.cross[k].skip[0])
-			note(&t, "%s: %s", t.cross[k].threshold, t.cross[k].skip);
+	for (size_t k = 0; k < t->nr_cross; k++) {
+		if (t->cross[k].skip[0])
+			note(t, "%s: %s", t->cross[k].threshold, t->cross[k].skip);
 	}
-	for (size_t i = 0; i < t.nr_notes; i++)
-		printf("note: %s\n", t.notes[i]);
+	for (size_t i = 0; i < t->nr_notes; i++)
+		printf("note: %s\n", t->notes[i]);
 	fflush(stdout);
+	return both;
+}
 
-	for (size_t k = 0; k < t.nr_cross; k++) {
-		struct zt_cross *c = &t.cross[k];
+/* Every crossover in every mode asked: measure, decide, print its table. 0 or 1. */
+static int measure_all(struct zt_tune *t, const struct sized_run *run, json_t *results)
+{
+	for (size_t k = 0; k < t->nr_cross; k++) {
+		struct zt_cross *c = &t->cross[k];
 
 		if (c->skip[0])
 			continue;
 		for (int m = 0; m < ZT_MODES; m++) {
-			if (!(t.modes & (m == ZT_HOT ? BENCH_MODE_HOT : BENCH_MODE_COLD)))
+			if (!(t->modes & (m == ZT_HOT ? BENCH_MODE_HOT : BENCH_MODE_COLD)))
 				continue;
-			if (measure_cross(&run, c, m, results))
-				goto out;
+			if (measure_cross(run, c, m, results))
+				return 1;
 		}
 		decide(c);
 		print_cross(c);
 		fflush(stdout);
 	}
-	hl_zero_use("auto");
-	printf("\nmeasured in %.1f s\n", (double)(bench_now_ns() - t0) / 1e9);
+	return 0;
+}
 
-	/* The setting: what was measured, the plan's thresholds for what was not. */
-	vec_max = t.plan_vec;
-	rep_max = t.plan_rep;
-	for (size_t k = 0; k < t.nr_cross; k++) {
-		const struct zt_cross *c = &t.cross[k];
+/* The setting: what was measured, the plan's thresholds for what was not; printed. */
+static void print_setting(struct zt_tune *t, bool both)
+{
+	char setting[128], compared[400], vec_cmp[96], rep_cmp[96], v[32], r[32];
+	size_t vec_max = t->plan_vec, rep_max = t->plan_rep;
+
+	for (size_t k = 0; k < t->nr_cross; k++) {
+		const struct zt_cross *c = &t->cross[k];
 
 		if (c->skip[0])
 			continue;
-		if (strcmp(c->threshold, "vec_max") == 0)
+		if (c->which == ZT_VEC_MAX)
 			vec_max = c->value;
 		else
 			rep_max = c->value;
@@ -639,35 +662,58 @@ int zt_tune(const struct bench_config *cfg, json_t *results)
 	}
 	snprintf(setting, sizeof(setting), "vec_max=%s:rep_max=%s",
 		 value_text(vec_max, v, sizeof(v)), value_text(rep_max, r, sizeof(r)));
-	compare(vec_max, t.plan_vec, vec_cmp, sizeof(vec_cmp));
-	compare(rep_max, t.plan_rep, rep_cmp, sizeof(rep_cmp));
-	if (vec_max == t.plan_vec && rep_max == t.plan_rep)
-		snprintf(compared, sizeof(compared),
-			 "The measured setting is the plan in force: vec_max %s, rep_max %s.",
-			 vec_cmp, rep_cmp);
-	else
-		snprintf(compared, sizeof(compared),
-			 "The measured setting differs from the plan in force: vec_max %s; rep_max "
-			 "%s.",
-			 vec_cmp, rep_cmp);
-	printf("plan in force: %s\n", t.plan);
-	printf("its thresholds: %s\n", t.sources);
+	compare(vec_max, t->plan_vec, vec_cmp, sizeof(vec_cmp));
+	compare(rep_max, t->plan_rep, rep_cmp, sizeof(rep_cmp));
+	snprintf(compared, sizeof(compared),
+		 vec_max == t->plan_vec && rep_max == t->plan_rep
+			 ? "The measured setting is the plan in force: vec_max %s, rep_max %s."
+			 : "The measured setting differs from the plan in force: vec_max %s; "
+			   "rep_max %s.",
+		 vec_cmp, rep_cmp);
+	printf("plan in force: %s\n", t->plan);
+	printf("its thresholds: %s\n", t->sources);
 	printf("%s%s\n", compared,
 	       both ? "" : " The rule wants hot and cold: this is from one mode only.");
 	printf("HOTLINE_ZERO_TUNABLES=%s\n", setting);
 	fflush(stdout);
-	tune_json(&t, setting, compared);
-	ret = 0;
-out:
-	hl_zero_use("auto");
-	for (size_t k = 0; k < t.nr_cross; k++) {
+	tune_json(t, setting, compared);
+}
+
+static void free_ratios(struct zt_tune *t)
+{
+	for (size_t k = 0; k < t->nr_cross; k++) {
 		for (size_t z = 0; z < BENCH_TUNE_MAX_GRID; z++) {
 			for (int m = 0; m < ZT_MODES; m++) {
-				free(t.cross[k].ratio[z][m]);
-				t.cross[k].ratio[z][m] = NULL;
+				free(t->cross[k].ratio[z][m]);
+				t->cross[k].ratio[z][m] = NULL;
 			}
 		}
 	}
-	zt_unmap(&run);
+}
+
+int zt_tune(const struct sized_def *zero, const struct bench_config *cfg, json_t *results)
+{
+	static struct zt_tune t; /* large: the grids' figures */
+	static struct sized_run run;
+	uint64_t t0 = bench_now_ns();
+	bool both;
+	int ret = 1;
+
+	zt_tune_setup(zero, cfg, &t);
+	sized_run_init(&run, zero, cfg);
+	snprintf(run.plan, sizeof(run.plan), "%s", t.plan);
+	if (sized_map(&run, tune_need(&t)))
+		goto out;
+	both = print_intro(&t);
+	if (measure_all(&t, &run, results))
+		goto out;
+	hl_zero_use("auto");
+	printf("\nmeasured in %.1f s\n", (double)(bench_now_ns() - t0) / 1e9);
+	print_setting(&t, both);
+	ret = 0;
+out:
+	hl_zero_use("auto");
+	free_ratios(&t);
+	sized_unmap(&run);
 	return ret;
 }
