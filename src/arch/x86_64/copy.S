@@ -241,7 +241,10 @@ ENDFUNC hl__copy_bytes_sfence
  *  avx512: w = 64, zmm16-23 (EVEX; AVX512VL for ymm/xmm16 forms); no
  *          vzeroupper needed.
  * n < 64: CSMALL; n <= 2w: two loads then two stores, the second pair
- * ending at the end; n <= 4w: four; n <= 8w: eight. Larger: the last four
+ * ending at the end, reached with no taken branch (the smallest size of a
+ * copy that has to keep up with memcpy's speed; CSMALL, below 64 bytes,
+ * must only keep within 2 ns of it, and pays one taken branch for it);
+ * n <= 4w: four; n <= 8w: eight. Larger: the last four
  * vectors and the first are loaded, the first stored, then a loop of four
  * unaligned loads and four aligned stores from the first w-aligned
  * destination after it, then the last four stored at the end. (Four head
@@ -282,10 +285,7 @@ FUNC \fn, public, (64-TRY_COPY_CHECKS_SIZE)
 	xorl	%eax, %eax
 .L\fn\()_from:
 	cmpq	$64, %rcx
-	jae	20f
-	CSMALL	\evex, \v0, \v1
-	.balign	64
-20:
+	jb	19f
 	cmpq	$(2*\w), %rcx
 	ja	21f
 	CLD	\evex, \w, \v0, (%rsi)
@@ -294,6 +294,7 @@ FUNC \fn, public, (64-TRY_COPY_CHECKS_SIZE)
 	CST	\evex, \w, \v1, -\w(%rdx)
 	VZU_COPY \evex
 	ret
+19:	CSMALL	\evex, \v0, \v1
 21:	cmpq	$(4*\w), %rcx
 	ja	26f
 	CLD	\evex, \w, \v0, (%rsi)
