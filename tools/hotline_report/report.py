@@ -45,13 +45,12 @@ from . import (VERSION, brief, common, contend, criteria, fmt, generic, lockref_
                machine_state, machines, manycore, openclose, overlay, refcount_timing, zeroing,
                copying)
 from .context import Context, WriteError, why
+from .documents import APPENDIX, REPORT, anchor, files_table
 from .facts import OLDER_FILE, has_facts
 from .fmt import DASH
 
 __all__ = ["SECTIONS", "Section", "WriteError", "Written", "section_for", "write"]
 
-REPORT = "report.md"
-APPENDIX = "appendix.md"
 
 # A scenario's section: its title (None: none), render(ctx, doc, results) -> lines, whether
 # its results have a threads dimension (drawn across files in "Files compared"), and whether
@@ -134,20 +133,6 @@ def build(ctx):
     """(report.md's text, appendix.md's text): the answer (brief.py), and everything else."""
     appendix = build_appendix(ctx)
     return brief.build(ctx), appendix
-
-
-def files_table(ctx):
-    """The input files: path, tool, measured or simulated, date, results."""
-    return fmt.table(["file", "tool", "kind", "date", "results"],
-                     [[d.path, f"{d.tool} {d.version or ''}".strip(),
-                       "**simulated**" if d.simulated else "measured",
-                       common.text(d.env.get("date")), len(d.results)] for d in ctx.docs],
-                     "lllll"[:4] + "r")
-
-
-def anchor(ctx, doc, scenario):
-    """The explicit anchor (an <a id>) of DOC's SCENARIO section in appendix.md."""
-    return f"{ctx.stem(doc)}-{scenario}"
 
 
 def build_appendix(ctx):

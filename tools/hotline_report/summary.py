@@ -18,7 +18,8 @@ measure.  The published column is shared (the figures of each machine's
 arch, once each).
 """
 
-from . import criteria, fmt, kernel, machine_state, stats, zeroing
+from . import criteria, fmt, kernel, machine_state, machines as compare, stats, zeroing
+from .which_machine import describe, find_result, machine_line, machines, short_name  # noqa: F401
 from .load import is_number
 
 TITLE = "Summary: the questions, answered on this machine"
@@ -27,36 +28,8 @@ TITLE_MACHINES = "Summary: the questions, answered on each machine"
 SHORT = {stats.HOLDS: "hold", stats.DOES_NOT_HOLD: "do not hold", stats.CANNOT_TELL: "cannot tell"}
 
 
-def machine_line(docs):
-    """One line on the machine(s) the measured DOCS ran on, from their env only."""
-    seen = []
-    for d in docs:
-        if d.simulated:
-            continue
-        text = describe(d.env)
-        if text not in seen:
-            seen.append(text)
-    if not seen:
-        return "Machine: none measured (simulated files only)."
-    return ("Machine: " if len(seen) == 1 else "Machines: ") + "; ".join(seen) + "."
 
 
-def describe(env):
-    """This machine in the words of its JSON env: cpu, vendor, family/model, CPUs, arch."""
-    cpu = env.get("cpu")
-    text = str(cpu).strip() if cpu else "CPU not recorded"
-    extra = [str(env["vendor"])] if env.get("vendor") else []
-    fam = [f"{label} {env[k]}" for k, label in (("family", "family"), ("model_id", "model"))
-           if isinstance(env.get(k), (str, int)) and env.get(k) != ""]
-    extra += fam
-    if extra:
-        text += f" ({', '.join(extra)})"
-    cpus = env.get("cpus")
-    if isinstance(cpus, int) and not isinstance(cpus, bool):
-        text += f", {fmt.plural(cpus, 'CPU')}"
-    if env.get("arch"):
-        text += f", {env['arch']}"
-    return text
 
 
 class Row:
@@ -71,12 +44,6 @@ def _results(doc, scenario):
     return [r for r in doc.results if r["scenario"] == scenario]
 
 
-def find_result(results, subject, threads, limit=False):
-    for r in results:
-        if r["subject"] == subject and r.get("threads") == threads and \
-                (limit is False or r.get("retry_limit") == limit):
-            return r
-    return None
 
 
 def _most(results, m, limit=False):
@@ -241,31 +208,14 @@ def _published_cell(m, row):
     return f"{text}, published on {machine} ({source})"
 
 
-def short_name(env):
-    """A machine's name for a column heading, from its env: the CPU and the arch."""
-    cpu = str(env.get("cpu")).strip() if env.get("cpu") else "CPU not recorded"
-    return cpu + (f" ({env['arch']})" if env.get("arch") else "")
 
 
-def machines(docs):
-    """[(name, [docs])]: the measured DOCS grouped by the machine their env describes
-    (describe()), in the order the files came; named by short_name(), or in full where two
-    machines would share a short name."""
-    groups = {}
-    for d in docs:
-        if not d.simulated:
-            groups.setdefault(describe(d.env), []).append(d)
-    names = {k: short_name(v[0].env) for k, v in groups.items()}
-    if len(set(names.values())) < len(names):
-        names = {k: k for k in groups}
-    return [(names[k], v) for k, v in groups.items()]
 
 
 def render(ctx):
     """The summary's lines: heading, table, how to read it ([] when no row has data).  Files
     from several machines: one column group (figure, verdict) per machine, a dash where a
     machine's files do not answer a measure."""
-    from . import machines as compare   # machines.py imports this module
     groups = machines(ctx.docs)
     multi = len(groups) > 1
     rows = []
