@@ -152,8 +152,7 @@ def _atomics(doc, facts, results, other, cpus):
 
 def render(ctx, doc, results):
     facts = ctx.facts(doc, "lockref-sweep")
-    stem, sub = ctx.stem(doc), common.subtitle(doc, results)
-    mark = " (simulated)" if doc.simulated else ""
+    sub = common.subtitle(doc, results)
     cpus = common.cpus(doc)
     pts, other = points(facts, results)
     threads = sorted(pts)
@@ -168,72 +167,87 @@ def render(ctx, doc, results):
     if not pts:
         L += ["No lockref results with a retry limit in this file.", ""]
     if len(limits) > 1:
-        series = []
-        for t in threads:
-            over = cpus and t > cpus
-            ks = [k for k in limits if k in pts[t] and mops(pts[t][k]) is not None]
-            ys = [mops(pts[t][k]) for k in ks]
-            lo, hi = [], []
-            for k, y in zip(ks, ys):
-                st = fmt.Stats(pts[t][k])
-                ok = st.metric == "ops_per_sec" and st.lo is not None
-                lo.append(st.lo * 1e-6 if ok else y)
-                hi.append(st.hi * 1e-6 if ok else y)
-            label = fmt.plural(t, "thread") + (" (oversubscribed)" if over else "")
-            series.append({"key": f"{t} threads", "label": label, "x": ks, "y": ys,
-                           "lo": lo, "hi": hi, "linestyle": "--" if over else "-"})
-        L += ctx.plot(plots.plot_vs_limit, ctx.png(stem, "lockref-sweep", "limit"), series,
-                      title=f"lockref-sweep: Mops/s vs retry limit, higher is better{mark}",
-                      ylabel=fmt.metric_axis("ops_per_sec"), subtitle=sub, logy="auto")
+        L += _limit_plot(ctx, doc, pts, threads, limits, cpus, sub)
     if pts:
-        verdicts = {t: verdict(pts[t]) for t in threads}
-
-        def cell(k, t):
-            r = pts[t].get(k)
-            text = fmt.num(mops(r))
-            v = verdicts[t]
-            return f"**{text}**" if v and k in v["best"] and r is not None else text
-        rows = [(k, _limit_name(k)) for k in limits]
-        L += ["Throughput by retry limit, million ops/s (best of each column in bold):", ""]
-        L += common.grid("retry limit", rows, threads, cpus, cell)
-        L += common.over_note(threads, cpus)
-
-        def att(k, t):
-            r = pts[t].get(k)
-            m = part(r, "attempts_per_success", "mean")
-            p99 = part(r, "attempts_per_success", "p99")
-            if m is None and p99 is None:
-                return DASH
-            return f"{fmt.num(m)} / {fmt.count(p99)}"
-        L += ["cmpxchg attempts per success, mean / p99:", ""]
-        L += common.grid("retry limit", rows, threads, cpus, att)
-        L += ["Fallback to the lock (share of operations):", ""]
-        L += common.grid("retry limit", rows, threads, cpus,
-                         lambda k, t: fmt.rate((pts[t].get(k) or {}).get("fallback_rate")))
-        rows = []
-        for t in threads:
-            v = verdicts[t]
-            if not v or len(v["tested"]) < 2:
-                continue
-            rows.append([str(t) + (f" {DAGGER}" if cpus and t > cpus else ""),
-                         _best_text(v), _limit_list(v["near"], v["tested"]),
-                         common.names(_limit_name(k) for k in v["slow"]) or "none",
-                         _unbounded_text(v)])
-        if rows:
-            L += [f"Which limits are as good as the best (within {NEAR:.0%} of its Mops/s):",
-                  ""]
-            L += fmt.table(["threads", "best", f"within {NEAR:.0%} of the best", "slower",
-                            "unbounded loop vs best limit"], rows, "rllll") + [""]
-        rl = kernel.RETRY_LIMIT
-        L += [f"For comparison, the 2019 kernel thread that set the limit found limits "
-              f"{'/'.join(str(x) for x in rl['tested'])} \"{rl['verdict']}\" on "
-              f"{rl['machine']}, and the limit gave {rl['gain']}.", ""]
+        L += _limit_tables(pts, threads, limits, cpus)
     L += _atomics(doc, facts, results, other, cpus)
     if other:
         names = common.names(sorted({r["subject"] for r in other}))
         L += [f"Other subjects in this scenario ({names}) are in the table below.", ""]
     L += common.all_figures(results, facts.order(results))
     L += common.flags(doc, results)
+    return L
+
+
+def _limit_plot(ctx, doc, pts, threads, limits, cpus, sub):
+    """Mops/s against the retry limit, a line per thread count (dashed when oversubscribed)."""
+    mark = " (simulated)" if doc.simulated else ""
+    stem = ctx.stem(doc)
+    series = []
+    for t in threads:
+        over = cpus and t > cpus
+        ks = [k for k in limits if k in pts[t] and mops(pts[t][k]) is not None]
+        ys = [mops(pts[t][k]) for k in ks]
+        lo, hi = [], []
+        for k, y in zip(ks, ys):
+            st = fmt.Stats(pts[t][k])
+            ok = st.metric == "ops_per_sec" and st.lo is not None
+            lo.append(st.lo * 1e-6 if ok else y)
+            hi.append(st.hi * 1e-6 if ok else y)
+        label = fmt.plural(t, "thread") + (" (oversubscribed)" if over else "")
+        series.append({"key": f"{t} threads", "label": label, "x": ks, "y": ys,
+                       "lo": lo, "hi": hi, "linestyle": "--" if over else "-"})
+    return ctx.plot(plots.plot_vs_limit, ctx.png(stem, "lockref-sweep", "limit"), series,
+                    title=f"lockref-sweep: Mops/s vs retry limit, higher is better{mark}",
+                    ylabel=fmt.metric_axis("ops_per_sec"), subtitle=sub, logy="auto")
+
+
+def _limit_tables(pts, threads, limits, cpus):
+    """Throughput, attempts and fallback by retry limit; which limits are as good as the best;
+    the kernel thread's finding beside them."""
+    L = []
+    verdicts = {t: verdict(pts[t]) for t in threads}
+
+    def cell(k, t):
+        r = pts[t].get(k)
+        text = fmt.num(mops(r))
+        v = verdicts[t]
+        return f"**{text}**" if v and k in v["best"] and r is not None else text
+    rows = [(k, _limit_name(k)) for k in limits]
+    L += ["Throughput by retry limit, million ops/s (best of each column in bold):", ""]
+    L += common.grid("retry limit", rows, threads, cpus, cell)
+    L += common.over_note(threads, cpus)
+
+    def att(k, t):
+        r = pts[t].get(k)
+        m = part(r, "attempts_per_success", "mean")
+        p99 = part(r, "attempts_per_success", "p99")
+        if m is None and p99 is None:
+            return DASH
+        return f"{fmt.num(m)} / {fmt.count(p99)}"
+    L += ["cmpxchg attempts per success, mean / p99:", ""]
+    L += common.grid("retry limit", rows, threads, cpus, att)
+    L += ["Fallback to the lock (share of operations):", ""]
+    L += common.grid("retry limit", rows, threads, cpus,
+                     lambda k, t: fmt.rate((pts[t].get(k) or {}).get("fallback_rate")))
+    rows = []
+    for t in threads:
+        v = verdicts[t]
+        if not v or len(v["tested"]) < 2:
+            continue
+        rows.append([str(t) + (f" {DAGGER}" if cpus and t > cpus else ""),
+                     _best_text(v), _limit_list(v["near"], v["tested"]),
+                     common.names(_limit_name(k) for k in v["slow"]) or "none",
+                     _unbounded_text(v)])
+    if rows:
+        L += [f"Which limits are as good as the best (within {NEAR:.0%} of its Mops/s):",
+              ""]
+        L += fmt.table(["threads", "best", f"within {NEAR:.0%} of the best", "slower",
+                        "unbounded loop vs best limit"], rows, "rllll") + [""]
+    rl = kernel.RETRY_LIMIT
+    L += [f"For comparison, the 2019 kernel thread that set the limit found limits "
+          f"{'/'.join(str(x) for x in rl['tested'])} \"{rl['verdict']}\" on "
+          f"{rl['machine']}, and the limit gave {rl['gain']}.", ""]
     return L
 
 
