@@ -18,13 +18,14 @@ and the plan's words are zero's (zeroing.py).  A file without copy results (an
 older bench) has no section; the summary leaves its rows out.
 """
 
-from . import common, criteria, fmt, plots, stats
+from . import answers, brief_parts as bp, common, criteria, fmt, plots, ratios, stats
+from .scenario import Scenario
 from .common import names
 from .criteria import mode_of
 from .facts import Facts
 from .fmt import DASH
 from .load import is_number
-from .zeroing import _ci, _table, cache_marks, parse_plan, plan_words
+from .zeroing import ZeroData, _ci, _table, cache_marks, parse_plan, plan_words
 
 TITLE = "copying memory that may not be there"
 
@@ -421,3 +422,86 @@ def checks(ctx, doc):
         return []
     c = CopyData(doc, results, ctx.facts(doc, criteria.COPY))
     return criteria.evaluate_copy(c.results, c.llc)
+
+
+# -- report.md's short section and the summary's "copy" measures -----------------------------
+
+def ratio_series(doc, modes=("hot", "cold")):
+    """[Series]: COPY_VS_GLIBC's subject / base GB/s against size, one per mode with pairs;
+    the criterion's threshold on its own mode (hot), none on the other."""
+    c = criteria.COPY_VS_GLIBC
+    idx = criteria.zero_index(doc.results, criteria.COPY)
+    out = []
+    for mode in modes:
+        sizes = sorted(s for (subj, m, s) in idx if subj == c["subject"] and m == mode
+                       and (c["base"], m, s) in idx)
+        pts = [ratios.point(s, idx[(c["subject"], mode, s)], idx[(c["base"], mode, s)], "gb_per_sec")
+               for s in sizes]
+        pts = [p for p in pts if p]
+        if pts:
+            out.append(ratios.Series(f"{mode} buffers", mode, pts,
+                              c["factor"] if mode == c["mode"] else None, c["subject"],
+                              c["base"]))
+    return out
+
+
+def brief(ctx, have):
+    c = criteria.COPY_VS_GLIBC
+    plot, per = [], []
+    for i, (name, doc) in enumerate(have):
+        series = ratio_series(doc)
+        if series:
+            per.append((name, doc, series))
+            plot += bp.styled(ctx, have, i, series)
+    if not per:
+        return [f"No {c['subject']} and {c['base']} results run side by side in these files.",
+                ""] + bp.links(ctx, have, "copy")
+    pts = [p for _, _, ser in per for s in ser for p in s.points]
+    lo = fmt.size_exact(c["sizes"][0])
+    L = [f"{c['subject']}'s GB/s over {c['base']}'s at each buffer size, nothing faulting, with "
+         "hot buffers (cache-resident as far as they fit) and cold ones (not in the cache): "
+         f"{bp.band_words(pts)}. Dashed: {c['factor']:g}x, the summary's threshold (hot, from "
+         f"{lo}; below it the summary asks for at most +{criteria.COPY_SMALL_NS['limit_ns']:g} "
+         "ns per call).", ""]
+    xs = sorted({p.x for p in pts})
+    L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "copy"), plot,
+                  title=f"copy: {c['subject']} / {c['base']} GB/s vs buffer size",
+                  xlabel="buffer size (log scale)", ylabel="ratio of GB/s, paired per repetition",
+                  threshold=c["factor"], threshold_label=f"threshold {c['factor']:g}x",
+                  logx=2, xticks=bp.size_ticks(xs), xticklabel=fmt.size, subtitle=bp.subtitle(have))
+    for name, doc, series in per:
+        cd = CopyData(doc, [r for r in doc.results if r["scenario"] == criteria.COPY],
+                              ctx.facts(doc, criteria.COPY))
+        S = []
+        for s in series:
+            worst = min(s.points, key=lambda p: p.median)
+            best = max(s.points, key=lambda p: p.median)
+            S.append(f"with {s.label} the ratio runs from {bp.x(worst.median)} "
+                     f"({fmt.size_exact(worst.x)}) to {bp.x(best.median)} "
+                     f"({fmt.size_exact(best.x)})")
+        text = "; ".join(S)
+        text = bp.tag(ctx, name) + text[0].upper() + text[1:]
+        few = bp.reps_note([p for s in series for p in s.points])
+        text += (f" ({few})" if few else "") + "."
+        more = [x for x in (glibc_sentence(cd), syscall_sentence(cd),
+                            word_sentence(cd)) if x]
+        if more:
+            text += " " + " ".join(more)
+        if cd.plan:
+            text += f" {c['subject']}'s plan here: {plan_words(cd.plan)}."
+        L += [text, ""]
+    return L + bp.links(ctx, have, "copy")
+
+
+def answer(ctx, m, docs):
+    """The summary's row of a copy measure M (a criterion at each size, as zero's): the first
+    of DOCS that has it."""
+    def at(d):
+        rs = answers.results_of(d, criteria.COPY)
+        llc = ZeroData(d, rs, ctx.facts(d, criteria.COPY)).llc if rs else None
+        return answers.sized_row(m, d, criteria.COPY, llc)
+    return answers.first_row(docs, at)
+
+
+SCENARIO = Scenario(criteria.COPY, TITLE, render, rank=50, brief=brief, says=((50, paragraphs),),
+                    checks=checks, answers={criteria.COPY: answer})

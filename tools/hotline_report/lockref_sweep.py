@@ -15,7 +15,9 @@ table's.  Without facts, the subjects whose results carry a retry limit are
 the sweep, and there is no unbounded point.
 """
 
-from . import common, criteria, fmt, kernel, plots
+from . import answers, brief_parts as bp, common, criteria, fmt, kernel, plots, ratios, stats
+from .which_machine import find_result
+from .scenario import Scenario
 from .common import DAGGER, mops, part
 from .contend import atomics_tables
 from .fmt import DASH
@@ -287,3 +289,105 @@ def paragraph(ctx, doc):
                   f"{NEAR:.0%} of the best, unlike there.")
         S.append(s)
     return [S]
+
+
+# -- report.md's short section, its ratio plot and the summary's "sweep" measure -------------
+
+# The summary's measure of the retry limit (data/questions.json).
+SWEEP = next(m for q in criteria.QUESTIONS for m in q["measures"] if m["kind"] == "sweep")
+
+# Where a "sweep" measure looks, in order: this scenario, then contend (whose lockref has
+# the kernel's limit), when this one did not run.
+SWEEP_SCENARIOS = ("lockref-sweep", criteria.SCENARIO)
+
+
+def ratio_series(doc, facts, scenario="lockref-sweep"):
+    """(Series or None, threads): the swept lockref at each retry limit over the unbounded loop,
+    at the most threads where both ran; SWEEP's threshold."""
+    rs = [r for r in doc.results if r["scenario"] == scenario]
+    pts, _ = points(facts, rs)
+    for t in sorted(pts, reverse=True):
+        unb = pts[t].get(None)
+        if unb is None:
+            continue
+        got = [ratios.point(k, r, unb, "ops_per_sec") for k, r in sorted(
+            ((k, r) for k, r in pts[t].items() if k is not None), key=lambda p: p[0])]
+        got = [p for p in got if p]
+        if got:
+            swept = next(r["subject"] for k, r in pts[t].items() if k is not None)
+            return ratios.Series(f"{swept} / {unb['subject']}, {t} threads",
+                          "sweep", got, SWEEP["factor"], swept, unb["subject"]), t
+    return None, None
+
+
+def brief(ctx, have):
+    plot, per = [], []
+    for i, (name, doc) in enumerate(have):
+        s, t = ratio_series(doc, ctx.facts(doc, "lockref-sweep"))
+        if s is not None:
+            per.append((name, doc, s, t))
+            plot += bp.styled(ctx, have, i, [s])
+    if not per:
+        return ["No retry limit and unbounded loop run side by side in these files: nothing "
+                "to set beside each other.", ""] + bp.links(ctx, have, "lockref-sweep")
+    m = SWEEP
+    s0 = per[0][2]
+    pts = [p for _, _, s, _ in per for p in s.points]
+    L = [f"Each point is {s0.subject} at one retry limit over {s0.base} (no limit) at the "
+         f"most threads, their ops/s in repetitions run side by side: {bp.band_words(pts)}. "
+         f"Dashed: {m['factor']:g}x, the summary's claim that the limit gains that much.", ""]
+    L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "lockref-sweep"), plot,
+                  title=f"lockref-sweep: {s0.subject} at each retry limit / {s0.base}",
+                  xlabel="retry limit (cmpxchg attempts before taking the lock; log scale)",
+                  ylabel="ratio of ops/s, paired per repetition", threshold=m["factor"],
+                  threshold_label=f"the claim: \u2265 {m['factor']:g}x", logx=10,
+                  xticks=sorted({p.x for p in pts}), xticklabel=lambda v: f"{v:g}",
+                  subtitle=bp.subtitle(have))
+    S = []
+    for name, doc, s, t in per:
+        at = s.at(m["limit"])
+        lo, hi = min(s.points, key=lambda p: p.median), max(s.points, key=lambda p: p.median)
+        cpus = common.cpus(doc)
+        where = fmt.plural(t, "thread") + (f" on {fmt.plural(cpus, 'CPU')}" if cpus else "")
+        text = f"{bp.tag(ctx, name)}At {where}"
+        if at is not None:
+            c = stats.Comparison(at.comparison.values, m["factor"])
+            claim = f"the claimed gain of \u2265 {m['factor']:g}x"
+            said = {stats.HOLDS: f"{claim} holds", stats.DOES_NOT_HOLD: f"{claim} does not hold",
+                    stats.CANNOT_TELL: f"whether {claim} holds cannot be told at this noise"}
+            text += (f", the kernel's limit {m['limit']} runs at {bp.ci(at)} the unbounded loop's "
+                     f"throughput, so {said[c.verdict]}" + (f" ({c.why})" if c.why else "")
+                     + "; across")
+        else:
+            text += ", across"
+        text += (f" the limits the ratio goes from {bp.x(lo.median)} (limit {lo.x}) to "
+                 f"{bp.x(hi.median)} (limit {hi.x})")
+        few = bp.reps_note(s.points)
+        S.append(text + (f" ({few})" if few else "") + ".")
+    rl = kernel.RETRY_LIMIT
+    S.append(f"The 2019 kernel thread that set the limit reported {rl['gain']}, on "
+             f"{rl['machine']}.")
+    return L + [" ".join(S), ""] + bp.links(ctx, have, "lockref-sweep")
+
+
+def _answer_at(m, doc, scen):
+    rs = answers.results_of(doc, scen)
+    t = answers.most(rs, m, m["limit"])
+    if t is None:
+        return None
+    return answers.pair_row(m, doc, find_result(rs, m["subject"], t, m["limit"]), find_result(rs, m["base"], t),
+                     m["factor"], True, f"{t} threads, {scen}")
+
+
+def answer(ctx, m, docs):
+    """The summary's row of the "sweep" measure M: the first of DOCS with it in lockref-sweep,
+    else in contend."""
+    for scen in SWEEP_SCENARIOS:
+        row = answers.first_row(docs, lambda d: _answer_at(m, d, scen))
+        if row:
+            return row
+    return None
+
+
+SCENARIO = Scenario("lockref-sweep", TITLE, render, rank=30, threads=True, brief=brief,
+                    says=((30, paragraph),), answers={"sweep": answer})

@@ -30,7 +30,8 @@ questions (criteria.py) and the published figures' (kernel.py).
 import re
 import statistics
 
-from . import common, criteria, fmt, kernel, plots, stats
+from . import answers, brief_parts as bp, common, criteria, fmt, kernel, plots, ratios, stats
+from .scenario import Scenario
 from .common import names
 from .criteria import mode_of
 from .facts import Facts
@@ -857,3 +858,99 @@ def _dd_sentences(doc, z):
     return [f"dd-style reads{block} ({who}) give {figs}: these measure the kernel's own "
             f"clearing on this machine, not hotline. The kernel's 2022 rep stosb change "
             f"took `{d['what']}` from {d['before']} to {d['after']} GB/s on its machine."]
+
+
+# -- report.md's short section and the summary's "zero" measures -----------------------------
+
+def ratio_series(doc, modes=("hot", "cold")):
+    """[Series]: ZERO_VS_GLIBC's subject / base GB/s against size, one per mode with pairs."""
+    c = criteria.ZERO_VS_GLIBC
+    idx = criteria.zero_index(doc.results)
+    out = []
+    for mode in modes:
+        sizes = sorted(s for (subj, m, s) in idx if subj == c["subject"] and m == mode
+                       and (c["base"], m, s) in idx)
+        pts = [ratios.point(s, idx[(c["subject"], mode, s)], idx[(c["base"], mode, s)], "gb_per_sec")
+               for s in sizes]
+        pts = [p for p in pts if p]
+        if pts:
+            # each mode's own criterion (hot and cold), else the hot one's threshold
+            crit = criteria.ZERO_VS_GLIBC_BY_MODE.get(mode, c)
+            out.append(ratios.Series(f"{mode} buffers", mode, pts, crit["factor"], c["subject"],
+                              c["base"]))
+    return out
+
+
+def brief(ctx, have):
+    c = criteria.ZERO_VS_GLIBC
+    plot, per = [], []
+    for i, (name, doc) in enumerate(have):
+        series = ratio_series(doc)
+        if series:
+            per.append((name, doc, series))
+            plot += bp.styled(ctx, have, i, series)
+    if not per:
+        return [f"No {c['subject']} and {c['base']} results run side by side in these files.",
+                ""] + bp.links(ctx, have, "zero")
+    pts = [p for _, _, ser in per for s in ser for p in s.points]
+    L = [f"{c['subject']}'s GB/s over {c['base']}'s at each buffer size, with hot buffers "
+         "(cache-resident as far as they fit) and cold ones (not in the cache): "
+         f"{bp.band_words(pts)}. Dashed: {c['factor']:g}x, the summary's threshold.", ""]
+    xs = sorted({p.x for p in pts})
+    L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "zero"), plot,
+                  title=f"zero: {c['subject']} / {c['base']} GB/s vs buffer size",
+                  xlabel="buffer size (log scale)", ylabel="ratio of GB/s, paired per repetition",
+                  threshold=c["factor"], threshold_label=f"threshold {c['factor']:g}x",
+                  logx=2, xticks=bp.size_ticks(xs), xticklabel=fmt.size, subtitle=bp.subtitle(have))
+    for name, doc, series in per:
+        rs = [r for r in doc.results if r["scenario"] == criteria.ZERO]
+        z = ZeroData(doc, rs, ctx.facts(doc, criteria.ZERO))
+        S = []
+        for s in series:
+            worst = min(s.points, key=lambda p: p.median)
+            best = max(s.points, key=lambda p: p.median)
+            t = (f"with {s.label} the ratio runs from {bp.x(worst.median)} "
+                 f"({fmt.size_exact(worst.x)}) to {bp.x(best.median)} ({fmt.size_exact(best.x)})")
+            cm = criteria.ZERO_VS_GLIBC_BY_MODE.get(s.key)
+            if cm is not None:   # the summary's sizes: the criterion's range in this mode
+                inside = [p for p in s.points if bp.in_range(p.x, cm["sizes"])]
+                below = [p for p in inside if p.hi is not None and p.hi < cm["factor"]]
+                across = [p for p in inside if p.hi is not None and p.lo < cm["factor"] <= p.hi
+                          and p.median < cm["factor"]]
+                if below or across:
+                    t += f"; {bp.range_words(cm['sizes'])} (the summary's sizes) its "
+                if below:
+                    t += (f"whole interval is below {cm['factor']:g}x at {len(below)} of "
+                          f"{fmt.plural(len(inside), 'size')} ({bp.sizes_words(below)})")
+                if across:
+                    t += (" and its " if below else "") + (
+                        f"median is below {cm['factor']:g}x, the interval straddling it, at "
+                        f"{len(across)}" + ("" if below else
+                                             f" of {fmt.plural(len(inside), 'size')}")
+                        + f" ({bp.sizes_words(across)})")
+            S.append(t)
+        text = "; ".join(S)
+        text = bp.tag(ctx, name) + text[0].upper() + text[1:]
+        few = bp.reps_note([p for s in series for p in s.points])
+        text += (f" ({few})" if few else "") + "."
+        more = [x for x in (geomean_sentence(z), bandwidth_sentence(z)) if x]
+        if more:
+            text += " " + " ".join(more)
+        if z.plan:
+            text += f" {c['subject']}'s plan here: {plan_words(z.plan)}."
+        L += [text, ""]
+    return L + bp.links(ctx, have, "zero")
+
+
+def answer(ctx, m, docs):
+    """The summary's row of a zero measure M (a criterion at each size): the first of DOCS
+    that has it."""
+    def at(d):
+        rs = answers.results_of(d, criteria.ZERO)
+        llc = ZeroData(d, rs, ctx.facts(d, criteria.ZERO)).llc if rs else None
+        return answers.sized_row(m, d, criteria.ZERO, llc)
+    return answers.first_row(docs, at)
+
+
+SCENARIO = Scenario(criteria.ZERO, TITLE, render, rank=40, brief=brief, says=((40, paragraphs),),
+                    checks=checks, answers={criteria.ZERO: answer})
