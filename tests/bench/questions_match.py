@@ -73,7 +73,7 @@ def zero_entries(c):
         # from 1 B: the range is open below (every size is at least 1 byte)
         sizes = {"from": spec[0] if spec[0] and spec[0] > 1 else None, "to": spec[1]}
     ns = "limit_ns" in c
-    return [entry(c.get("scenario", "zero"), c["subject"], c["base"], mode=mode, sizes=sizes,
+    return [entry(c["scenario"], c["subject"], c["base"], mode=mode, sizes=sizes,
                   value="ns per call difference" if ns else "gb_per_sec ratio",
                   claim="at_most" if ns else "at_least",
                   threshold=c["limit_ns"] if ns else c["factor"],
@@ -91,14 +91,13 @@ def expected(baselines):
             continue
         want[ref] = [entry(criteria.SCENARIO, c["subject"], c["base"], threads=c["threads"],
                            threshold=c["factor"])]
-    for i, c in enumerate(criteria.ZERO_CRITERIA):
-        if c.get("aggregate"):
-            never[f"ZERO_CRITERIA[{i}]"] = ("an aggregate over sizes, not a question at one "
-                                             "point: not run further")
-            continue
-        want[f"ZERO_CRITERIA[{i}]"] = zero_entries(c)
-    for i, c in enumerate(criteria.COPY_CRITERIA):
-        want[f"COPY_CRITERIA[{i}]"] = zero_entries(c)
+    for scenario, crits in criteria.SIZE_CRITERIA.items():   # zero, copy, ...
+        for i, c in enumerate(crits):
+            ref = f"{scenario.upper()}_CRITERIA[{i}]"
+            if c.get("aggregate"):
+                never[ref] = "an aggregate over sizes, not a question at one point: not run further"
+                continue
+            want[ref] = zero_entries(c)
     for qi, q in enumerate(criteria.QUESTIONS):
         for mi, m in enumerate(q["measures"]):
             ref = f"QUESTIONS[{qi}].measures[{mi}]"
@@ -115,7 +114,7 @@ def expected(baselines):
                 want[ref] = [entry("lockref-sweep", m["subject"], m["base"], **e),
                              entry(criteria.SCENARIO, m["subject"], m["base"],
                                    unless="lockref-sweep", **e)]
-            elif kind in ("zero", "copy"):
+            elif kind in criteria.SIZE_CRITERIA:
                 c = criteria.zero_measure(m)
                 if c.get("aggregate"):
                     never[ref] = ("an aggregate over sizes, not a question at one point: not "
@@ -132,9 +131,8 @@ def expected(baselines):
 def ids():
     """{id: reference}: data/questions.json's names of what the report's lists hold."""
     out = {c["id"]: f"CRITERIA[{i}]" for i, c in enumerate(criteria.CRITERIA)}
-    for name, crits in (("ZERO_CRITERIA", criteria.ZERO_CRITERIA),
-                        ("COPY_CRITERIA", criteria.COPY_CRITERIA)):
-        out.update({c["id"]: f"{name}[{i}]" for i, c in enumerate(crits)})
+    for scenario, crits in criteria.SIZE_CRITERIA.items():
+        out.update({c["id"]: f"{scenario.upper()}_CRITERIA[{i}]" for i, c in enumerate(crits)})
     for qi, q in enumerate(criteria.QUESTIONS):
         for mi, m in enumerate(q["measures"]):
             out[f"{q['id']}/{m['id']}"] = f"QUESTIONS[{qi}].measures[{mi}]"

@@ -8,27 +8,15 @@
               baseline: ratios.py, plots.ratio_plot) and a link to its full
               section in appendix.md, each written by its scenario's module
               (its Scenario's brief, scenario.py; brief_parts.py holds what
-              they are built from), in the scenarios' rank order; "Many-core machines (simulated)" in short
-              when simulated files are given; the input files.
+              they are built from), in the scenarios' rank order; a line for
+              each scenario no module declares; "Many-core machines
+              (simulated)" in short when simulated files are given
+              (manycore.brief_section); the input files.
 
-The plots, by scenario (each in its own module):
-
-  contend          each question's subject / its baseline (criteria.QUESTIONS) vs
-                   threads, the questions' thresholds dashed in their colours, the
-                   oversubscribed range shaded
-  lockref-sweep    the swept lockref at each retry limit / the unbounded loop at the
-                   most threads (log x), the summary's threshold
-  zero             hl_zero / glibc_memset vs size (criteria.ZERO_VS_GLIBC), hot and
-                   cold buffers, its threshold
-  copy             hl_try_copy / glibc_memcpy vs size (criteria.COPY_VS_GLIBC), hot and
-                   cold buffers, the hot criterion's threshold; in words, hl_try_copy
-                   against process_vm_readv and hl_try_load64 against a read per word
-  openclose        each subject / its baseline (a fact, else criteria.OPENCLOSE_RATIO:
-                   processes / threads) vs N: whether N processes, a file table each, fare
-                   differently from N threads sharing one (the host kernel's question; its
-                   ops/s plot is in the appendix)
-  refcount-timing  no plot: two or three ratios at one thread count are read better as a
-                   table of figures with their intervals beside the kernel's published ones
+Each scenario's module says what its plot is (its brief): a ratio to a baseline
+(ratios.py) against threads, retry limit, size or N, with the question's threshold; the
+refcount-timing section has a table instead (a few ratios at one thread count beside the
+kernel's published ones).
 
 Files from several machines: the same plots with one series per machine (its
 line style) and the figures of each machine in the sentences.  Every ratio in

@@ -10,6 +10,10 @@
                  exclusives, collapses, the locks; docs/sources.md's figures beside
                  this file's (kernel.py)
   checks(ctx, doc)  the contention done criteria (criteria.CRITERIA) against the file
+  brief(ctx, have)  its short section in report.md: each question's ratio against threads
+                 (ratio_series, contend_pairs)
+  answer(ctx, m, docs)  the summary's contend measures
+  SCENARIO       all of these, declared once (scenario.py)
 
 What a subject is comes from the file's facts (facts.py): their order, their
 description, which are variants of which ("variant_of", "variant": lse/llsc,
@@ -501,6 +505,9 @@ def _measure(subject, base):
 
 
 def brief(ctx, have):
+    """report.md's contend section: each question's subject / its baseline (data/questions.json)
+    against threads, the questions' thresholds dotted in their colours, the oversubscribed range
+    shaded; each machine's figures at the questions' thread counts."""
     plot, xs, per = [], [], []
     for i, (name, doc) in enumerate(have):
         series = ratio_series(doc)

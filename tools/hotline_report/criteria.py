@@ -729,7 +729,7 @@ OPENCLOSE_RATIO = questions.COMPARISONS["openclose_ratio"]
 QUESTIONS = questions.SUMMARY
 
 # The size criteria a summary measure of each kind indexes ("criterion").
-SIZE_CRITERIA = {"zero": ZERO_CRITERIA, "copy": COPY_CRITERIA}
+SIZE_CRITERIA = questions.SIZED
 
 
 # The simulated lookups: rcuref's get+put over the cmpxchg lookup's on the ThunderX2

@@ -6,6 +6,10 @@
                  the best; on arm64 LSE against exclusives at each limit
   paragraph(ctx, doc)  its paragraph of "What this machine says", with the 2019
                  kernel thread's finding (kernel.RETRY_LIMIT)
+  brief(ctx, have)  its short section in report.md: the limit's gain against the limit
+                 (ratio_series)
+  answer(ctx, m, docs)  the summary's "sweep" measure (here, else in contend)
+  SCENARIO       all of these, declared once (scenario.py)
 
 Which results are the sweep comes from the facts: the subject whose limit
 varies is a lockref that falls back to the lock ("kind" lockref, "fallback"),
@@ -321,6 +325,8 @@ def ratio_series(doc, facts, scenario="lockref-sweep"):
 
 
 def brief(ctx, have):
+    """report.md's lockref-sweep section: the swept lockref at each retry limit over the
+    unbounded loop at the most threads (log x), the summary's claim dashed."""
     plot, per = [], []
     for i, (name, doc) in enumerate(have):
         s, t = ratio_series(doc, ctx.facts(doc, "lockref-sweep"))

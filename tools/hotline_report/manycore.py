@@ -25,7 +25,8 @@ threads together (1e9 / updates per second); the result's "op" field says
 which it is, and a file without one is taken as its tool's (UPDATES).
 
 render(ctx) gives the section ([] without simulated contend results); docs(ctx)
-the simulated files it draws.  Subjects are ordered as each file's facts list
+the simulated files it draws; brief_section(ctx) its short section in report.md (one row
+per simulated file at its most threads).  Subjects are ordered as each file's facts list
 them (facts.py).
 """
 

@@ -6,6 +6,9 @@
                  of the file: processes over threads); the 2023 will-it-scale
                  figure for scale (kernel.OPEN3_CPU_RELAX); every figure
   paragraph(ctx, doc)  its sentence of "What this machine says"
+  brief(ctx, have)  its short section in report.md: each subject over its baseline
+                 against N (ratio_series)
+  SCENARIO       all of these, declared once (scenario.py)
 """
 
 from . import brief_parts as bp, common, criteria, fmt, kernel, plots, ratios
@@ -112,6 +115,9 @@ def ratio_series(doc, facts):
 
 
 def brief(ctx, have):
+    """report.md's openclose section: each subject / its baseline (a fact, else
+    criteria.OPENCLOSE_RATIO: processes / threads) against N, the host kernel's question (its
+    ops/s plot is in the appendix)."""
     plot, per = [], []
     for i, (name, doc) in enumerate(have):
         series = ratio_series(doc, ctx.facts(doc, "openclose"))

@@ -7,6 +7,10 @@
                  published ratios (kernel.REFCOUNT_RATIOS) with this run first, and a
                  summary: this run against the kernel's, what the inlined loop tells
                  (criteria.INLINE_LOOP), ns per operation, in_sync warnings
+  brief(ctx, have)  its short section in report.md: a table of the ratios with their
+                 intervals beside the published ones (ratio_points)
+  answer(ctx, m, docs)  the summary's "timing" measures
+  SCENARIO       all of these, declared once (scenario.py)
 
 The baseline is the results' "ratio_to", else a subject's baseline fact, else
 the published figures' own (atomic).

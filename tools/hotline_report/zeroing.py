@@ -1,4 +1,10 @@
-"""The zero section (clearing memory), and what it adds up to.
+"""The zero section (clearing memory), and what it adds up to: a sized scenario (sized.py).
+
+Its page of declarations is DECL, at the end: the headline (hl_zero against glibc_memset,
+zero_vs_glibc), the modes, dd set apart, the words; sized.py gives it its data (ZeroData
+extends sized.SizedData), its short section in report.md, its done criteria and the
+summary's zero measures.  Its appendix section and paragraphs are its own, richer than the
+generic parts:
 
   render            GB/s vs buffer size, log-log, one plot per mode (hot, cold),
                     the cache sizes marked when the file has them; what each
@@ -27,16 +33,14 @@ are the facts'.  The comparisons between named subjects are the criteria's
 questions (criteria.py) and the published figures' (kernel.py).
 """
 
-import re
 import statistics
 
-from . import answers, brief_parts as bp, common, criteria, fmt, kernel, plots, ratios, stats
-from .scenario import Scenario
+from . import common, criteria, fmt, kernel, plots, sized, stats
 from .common import names
-from .criteria import mode_of
-from .facts import Facts
 from .fmt import DASH, EN
 from .load import is_int, is_number
+from .sized import (SHORT, cache_marks, parse_plan, plan_words, planned,  # noqa: F401  (theirs)
+                    ci as _ci, gb as _gb, signed as _signed, table as _table)
 
 TITLE = "clearing memory"
 
@@ -55,27 +59,12 @@ MODE_TEXT = {
 CLASS_EDGES = (0, 64, 1 << 10, 32 << 10, 1 << 20, 32 << 20)
 
 # The verdicts in a sentence.
-SHORT = {stats.HOLDS: "it holds", stats.DOES_NOT_HOLD: "it does not hold",
-         stats.CANNOT_TELL: "it cannot tell at this noise"}
 
 SMALL = 256           # ns per call is tabled below this size (hl_try_zero's criterion)
 TIE = 0.03            # crossovers: the leader keeps the lead until another is this much faster
 CATCH_UP = 0.95       # rep stosb has caught up with the vector stores at this ratio
 PLAN_NEAR = 0.95      # the plan's variant is as good as the fastest within this ratio
 LISTED = 4            # exceptions named in a sentence before "and N more"
-
-
-def _gb(r):
-    v = r.get("gb_per_sec") if r else None
-    return v if is_number(v) else None
-
-
-def _is_variant(r, facts):
-    """A variant forced at every size: the bench names it in "variant"; else a subject whose
-    facts make it a variant of another."""
-    if "variant" in r:
-        return r["variant"] == r["subject"]
-    return facts.is_variant(r["subject"])
 
 
 def _pow2(n):
@@ -104,13 +93,6 @@ def _ratio_range(values):
         f"{fmt.ratio(lo)}{EN}{fmt.ratio(hi)}"
 
 
-def _signed(v):
-    """A difference in ns: +1.62, \u22120.40."""
-    if v is None:
-        return DASH
-    return ("+" if v >= 0 else "\u2212") + fmt.num(abs(v))
-
-
 def _more(items):
     """At most LISTED ITEMS, then 'and N more'."""
     items = list(items)
@@ -118,86 +100,16 @@ def _more(items):
     return names(shown)
 
 
-def parse_plan(text):
-    """'avx512 <= 2048 < rep_stosb <= 25165824 < nontemporal' ->
-    [("avx512", 2048), ("rep_stosb", 25165824), ("nontemporal", None)]; None if not that form."""
-    if not isinstance(text, str) or not text.strip():
-        return None
-    parts = re.split(r"\s*<=\s*(\d+)\s*<\s*", text.strip())
-    names, bounds = parts[0::2], [int(b) for b in parts[1::2]]
-    if not all(re.fullmatch(r"[A-Za-z0-9_]+", n) for n in names) or bounds != sorted(bounds):
-        return None
-    return list(zip(names, bounds + [None]))
+class ZeroData(sized.SizedData):
+    """One file's zero results: indexed by (subject, mode, size), split by mode, dd apart
+    (sized.SizedData, with what only zero's section asks of them)."""
 
+    DECL = None   # DECL below
 
-def plan_words(plan):
-    """'avx512 up to 2 KiB, rep_stosb up to 24 MiB and nontemporal beyond'."""
-    if len(plan) == 1:
-        return f"{plan[0][0]} at every size"
-    return names(f"{name} up to {fmt.size_exact(hi)}" if hi is not None else f"{name} beyond"
-                  for name, hi in plan)
-
-
-def planned(plan, size):
-    """The variant PLAN uses at SIZE."""
-    return next(name for name, hi in plan if hi is None or size <= hi)
-
-
-def cache_marks(env, results):
-    """[(bytes, label)] of the cache sizes the file records: env "caches" {l1d, l2, l3 or llc},
-    else the results' llc_bytes for the last level; [] when none."""
-    caches = env.get("caches") if isinstance(env.get("caches"), dict) else {}
-    found = {}
-    for key, label in (("l1d", "L1d"), ("l2", "L2"), ("l3", "LLC"), ("llc", "LLC")):
-        if is_int(caches.get(key)) and caches[key] > 0:
-            found.setdefault(label, caches[key])
-    if "LLC" not in found:
-        llc = next((r["llc_bytes"] for r in results
-                    if is_int(r.get("llc_bytes")) and r["llc_bytes"] > 0), None)
-        if llc:
-            found["LLC"] = llc
-    return [(v, f"{label} {fmt.size_exact(v)}") for label, v in found.items()]
-
-
-class ZeroData:
-    """One file's zero results: indexed by (subject, mode, size), split by mode, dd apart."""
-
-    def __init__(self, doc, results, facts=None):
-        self.doc = doc
-        self.facts = facts if facts is not None else Facts(doc, criteria.ZERO)
-        self.dd = [r for r in results if mode_of(r) == DD]
-        self.results = [r for r in results if mode_of(r) != DD and r.get("size") is not None]
-        self.idx = criteria.zero_index(self.results)
-        seen = list(dict.fromkeys(mode_of(r) for r in self.results))
-        self.modes = [m for m in MODES if m in seen] + [m for m in seen if m not in MODES]
-        self.sizes = {m: sorted({r["size"] for r in self.results if mode_of(r) == m})
-                      for m in self.modes}
-        self.subjects = self.facts.order(self.results)
-        variants = {r["subject"] for r in self.results if _is_variant(r, self.facts)}
-        self.variants = [s for s in self.subjects if s in variants]
-        self.marks = cache_marks(doc.env, results)
-        self.llc = next((v for v, label in self.marks if label.startswith("LLC")), None)
-        text = doc.env.get("zero_plan")
-        if not isinstance(text, str):
-            text = next((r["plan"] for r in self.results
-                         if isinstance(r.get("plan"), str) and r["plan"]), None)
-        self.plan_text = text
-        self.plan = parse_plan(text)
+    def __init__(self, doc, results, facts=None, decl=None):
+        super().__init__(doc, results, facts, decl)
+        self.dd = self.apart
         self._ratios = {}
-
-    def has(self, subject):
-        return subject in self.subjects
-
-    def of_mode(self, mode):
-        return [r for r in self.results if mode_of(r) == mode]
-
-    def gb(self, subject, mode, size):
-        return _gb(self.idx.get((subject, mode, size)))
-
-    def variant_gb(self, mode, size):
-        """{variant: GB/s} of the variants measured at SIZE in MODE."""
-        vals = {v: self.gb(v, mode, size) for v in self.variants}
-        return {v: g for v, g in vals.items() if g is not None}
 
     def ratios(self, a, b, mode):
         """{size: a's GB/s over b's} in MODE, side by side (criteria.ratio)."""
@@ -282,18 +194,11 @@ class ZeroData:
         return out
 
 
-def _table(first, keys, cols, align=None):
-    """A Markdown table: one row per (key, label) of KEYS, COLS [(header, fn(key) -> text)]."""
-    rows = [[label] + [fn(k) for _, fn in cols] for k, label in keys]
-    return fmt.table([first] + [h for h, _ in cols], rows,
-                     align or "l" + "r" * len(cols)) + [""]
-
-
 def render(ctx, doc, results):
     z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
     L = []
     if z.results:
-        L += _intro(z)
+        L += sized.intro(ctx, doc, z)
         L += _plots(ctx, doc, z)
         L += _subjects(z, results)
         L += _ratios(z)
@@ -302,20 +207,6 @@ def render(ctx, doc, results):
         L += _grids(z)
     L += _dd(doc, z)
     L += common.flags(doc, results)
-    return L
-
-
-def _intro(z):
-    L = ["Each subject clears one buffer of the given size per call, over and over, on one "
-         "thread; GB/s is 10\u2079 bytes cleared per second, and every ratio is the median "
-         "of the per-repetition ratios (the bench runs repetition k of every subject at a "
-         "size together). Modes:", ""]
-    L += [f"- {m}: {MODE_TEXT.get(m, 'as the bench defines it')}" for m in z.modes] + [""]
-    if z.plan:
-        L += [f"hl_zero's automatic plan on this machine: {plan_words(z.plan)} "
-              f"(`{z.plan_text}`).", ""]
-    elif z.plan_text:
-        L += [f"hl_zero's automatic plan on this machine: `{z.plan_text}`.", ""]
     return L
 
 
@@ -378,17 +269,6 @@ def glibc_comparisons(z, mode):
         return []
     return [(p.size, stats.Comparison(p.values, c["factor"], series=p.series))
             for p in criteria.zero_pairs(z.results, c, z.llc)]
-
-
-def _ci(c, verdict=True):
-    """"0.89x [0.85x, 0.93x] **does not hold**": a Comparison's median, interval, verdict."""
-    s = fmt.ratio(c.median)
-    if c.lo is not None:
-        s += f" [{fmt.ratio(c.lo)}, {fmt.ratio(c.hi)}]"
-    if verdict and c.verdict is not None:
-        s += " " + {stats.HOLDS: "holds", stats.DOES_NOT_HOLD: "**does not hold**"}.get(
-            c.verdict, "*cannot tell*")
-    return s
 
 
 def _glibc_verdicts(z):
@@ -615,29 +495,6 @@ def _dd(doc, z):
 
 # -- what this machine says ------------------------------------------------------
 
-def _zero(doc):
-    return [r for r in doc.results if r["scenario"] == criteria.ZERO]
-
-
-def paragraphs(ctx, doc):
-    """The zero paragraphs of "What this machine says": lists of sentences."""
-    results = _zero(doc)
-    if not results:
-        return []
-    z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
-    return [_variant_sentences(doc, z), _hl_zero_sentences(z),
-            _kind_sentences(doc, z), _dd_sentences(doc, z)]
-
-
-def checks(ctx, doc):
-    """The zero done criteria against this file (criteria.SizeCheck and
-    GeomeanCheck), or []."""
-    results = _zero(doc)
-    if not results:
-        return []
-    z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
-    return criteria.evaluate_zero(z.results, z.llc)
-
 
 def _variant_sentences(doc, z):
     S = [_crossover_sentence(doc, z), _catch_up_sentence(z)]
@@ -860,97 +717,37 @@ def _dd_sentences(doc, z):
             f"took `{d['what']}` from {d['before']} to {d['after']} GB/s on its machine."]
 
 
-# -- report.md's short section and the summary's "zero" measures -----------------------------
+# -- the declaration -------------------------------------------------------------------------
+
+def _paragraphs(ctx, doc, z):
+    """The zero paragraphs of "What this machine says": lists of sentences."""
+    return [_variant_sentences(doc, z), _hl_zero_sentences(z),
+            _kind_sentences(doc, z), _dd_sentences(doc, z)]
+
+
+DECL = sized.Sized(
+    criteria.ZERO, TITLE, rank=40, headline="zero_vs_glibc",
+    modes=MODES, sweeps=MODES, apart=(DD,), mode_text=MODE_TEXT, plan_env="zero_plan",
+    intro="Each subject clears one buffer of the given size per call, over and over, on one "
+          "thread; GB/s is 10\u2079 bytes cleared per second, and every ratio is the median "
+          "of the per-repetition ratios (the bench runs repetition k of every subject at a "
+          "size together).",
+    styles=("hotline: hl_zero, hl_try_zero", "one variant at every size",
+            "glibc, zero-page copy, /dev/zero", "glibc, zero-page copy, /dev/zero"),
+    data=ZeroData, paragraphs=_paragraphs, brief_ranges=True,
+    brief_sentences=lambda z: [geomean_sentence(z), bandwidth_sentence(z)],
+    brief_intro=lambda c, band: (
+        f"{c['subject']}'s GB/s over {c['base']}'s at each buffer size, with hot buffers "
+        "(cache-resident as far as they fit) and cold ones (not in the cache): "
+        f"{band}. Dashed: {c['factor']:g}x, the summary's threshold."))
+ZeroData.DECL = DECL
+
+SCENARIO = sized.scenario(DECL, render=render)
+brief, checks = SCENARIO.brief, SCENARIO.checks
+paragraphs = SCENARIO.says[0][1]
+
 
 def ratio_series(doc, modes=("hot", "cold")):
-    """[Series]: ZERO_VS_GLIBC's subject / base GB/s against size, one per mode with pairs."""
-    c = criteria.ZERO_VS_GLIBC
-    idx = criteria.zero_index(doc.results)
-    out = []
-    for mode in modes:
-        sizes = sorted(s for (subj, m, s) in idx if subj == c["subject"] and m == mode
-                       and (c["base"], m, s) in idx)
-        pts = [ratios.point(s, idx[(c["subject"], mode, s)], idx[(c["base"], mode, s)], "gb_per_sec")
-               for s in sizes]
-        pts = [p for p in pts if p]
-        if pts:
-            # each mode's own criterion (hot and cold), else the hot one's threshold
-            crit = criteria.ZERO_VS_GLIBC_BY_MODE.get(mode, c)
-            out.append(ratios.Series(f"{mode} buffers", mode, pts, crit["factor"], c["subject"],
-                              c["base"]))
-    return out
-
-
-def brief(ctx, have):
-    c = criteria.ZERO_VS_GLIBC
-    plot, per = [], []
-    for i, (name, doc) in enumerate(have):
-        series = ratio_series(doc)
-        if series:
-            per.append((name, doc, series))
-            plot += bp.styled(ctx, have, i, series)
-    if not per:
-        return [f"No {c['subject']} and {c['base']} results run side by side in these files.",
-                ""] + bp.links(ctx, have, "zero")
-    pts = [p for _, _, ser in per for s in ser for p in s.points]
-    L = [f"{c['subject']}'s GB/s over {c['base']}'s at each buffer size, with hot buffers "
-         "(cache-resident as far as they fit) and cold ones (not in the cache): "
-         f"{bp.band_words(pts)}. Dashed: {c['factor']:g}x, the summary's threshold.", ""]
-    xs = sorted({p.x for p in pts})
-    L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "zero"), plot,
-                  title=f"zero: {c['subject']} / {c['base']} GB/s vs buffer size",
-                  xlabel="buffer size (log scale)", ylabel="ratio of GB/s, paired per repetition",
-                  threshold=c["factor"], threshold_label=f"threshold {c['factor']:g}x",
-                  logx=2, xticks=bp.size_ticks(xs), xticklabel=fmt.size, subtitle=bp.subtitle(have))
-    for name, doc, series in per:
-        rs = [r for r in doc.results if r["scenario"] == criteria.ZERO]
-        z = ZeroData(doc, rs, ctx.facts(doc, criteria.ZERO))
-        S = []
-        for s in series:
-            worst = min(s.points, key=lambda p: p.median)
-            best = max(s.points, key=lambda p: p.median)
-            t = (f"with {s.label} the ratio runs from {bp.x(worst.median)} "
-                 f"({fmt.size_exact(worst.x)}) to {bp.x(best.median)} ({fmt.size_exact(best.x)})")
-            cm = criteria.ZERO_VS_GLIBC_BY_MODE.get(s.key)
-            if cm is not None:   # the summary's sizes: the criterion's range in this mode
-                inside = [p for p in s.points if bp.in_range(p.x, cm["sizes"])]
-                below = [p for p in inside if p.hi is not None and p.hi < cm["factor"]]
-                across = [p for p in inside if p.hi is not None and p.lo < cm["factor"] <= p.hi
-                          and p.median < cm["factor"]]
-                if below or across:
-                    t += f"; {bp.range_words(cm['sizes'])} (the summary's sizes) its "
-                if below:
-                    t += (f"whole interval is below {cm['factor']:g}x at {len(below)} of "
-                          f"{fmt.plural(len(inside), 'size')} ({bp.sizes_words(below)})")
-                if across:
-                    t += (" and its " if below else "") + (
-                        f"median is below {cm['factor']:g}x, the interval straddling it, at "
-                        f"{len(across)}" + ("" if below else
-                                             f" of {fmt.plural(len(inside), 'size')}")
-                        + f" ({bp.sizes_words(across)})")
-            S.append(t)
-        text = "; ".join(S)
-        text = bp.tag(ctx, name) + text[0].upper() + text[1:]
-        few = bp.reps_note([p for s in series for p in s.points])
-        text += (f" ({few})" if few else "") + "."
-        more = [x for x in (geomean_sentence(z), bandwidth_sentence(z)) if x]
-        if more:
-            text += " " + " ".join(more)
-        if z.plan:
-            text += f" {c['subject']}'s plan here: {plan_words(z.plan)}."
-        L += [text, ""]
-    return L + bp.links(ctx, have, "zero")
-
-
-def answer(ctx, m, docs):
-    """The summary's row of a zero measure M (a criterion at each size): the first of DOCS
-    that has it."""
-    def at(d):
-        rs = answers.results_of(d, criteria.ZERO)
-        llc = ZeroData(d, rs, ctx.facts(d, criteria.ZERO)).llc if rs else None
-        return answers.sized_row(m, d, criteria.ZERO, llc)
-    return answers.first_row(docs, at)
-
-
-SCENARIO = Scenario(criteria.ZERO, TITLE, render, rank=40, brief=brief, says=((40, paragraphs),),
-                    checks=checks, answers={criteria.ZERO: answer})
+    """[Series]: hl_zero / glibc_memset GB/s against size, one per mode with pairs
+    (sized.ratio_series)."""
+    return sized.ratio_series(DECL, doc, modes)
