@@ -285,32 +285,37 @@ def intro(ctx, doc, d):
     return L
 
 
+def mode_plot(ctx, doc, d, mode, styles, marks, emphasis):
+    """MODE's plot of GB/s against size, every subject a line (dashed: a variant forced at every
+    size; solid: the library's; dotted: the others); [] for a mode of fewer than two sizes."""
+    rs = d.of_mode(mode)
+    if len(d.sizes[mode]) < 2:
+        return []
+    series = plots.series_vs(sorted(rs, key=lambda r: d.subjects.index(r["subject"])),
+                             "size", "gb_per_sec")
+    for s in series:
+        s["linestyle"] = "--" if s["subject"] in d.variants else \
+            "-" if d.facts.library(s["subject"]) else ":"
+    mark = " (simulated)" if doc.simulated else ""
+    return ctx.plot(plots.plot_vs_size, ctx.png(ctx.stem(doc), d.decl.name, mode), rs,
+                    "gb_per_sec", series=series, marks=marks, styles=styles,
+                    emphasis=emphasis,
+                    title=f"{d.decl.name}, {mode}: GB/s vs buffer size, higher is better{mark}",
+                    subtitle=common.subtitle(doc, d.results))
+
+
 def plots_part(ctx, doc, d):
     """GB/s against size, one plot per mode with two sizes or more (a mode of one size per
     call, per word, is left to its own part)."""
     decl = d.decl
-    sub = common.subtitle(doc, d.results)
-    mark = " (simulated)" if doc.simulated else ""
     solid, dashed, dotted, other = decl.styles
     styles = [("-", solid), ("--", dashed), (":", dotted)]
     L = []
     for m in [x for x in d.modes if x not in decl.own_modes]:
-        rs = d.of_mode(m)
-        if len(d.sizes[m]) < 2:
-            continue
-        series = plots.series_vs(sorted(rs, key=lambda r: d.subjects.index(r["subject"])),
-                                 "size", "gb_per_sec")
-        for s in series:
-            s["linestyle"] = "--" if s["subject"] in d.variants else \
-                "-" if d.facts.library(s["subject"]) else ":"
         sweep = m in decl.sweeps
-        emphasis = [decl.crit["subject"], decl.crit["base"]] if sweep else d.subjects_in(m)
-        L += ctx.plot(plots.plot_vs_size, ctx.png(ctx.stem(doc), decl.name, m), rs,
-                      "gb_per_sec", series=series, marks=d.marks if sweep else None,
-                      styles=styles if sweep else [styles[0], (":", other)],
-                      emphasis=emphasis,
-                      title=f"{decl.name}, {m}: GB/s vs buffer size, higher is better{mark}",
-                      subtitle=sub)
+        L += mode_plot(ctx, doc, d, m, styles if sweep else [styles[0], (":", other)],
+                       d.marks if sweep else None,
+                       [decl.crit["subject"], decl.crit["base"]] if sweep else d.subjects_in(m))
     if L and d.marks:
         L += ["Dotted lines on the hot and cold plots: " + names(t for _, t in d.marks) + ".",
               ""]
@@ -397,18 +402,21 @@ def fastest_part(ctx, doc, d):
     return (["#### Which variant where", ""] + L) if L else []
 
 
+def mode_grid(d, mode, subjects, heading):
+    """GB/s of each of SUBJECTS at every size of MODE (the fastest in bold), under HEADING."""
+    def cell(k, s):
+        v = d.gb(s, mode, k)
+        top = max((d.gb(x, mode, k) or 0) for x in subjects)
+        return f"**{fmt.num(v)}**" if v is not None and v == top else fmt.num(v)
+    return [heading, ""] + table("size", [(k, fmt.size_exact(k)) for k in d.sizes[mode]],
+                                 [(s, lambda k, s=s: cell(k, s)) for s in subjects])
+
+
 def grids_part(ctx, doc, d):
     L = []
     for m in [x for x in d.modes if x not in d.decl.own_modes]:
-        subjects = d.subjects_in(m)
-
-        def cell(k, s, m=m, subjects=subjects):
-            v = d.gb(s, m, k)
-            top = max((d.gb(x, m, k) or 0) for x in subjects)
-            return f"**{fmt.num(v)}**" if v is not None and v == top else fmt.num(v)
-        L += [f"GB/s of every subject, {m} (median; fastest in bold):", ""]
-        L += table("size", [(k, fmt.size_exact(k)) for k in d.sizes[m]],
-                   [(s, lambda k, s=s, cell=cell: cell(k, s)) for s in subjects])
+        L += mode_grid(d, m, d.subjects_in(m),
+                       f"GB/s of every subject, {m} (median; fastest in bold):")
     return (["#### Every figure", ""] + L) if L else []
 
 

@@ -35,7 +35,7 @@ questions (criteria.py) and the published figures' (kernel.py).
 
 import statistics
 
-from . import common, criteria, fmt, kernel, plots, sized, stats
+from . import common, criteria, fmt, kernel, sized, stats
 from .common import names
 from .fmt import DASH, EN
 from .load import is_int, is_number
@@ -211,26 +211,12 @@ def render(ctx, doc, results):
 
 
 def _plots(ctx, doc, z):
-    sub = common.subtitle(doc, z.results)
-    mark = " (simulated)" if doc.simulated else ""
-    styles = [("-", "hotline: hl_zero, hl_try_zero"), ("--", "one variant at every size"),
-              (":", "glibc, zero-page copy, /dev/zero")]
+    solid, dashed, dotted, _ = DECL.styles
+    styles = [("-", solid), ("--", dashed), (":", dotted)]
+    headline = [DECL.crit["subject"], DECL.crit["base"]]
     L = []
     for m in z.modes:
-        rs = z.of_mode(m)
-        if len(z.sizes[m]) < 2:
-            continue
-        series = plots.series_vs(sorted(rs, key=lambda r: z.subjects.index(r["subject"])),
-                                 "size", "gb_per_sec")
-        for s in series:
-            s["linestyle"] = "--" if s["subject"] in z.variants else \
-                "-" if z.facts.library(s["subject"]) else ":"
-        L += ctx.plot(plots.plot_vs_size, ctx.png(ctx.stem(doc), "zero", m), rs,
-                      "gb_per_sec", series=series, marks=z.marks, styles=styles,
-                      emphasis=[criteria.ZERO_VS_GLIBC["subject"],
-                                criteria.ZERO_VS_GLIBC["base"]],
-                      title=f"zero, {m}: GB/s vs buffer size, higher is better{mark}",
-                      subtitle=sub)
+        L += sized.mode_plot(ctx, doc, z, m, styles, z.marks, headline)
     if L and not z.marks:
         L += ["The file records no cache sizes, so none are marked on the plots.", ""]
     elif L:
@@ -453,14 +439,8 @@ def _grids(z):
     for m in z.modes:
         subjects = [s for s in z.subjects if any(z.gb(s, m, k) is not None
                                                  for k in z.sizes[m])]
-
-        def cell(k, s, m=m, subjects=subjects):
-            v = z.gb(s, m, k)
-            top = max((z.gb(x, m, k) or 0) for x in subjects)
-            return f"**{fmt.num(v)}**" if v is not None and v == top else fmt.num(v)
-        L += [f"GB/s of every subject, {m} buffers (median; fastest in bold):", ""]
-        L += _table("size", [(k, fmt.size_exact(k)) for k in z.sizes[m]],
-                    [(s, lambda k, s=s, cell=cell: cell(k, s)) for s in subjects])
+        L += sized.mode_grid(z, m, subjects,
+                             f"GB/s of every subject, {m} buffers (median; fastest in bold):")
     return (["#### Every figure", ""] + L) if L else []
 
 
