@@ -7,11 +7,12 @@
  * run once more side by side, until it is decided, the time budget is
  * spent, or the cap on repetitions is reached.
  *
- * The table (questions.c) is the report's: hotline-report's criteria.py
- * (CRITERIA, ZERO_CRITERIA, COPY_CRITERIA, INLINE_LOOP) and its summary's QUESTIONS, the
- * comparisons among them that are paired (both figures from the same point,
- * repetitions interleaved). tests/bench/questions_match.py compares the
- * two, entry by entry. The rule is decide.c's (stats.py's).
+ * The table is the report's: data/questions.json holds the questions once,
+ * by name; the report loads it (criteria.py) and bench/gen_questions.py
+ * turns its "bench" list, the comparisons that are paired (both figures from
+ * the same point, repetitions interleaved), into bench_questions[] at build
+ * time. tests/bench/questions_match.py compares the two, entry by entry. The
+ * rule is decide.c's (stats.py's, held equal by tests/bench/decide_agrees.py).
  */
 #ifndef HOTLINE_BENCH_QUESTIONS_H
 #define HOTLINE_BENCH_QUESTIONS_H
@@ -64,7 +65,8 @@ struct bench_question {
 	/* Asked here only when this scenario is not run (the report asks it first). */
 	const char *unless_run;
 	const char *text;
-	const char *from[3]; /* where criteria.py / summary.py ask it */
+	const char *from[3]; /* where the report's lists hold it: "CRITERIA[0]" */
+	const char *asks[3]; /* the same by name: data/questions.json's ids */
 };
 
 extern const struct bench_question bench_questions[];

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""questions_match.py - the bench's questions (bench/questions.c) are the report's criteria.
+"""questions_match.py - the bench's questions (generated from data/questions.json) are the
+report's criteria.
 
     /usr/bin/python3 questions_match.py BENCH OUT.json
 
@@ -15,7 +16,7 @@ QUESTIONS, entry by entry:
   * the summary's "sweep" is asked in lockref-sweep and, unless lockref-sweep
     runs, in contend; its zero measures are the ZERO_CRITERIA they name (with
     the measure's own subject, a figure, where it names one), its copy measures
-    the COPY_CRITERIA (issue 19: the copy scenario's, written as zero's);
+    the COPY_CRITERIA (the copy scenario's, written as zero's);
   * a zero criterion over several modes ("also_modes") is one entry per mode;
     one whose base is the larger of two ("bases": the store bandwidth limit)
     has both in its "bases" and the report's name for them as its "base";
@@ -23,7 +24,9 @@ QUESTIONS, entry by entry:
     (qspinlock against its own 2-thread figure); INLINE_LOOP; an "aggregate"
     zero criterion (the geometric mean over sizes: one figure over every size,
     not a question at one point, so the bench cannot run it further);
-  * every entry comes from somewhere: no question of the bench's own.
+  * every entry comes from somewhere: no question of the bench's own;
+  * its "asks", data/questions.json's ids of what it asks (a criterion's id, or a summary
+    measure's "QUESTION/MEASURE"), name the same things as its "from", in the same order.
 
 The baseline of a "timing" measure is refcount-timing's: the subject's
 baseline fact in the same JSON.  Exit status 0 when they match; otherwise
@@ -70,7 +73,7 @@ def zero_entries(c):
         # from 1 B: the range is open below (every size is at least 1 byte)
         sizes = {"from": spec[0] if spec[0] and spec[0] > 1 else None, "to": spec[1]}
     ns = "limit_ns" in c
-    return [entry(c.get("scenario", "zero"), c["subject"], c["base"], mode=mode, sizes=sizes,
+    return [entry(c["scenario"], c["subject"], c["base"], mode=mode, sizes=sizes,
                   value="ns per call difference" if ns else "gb_per_sec ratio",
                   claim="at_most" if ns else "at_least",
                   threshold=c["limit_ns"] if ns else c["factor"],
@@ -88,14 +91,13 @@ def expected(baselines):
             continue
         want[ref] = [entry(criteria.SCENARIO, c["subject"], c["base"], threads=c["threads"],
                            threshold=c["factor"])]
-    for i, c in enumerate(criteria.ZERO_CRITERIA):
-        if c.get("aggregate"):
-            never[f"ZERO_CRITERIA[{i}]"] = ("an aggregate over sizes, not a question at one "
-                                             "point: not run further")
-            continue
-        want[f"ZERO_CRITERIA[{i}]"] = zero_entries(c)
-    for i, c in enumerate(criteria.COPY_CRITERIA):
-        want[f"COPY_CRITERIA[{i}]"] = zero_entries(c)
+    for scenario, crits in criteria.SIZE_CRITERIA.items():   # zero, copy, ...
+        for i, c in enumerate(crits):
+            ref = f"{scenario.upper()}_CRITERIA[{i}]"
+            if c.get("aggregate"):
+                never[ref] = "an aggregate over sizes, not a question at one point: not run further"
+                continue
+            want[ref] = zero_entries(c)
     for qi, q in enumerate(criteria.QUESTIONS):
         for mi, m in enumerate(q["measures"]):
             ref = f"QUESTIONS[{qi}].measures[{mi}]"
@@ -112,7 +114,7 @@ def expected(baselines):
                 want[ref] = [entry("lockref-sweep", m["subject"], m["base"], **e),
                              entry(criteria.SCENARIO, m["subject"], m["base"],
                                    unless="lockref-sweep", **e)]
-            elif kind in ("zero", "copy"):
+            elif kind in criteria.SIZE_CRITERIA:
                 c = criteria.zero_measure(m)
                 if c.get("aggregate"):
                     never[ref] = ("an aggregate over sizes, not a question at one point: not "
@@ -124,6 +126,17 @@ def expected(baselines):
                                 "add it to bench/questions.c and here")
     never["INLINE_LOOP"] = "each subject against atomic, not against each other"
     return want, never
+
+
+def ids():
+    """{id: reference}: data/questions.json's names of what the report's lists hold."""
+    out = {c["id"]: f"CRITERIA[{i}]" for i, c in enumerate(criteria.CRITERIA)}
+    for scenario, crits in criteria.SIZE_CRITERIA.items():
+        out.update({c["id"]: f"{scenario.upper()}_CRITERIA[{i}]" for i, c in enumerate(crits)})
+    for qi, q in enumerate(criteria.QUESTIONS):
+        for mi, m in enumerate(q["measures"]):
+            out[f"{q['id']}/{m['id']}"] = f"QUESTIONS[{qi}].measures[{mi}]"
+    return out
 
 
 def main():
@@ -145,10 +158,14 @@ def main():
     baselines = {s: f.get("baseline") for s, f in facts.items()}
     want, never = expected(baselines)
     keys = list(entry("", "", "").keys())
+    names = ids()
     seen = {}
     for i, e in enumerate(table):
         got = {k: e.get(k) for k in keys}
         froms = e.get("from") or []
+        check([names.get(a) for a in e.get("asks") or []] == froms,
+              f"questions[{i}] ({e.get('text')}): asks {e.get('asks')} name "
+              f"{[names.get(a) for a in e.get('asks') or []]}, not its from {froms}")
         check(froms, f"questions[{i}] ({e.get('text')}): expected where the report asks it "
               "(from), got none")
         for ref in froms:

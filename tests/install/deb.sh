@@ -49,6 +49,7 @@ for t in hotline-bench hotline-sim hotline-report; do
 done
 has "$T" "^\./usr/share/hotline/python/hotline_report/cli\.py$" "hotline-report's package"
 has "$T" "^\./usr/share/hotline/data/published\.json$" "data/published.json"
+has "$T" "^\./usr/share/hotline/data/questions\.json$" "data/questions.json"
 hasnt "$T" "\.h$|libhotline" "files of the other packages"
 dpkg-deb -f "$dev" Depends | grep -q "libhotline0 (= " || fail "libhotline-dev does not depend on libhotline0"
 dpkg-deb -f "$tools" Depends | grep -q "python3-matplotlib" || fail "hotline-tools does not depend on python3-matplotlib"

@@ -183,7 +183,8 @@ def edited(tmp, source, edit):
 
 
 class RatiosUnitTests(unittest.TestCase):
-    """ratios.py: each point is stats.py's median and interval of the paired runs."""
+    """ratios.py and the scenarios' ratio_series: each point is stats.py's median and interval of
+    the paired runs."""
 
     @classmethod
     def setUpClass(cls):
@@ -203,8 +204,8 @@ class RatiosUnitTests(unittest.TestCase):
         self.assertAlmostEqual(level, 0.9375)
 
     def test_contend(self):
-        from hotline_report import ratios
-        series = {(s.subject, s.base): s for s in ratios.contend(self.doc)}
+        from hotline_report import contend
+        series = {(s.subject, s.base): s for s in contend.ratio_series(self.doc)}
         self.assertEqual(list(series), [("refcount", "atomic_faa"), ("refcount_full", "atomic_faa"),
                                         ("lockref", "cas_loop"), ("qspinlock", "pthread_mutex")])
         self.assertEqual([s.threshold for s in series.values()], [0.95, None, 0.85, 0.5])
@@ -215,9 +216,9 @@ class RatiosUnitTests(unittest.TestCase):
                        self.find("contend", "pthread_mutex", p.x))
 
     def test_sweep(self):
-        from hotline_report import ratios
+        from hotline_report import lockref_sweep
         from hotline_report.context import Context
-        s, t = ratios.sweep(self.doc, Context([self.doc], "/nonexistent").facts(
+        s, t = lockref_sweep.ratio_series(self.doc, Context([self.doc], "/nonexistent").facts(
             self.doc, "lockref-sweep"))
         self.assertEqual(t, 8)
         self.assertEqual(s.threshold, 1.1)
@@ -227,8 +228,8 @@ class RatiosUnitTests(unittest.TestCase):
             self.check(p, self.find("lockref-sweep", "lockref", 8, retry_limit=p.x), unb)
 
     def test_zero(self):
-        from hotline_report import ratios
-        series = ratios.zero(self.doc)
+        from hotline_report import zeroing
+        series = zeroing.ratio_series(self.doc)
         self.assertEqual([s.key for s in series], ["hot", "cold"])
         for s in series:
             for p in s.points:
@@ -236,23 +237,23 @@ class RatiosUnitTests(unittest.TestCase):
                            self.find("zero", "glibc_memset", 1, size=p.x, mode=s.key))
 
     def test_openclose_and_timing(self):
-        from hotline_report import ratios, stats
+        from hotline_report import openclose, refcount_timing, stats
         from hotline_report.context import Context
         facts = Context([self.doc], "/nonexistent").facts(self.doc, "openclose")
-        (s,) = ratios.openclose(self.doc, facts)
+        (s,) = openclose.ratio_series(self.doc, facts)
         self.assertEqual((s.subject, s.base), ("processes", "threads"))
         for p in s.points:
             self.check(p, self.find("openclose", "processes", p.x),
                        self.find("openclose", "threads", p.x))
-        got = {subj: p for subj, to, p in ratios.timing(self.doc)}
+        got = {subj: p for subj, to, p in refcount_timing.ratio_points(self.doc)}
         r = self.find("refcount-timing", "refcount", 1)
         self.assertEqual(got["refcount"].median, stats.Comparison(r["ratio_runs"]).median)
 
     def test_few_repetitions_no_interval(self):
         """contend.json has 3 repetitions: medians only (stats.MIN_LEVEL), the text says so."""
-        from hotline_report import brief, ratios
+        from hotline_report import brief, contend
         doc = load("contend.json")
-        pts = [p for s in ratios.contend(doc) for p in s.points]
+        pts = [p for s in contend.ratio_series(doc) for p in s.points]
         self.assertTrue(pts)
         self.assertTrue(all(p.lo is None and p.hi is None and p.n == 3 for p in pts))
         self.assertEqual(brief.reps_note(pts), "no interval: 3 repetitions")
@@ -262,7 +263,7 @@ class QuickRunTests(unittest.TestCase):
     """A --quick run: one repetition, so medians only, and the text says so."""
 
     def test_one_repetition(self):
-        from hotline_report import brief, ratios
+        from hotline_report import brief, contend
 
         def edit(data):
             for r in data["results"]:
@@ -272,7 +273,7 @@ class QuickRunTests(unittest.TestCase):
             doc = edited(tmp, "contend.json", edit)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        pts = [p for s in ratios.contend(doc) for p in s.points]
+        pts = [p for s in contend.ratio_series(doc) for p in s.points]
         self.assertTrue(pts and all(p.lo is None and p.n == 1 for p in pts))
         self.assertEqual(brief.reps_note(pts), "no interval: 1 repetition")
         self.assertIn("(no interval: 1 repetition)", brief.band_words(pts))
@@ -389,7 +390,7 @@ class SeriesTests(unittest.TestCase):
         plots.ratio_plot = rec
         try:
             ctx = Context(docs, tempfile.gettempdir())
-            lines = brief.RENDER[scenario](ctx, brief.measured(ctx, scenario))
+            lines = brief.render_for(scenario)(ctx, brief.measured(ctx, scenario))
         finally:
             plots.ratio_plot = saved
         return "\n".join(lines), rec.calls
@@ -453,7 +454,7 @@ class PairedProseTests(unittest.TestCase):
     per-repetition ratios, not the ratio of the medians (a fixture where the two differ)."""
 
     def test_queued_lock_against_its_rival(self):
-        from hotline_report import contend, criteria, ratios
+        from hotline_report import contend, criteria
         from hotline_report.context import Context
 
         def edit(data):
@@ -480,7 +481,7 @@ class PairedProseTests(unittest.TestCase):
         (check,) = [c for c in criteria.evaluate(doc.results)
                     if c.crit["subject"] == "qspinlock" and c.crit["base"] == "pthread_mutex"]
         self.assertEqual(check.ratio_text(), "1.25x")
-        s = next(s for s in ratios.contend(doc) if s.subject == "qspinlock")
+        s = next(s for s in contend.ratio_series(doc) if s.subject == "qspinlock")
         self.assertEqual(s.at(8).median, 1.25)
 
 

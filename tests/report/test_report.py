@@ -1698,31 +1698,33 @@ class RegistryTests(ToolCase):
     """The section registry, and subjects known only by the facts their file gives."""
 
     def test_registry(self):
-        from hotline_report import report
-        self.assertEqual(sorted(report.SECTIONS), ["contend", "copy", "lockref-sweep", "openclose",
-                                                   "refcount-timing", "zero"])
+        from hotline_report import report, scenario
+        found = scenario.scenarios()
+        self.assertEqual(sorted(s.name for s in found), ["contend", "copy", "lockref-sweep",
+                                                         "openclose", "refcount-timing", "zero"])
         self.assertIs(report.section_for("futex-storm"), report.GENERIC)
-        for name, sec in report.SECTIONS.items():
-            self.assertIs(report.section_for(name), sec)
-            self.assertTrue(callable(sec.render) and sec.title, name)
+        for s in found:
+            self.assertIs(report.section_for(s.name), s)
+            self.assertTrue(callable(s.render) and s.title, s.name)
+            self.assertTrue(callable(s.brief), s.name)
 
     def test_a_registered_section_renders_its_scenario(self):
         """A scenario registered at run time gets its own section instead of the generic one,
         with the context the others get."""
-        from hotline_report import load, report
+        from hotline_report import load, report, scenario
         seen = {}
 
         def render(ctx, doc, results):
             seen.update(ctx=ctx, doc=doc, n=len(results))
             return [f"{len(results)} futex results, facts known: "
                     f"{ctx.facts(doc, 'futex-storm').known}", ""]
-        report.SECTIONS["futex-storm"] = report.Section("futexes", render)
+        s = scenario.register(scenario.Scenario("futex-storm", "futexes", render, rank=90))
         try:
             out = self.outdir("registered")
             os.makedirs(out)
             report.write([load.load(fixture("unknown-scenario.json"))], out)
         finally:
-            del report.SECTIONS["futex-storm"]
+            scenario.unregister(s)
         md = appendix(out)
         self.assertHas(md, "### futex-storm: futexes\n\n2 futex results, facts known: True\n")
         self.assertLacks(md, "is not known to hotline-report")

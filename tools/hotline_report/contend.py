@@ -10,6 +10,10 @@
                  exclusives, collapses, the locks; docs/sources.md's figures beside
                  this file's (kernel.py)
   checks(ctx, doc)  the contention done criteria (criteria.CRITERIA) against the file
+  brief(ctx, have)  its short section in report.md: each question's ratio against threads
+                 (ratio_series, contend_pairs)
+  answer(ctx, m, docs)  the summary's contend measures
+  SCENARIO       all of these, declared once (scenario.py)
 
 What a subject is comes from the file's facts (facts.py): their order, their
 description, which are variants of which ("variant_of", "variant": lse/llsc,
@@ -18,7 +22,9 @@ which fall back to the lock ("fallback"), and the baseline a subject is set
 beside.  A file without facts gets the tables its figures make, nothing more.
 """
 
-from . import common, criteria, fmt, kernel, machine_state, plots
+from . import answers, brief_parts as bp, common, criteria, fmt, kernel, machine_state, plots, ratios
+from .which_machine import find_result
+from .scenario import Scenario
 from .common import index, mops, paired, part
 from .fmt import DASH
 
@@ -444,3 +450,139 @@ def history_paragraph(ctx, doc):
             + f"; here the mean peaks at {fmt.num(a)} ({r['subject']}, "
             f"{fmt.plural(r['threads'], 'thread')}).")
     return [S]
+
+
+# -- report.md's short section, its ratio plot and the summary's contend measures -----------
+
+def contend_pairs():
+    """[(subject, base, threshold, question)]: the contend measures of criteria.QUESTIONS, each
+    pair once, in the summary's order."""
+    out, seen = [], set()
+    for q in criteria.QUESTIONS:
+        for m in q["measures"]:
+            if m["kind"] == "contend" and (m["subject"], m["base"]) not in seen:
+                seen.add((m["subject"], m["base"]))
+                out.append((m["subject"], m["base"], m["factor"], q["question"]))
+    return out
+
+
+def ratio_series(doc):
+    """[Series]: each contend question's subject / base against threads, where they pair."""
+    rs = [r for r in doc.results if r["scenario"] == criteria.SCENARIO]
+    pairs = contend_pairs()
+    out = []
+    for subject, base, factor, _ in pairs:
+        pts = [ratios.point(t, ratios.find(rs, subject, t), ratios.find(rs, base, t), "ops_per_sec")
+               for t in ratios.int_threads(rs)]
+        pts = [p for p in pts if p]
+        # the subject's colour; a subject set against two bases (rcuref) a colour per pair
+        twice = sum(1 for p in pairs if p[0] == subject) > 1
+        if pts:
+            out.append(ratios.Series(f"{subject} / {base}", f"{subject} / {base}" if twice else subject,
+                              pts, factor, subject, base))
+    return out
+
+
+def _threshold_lines(series, xs):
+    """Dotted lines at each question's threshold, in its subject's colour (ratio_plot draws one
+    threshold; the contend questions have one each), once whatever the machines: series of two
+    points across XS, no markers."""
+    out, seen = [], set()
+    for s in series:
+        if s.threshold is None or not xs or (s.label, s.threshold) in seen:
+            continue
+        seen.add((s.label, s.threshold))
+        out.append({"label": f"{s.label} needs \u2265 {s.threshold:g}x", "key": s.key,
+                    "marker": "None", "linestyle": ":",
+                    "points": [(min(xs), s.threshold, None, None),
+                               (max(xs), s.threshold, None, None)]})
+    return out
+
+
+def _measure(subject, base):
+    return next(m for q in criteria.QUESTIONS for m in q["measures"]
+                if m["kind"] == "contend" and m["subject"] == subject and m["base"] == base)
+
+
+def brief(ctx, have):
+    """report.md's contend section: each question's subject / its baseline (data/questions.json)
+    against threads, the questions' thresholds dotted in their colours, the oversubscribed range
+    shaded; each machine's figures at the questions' thread counts."""
+    plot, xs, per = [], [], []
+    for i, (name, doc) in enumerate(have):
+        series = ratio_series(doc)
+        per.append((name, doc, series))
+        plot += bp.styled(ctx, have, i, series)
+        xs += [p.x for s in series for p in s.points]
+    if not plot:
+        return ["The files have no pairs of contend results run side by side to set a "
+                "question's subject beside its baseline.", ""] + bp.links(ctx, have, "contend")
+    plot += _threshold_lines([s for _, _, series in per for s in series], xs)
+    cpus = [c for c in (common.cpus(d) for _, d in have) if c]
+    allpts = [p for _, _, ser in per for s in ser for p in s.points]
+    L = [f"Each {'solid ' if len(have) == 1 else ''}line is a question's subject over its "
+         "baseline, their ops/s in repetitions run side by side: "
+         f"{bp.band_words(allpts)}. 1.0 is as fast as the baseline; each dotted line, in the "
+         "colour of its subject, is that question's threshold"
+         + ("; shaded: more threads than the machine's CPUs (oversubscribed)"
+            if len(have) == 1 and cpus and max(xs) > cpus[0] else "") + ".", ""]
+    L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "contend"), plot,
+                  title="contend: subject / baseline ops/s vs threads (above 1: the subject "
+                        "is faster)",
+                  xlabel="threads", ylabel="ratio of ops/s, paired per repetition",
+                  logx=2 if max(xs) / max(1, min(xs)) >= 8 else False,
+                  subtitle=bp.subtitle(have), oversub=cpus[0] if len(have) == 1 and cpus
+                  else None)
+    said = set()   # a sentence said for one machine is not said again for the next
+    for name, doc, series in per:
+        by = {(s.subject, s.base): s for s in series}
+        oc = common.cpus(doc)
+        parts = []
+        for subject, base, _, _ in contend_pairs():
+            s = by.get((subject, base))
+            if s is None or not s.points:
+                continue
+            t = _measure(subject, base)["threads"]
+            p = s.points[-1] if t == "most" else s.at(t)
+            if p is None:
+                continue
+            where = fmt.plural(p.x, "thread") + (" (oversubscribed)" if oc and p.x > oc else "")
+            shape = p.comparison.notes()
+            parts.append((where, subject, f"{bp.ci(p)}{f' ({shape[0]})' if shape else ''} {base}'s"))
+        S = []
+        if parts:
+            text, last = [], None
+            for where, subject, t in parts:
+                text.append(f"{subject} {t}" if where == last
+                            else f"at {where} {subject} reaches {t} throughput")
+                last = where
+            few = bp.reps_note([p for s in series for p in s.points])
+            first = "; ".join(text)
+            S.append(bp.tag(ctx, name) + first[0].upper() + first[1:]
+                     + (f" ({few})" if few else "") + ".")
+        S += [x for x in collapse_sentences(ctx, doc, queued=False) if x not in said]
+        said.update(S)
+        if S:
+            L += [" ".join(S), ""]
+    return L + bp.links(ctx, have, "contend")
+
+
+def _answer_at(m, doc):
+    rs = answers.results_of(doc, criteria.SCENARIO)
+    t = answers.most(rs, m) if m["threads"] == "most" else m["threads"]
+    a, b = find_result(rs, m["subject"], t), find_result(rs, m["base"], t)
+    if a is None or b is None:
+        return None
+    cpus = doc.env.get("cpus")
+    where = f"{t} threads" + (f" on {cpus} CPUs" if isinstance(cpus, int) else "")
+    return answers.pair_row(m, doc, a, b, m["factor"], True, where)
+
+
+def answer(ctx, m, docs):
+    """The summary's row of a contend measure M: the first of DOCS that has it."""
+    return answers.first_row(docs, lambda d: _answer_at(m, d))
+
+
+SCENARIO = Scenario(criteria.SCENARIO, TITLE, render, rank=20, threads=True, brief=brief,
+                    says=((20, lead_paragraph), (35, history_paragraph)),
+                    checks=checks, answers={"contend": answer})

@@ -1,30 +1,21 @@
-"""The copy section (copying memory that may not be there), and what it adds up to.
+"""The copy section (copying memory that may not be there): a sized scenario (sized.py).
 
-  render        GB/s vs buffer size, log-log, one plot per size sweep (hot, cold) and
-                one for the probe sweep; what each subject is; hl_try_copy against
-                glibc_memcpy at every size (the median of the paired ratios, its
-                interval and, where criteria.COPY_CRITERIA ask, the verdict), and its
-                cost in ns per call below 64 B; hl_try_copy against process_vm_readv
-                and the pipe probe (the ways to read memory that may be unmapped);
-                hl_try_load64 against a process_vm_readv per word; which variant is
-                fastest at each size beside the automatic plan; GB/s of every subject
-                by size
-  paragraphs    its paragraphs of "What this machine says"
-  checks        its rows of the done criteria (criteria.COPY_CRITERIA)
+Its page of declarations (DECL): hl_try_copy against glibc_memcpy is the headline (the
+ratio report.md plots, the table at every size, copy_vs_glibc), its cost in ns per call
+below 64 B the small criterion (copy_small_ns); the modes hot and cold are the size sweeps
+with the variants, "probe" the ways to read memory that may be unmapped (hl_try_copy against
+process_vm_readv and the pipe probe, copy_vs_syscall) and "word" one 8-byte word per call
+(hl_try_load64 against a process_vm_readv per word, a figure).  The appendix section is the
+generic parts with the probe and word parts between the headline's and the plan's; the
+paragraph is the headline's sentence, then the system call's and the word's.
 
-The copy scenario's size sweeps have zero's shape (subject, mode, size), so the
-criteria are judged by the same code (criteria.zero_points), and the cache marks
-and the plan's words are zero's (zeroing.py).  A file without copy results (an
-older bench) has no section; the summary leaves its rows out.
+A file without copy results (an older bench) has no section; the summary leaves its rows out.
 """
 
-from . import common, criteria, fmt, plots, stats
+from . import criteria, fmt, sized, stats
 from .common import names
-from .criteria import mode_of
-from .facts import Facts
 from .fmt import DASH
-from .load import is_number
-from .zeroing import _ci, _table, cache_marks, parse_plan, plan_words
+from .sized import SHORT, ci as _ci, comparison as _point, plan_words  # noqa: F401
 
 TITLE = "copying memory that may not be there"
 
@@ -41,196 +32,7 @@ MODE_TEXT = {
             "process_vm_readv per word; ns per word",
 }
 
-SWEEPS = ("hot", "cold")    # the memcpy sweeps, with the variants
 PROBE, WORD = "probe", "word"
-NEAR = 0.95                 # the plan's variant is as good as the fastest within this ratio
-
-
-def _gb(r):
-    v = r.get("gb_per_sec") if r else None
-    return v if is_number(v) else None
-
-
-def _is_variant(r, facts):
-    if "variant" in r:
-        return r["variant"] == r["subject"]
-    return facts.is_variant(r["subject"])
-
-
-class CopyData:
-    """One file's copy results, indexed by (subject, mode, size)."""
-
-    def __init__(self, doc, results, facts=None):
-        self.doc = doc
-        self.facts = facts if facts is not None else Facts(doc, criteria.COPY)
-        self.results = [r for r in results if r.get("size") is not None]
-        self.idx = criteria.zero_index(self.results, criteria.COPY)
-        seen = list(dict.fromkeys(mode_of(r) for r in self.results))
-        self.modes = [m for m in criteria.COPY_MODES if m in seen] + \
-            [m for m in seen if m not in criteria.COPY_MODES]
-        self.sizes = {m: sorted({r["size"] for r in self.results if mode_of(r) == m})
-                      for m in self.modes}
-        self.subjects = self.facts.order(self.results)
-        variants = {r["subject"] for r in self.results if _is_variant(r, self.facts)}
-        self.variants = [s for s in self.subjects if s in variants]
-        self.marks = cache_marks(doc.env, results)
-        self.llc = next((v for v, label in self.marks if label.startswith("LLC")), None)
-        self.plan_text = next((r["plan"] for r in self.results
-                               if isinstance(r.get("plan"), str) and r["plan"]), None)
-        self.plan = parse_plan(self.plan_text)
-
-    def of_mode(self, mode):
-        return [r for r in self.results if mode_of(r) == mode]
-
-    def get(self, subject, mode, size):
-        return self.idx.get((subject, mode, size))
-
-    def gb(self, subject, mode, size):
-        return _gb(self.get(subject, mode, size))
-
-    def subjects_in(self, mode):
-        return [s for s in self.subjects if any(self.get(s, mode, k) for k in self.sizes[mode])]
-
-    def paired(self, a, b, mode, size, metric="gb_per_sec"):
-        """A's METRIC over B's per repetition at SIZE in MODE (criteria.side_by_side), or None."""
-        ra, rb = self.get(a, mode, size), self.get(b, mode, size)
-        if ra is None or rb is None:
-            return None
-        return criteria.side_by_side(ra, rb, metric)
-
-
-def _copy(doc):
-    return [r for r in doc.results if r["scenario"] == criteria.COPY]
-
-
-def render(ctx, doc, results):
-    c = CopyData(doc, results, ctx.facts(doc, criteria.COPY))
-    L = []
-    if c.results:
-        L += _intro(c)
-        L += _plots(ctx, doc, c)
-        L += common.subject_table(c.facts, results, c.subjects)
-        L += _vs_glibc(c)
-        L += _small(c)
-        L += _probe(c)
-        L += _word(c)
-        L += _fastest(c)
-        L += _grids(c)
-    L += common.flags(doc, results)
-    return L
-
-
-def _intro(c):
-    L = ["Each subject copies one buffer of the given size per call, over and over, on one "
-         "thread, nothing faulting; GB/s is 10\u2079 bytes copied per second, and every ratio "
-         "is the median of the per-repetition ratios (the bench runs repetition k of every "
-         "subject at a size together), with its interval (stats.py). Modes:", ""]
-    L += [f"- {m}: {MODE_TEXT.get(m, 'as the bench defines it')}" for m in c.modes] + [""]
-    if c.plan:
-        L += [f"hl_try_copy's automatic plan on this machine: {plan_words(c.plan)} "
-              f"(`{c.plan_text}`).", ""]
-    elif c.plan_text:
-        L += [f"hl_try_copy's automatic plan on this machine: `{c.plan_text}`.", ""]
-    return L
-
-
-def _plots(ctx, doc, c):
-    sub = common.subtitle(doc, c.results)
-    mark = " (simulated)" if doc.simulated else ""
-    styles = [("-", "hotline: hl_try_copy"), ("--", "one variant at every size"),
-              (":", "glibc memcpy, the system calls")]
-    L = []
-    for m in [x for x in c.modes if x != WORD]:
-        rs = c.of_mode(m)
-        if len(c.sizes[m]) < 2:
-            continue
-        series = plots.series_vs(sorted(rs, key=lambda r: c.subjects.index(r["subject"])),
-                                 "size", "gb_per_sec")
-        for s in series:
-            s["linestyle"] = "--" if s["subject"] in c.variants else \
-                "-" if c.facts.library(s["subject"]) else ":"
-        sweep = m in SWEEPS
-        emphasis = [criteria.COPY_VS_GLIBC["subject"], criteria.COPY_VS_GLIBC["base"]] \
-            if sweep else c.subjects_in(m)
-        L += ctx.plot(plots.plot_vs_size, ctx.png(ctx.stem(doc), "copy", m), rs,
-                      "gb_per_sec", series=series, marks=c.marks if sweep else None,
-                      styles=styles if sweep else [styles[0], (":", "the system calls")],
-                      emphasis=emphasis,
-                      title=f"copy, {m}: GB/s vs buffer size, higher is better{mark}",
-                      subtitle=sub)
-    if L and c.marks:
-        L += ["Dotted lines on the hot and cold plots: " + names(t for _, t in c.marks) + ".",
-              ""]
-    return L
-
-
-def _point(values, threshold=None, higher=True, series=()):
-    return stats.Comparison(values, threshold, higher, series=series) if values else None
-
-
-def _in(size, spec):
-    lo, hi = spec
-    return (lo is None or size >= lo) and (hi is None or size <= hi)
-
-
-def _vs_glibc(c):
-    """hl_try_copy / glibc_memcpy at every size, hot and cold: the paired median and interval;
-    the verdict where a criterion asks (hot, from 64 B)."""
-    crit = criteria.COPY_VS_GLIBC
-    a, b = crit["subject"], crit["base"]
-    modes = [m for m in SWEEPS if m in c.modes and any(
-        c.get(a, m, s) and c.get(b, m, s) for s in c.sizes[m])]
-    if not modes:
-        return []
-    sizes = sorted({s for m in modes for s in c.sizes[m]})
-    rows = []
-    for s in sizes:
-        row = [fmt.size_exact(s)]
-        for m in modes:
-            claim = m == crit["mode"] and _in(s, crit["sizes"])
-            p = _point(c.paired(a, b, m, s), crit["factor"] if claim else None)
-            row.append(_ci(p, claim) if p else DASH)
-        rows.append(row)
-    lo = fmt.size_exact(crit["sizes"][0])
-    return [f"#### {a} against {b}", "",
-            f"{a} / {b} at every size, {names(modes)}: the median of the paired ratios and its "
-            f"interval; the verdict against the criterion's {crit['factor']:g}x where it asks "
-            f"(hot, from {lo}; *cannot tell*: at this noise).", ""] + \
-        fmt.table(["size"] + modes, rows, "l" + "r" * len(modes)) + [""]
-
-
-def _ns_points(c, crit):
-    return criteria.zero_pairs(c.results, crit, c.llc)
-
-
-def _small(c):
-    """Below 64 B: hl_try_copy's ns per call over glibc_memcpy's (criteria.COPY_SMALL_NS)."""
-    crit = criteria.COPY_SMALL_NS
-    pts = _ns_points(c, crit)
-    if not pts:
-        return []
-    rows = []
-    for p in pts:
-        comp = stats.Comparison(p.values, crit["limit_ns"], False, series=p.series)
-        iv = f" [{_signed(comp.lo)}, {_signed(comp.hi)}]" if comp.lo is not None else ""
-        rows.append([fmt.size_exact(p.size), fmt.num(p.a), fmt.num(p.b),
-                     f"{_signed(comp.median)}{iv}", _verdict(comp)])
-    return [f"Below {fmt.size_exact(criteria.COPY_VS_GLIBC['sizes'][0])}, ns per call (hot): "
-            f"{crit['subject']} against {crit['base']}, the median of the paired differences "
-            f"and its interval, against the criterion's +{crit['limit_ns']:g} ns:", ""] + \
-        fmt.table(["size", f"{crit['subject']} ns", f"{crit['base']} ns", "difference",
-                   "verdict"], rows, "lrrrl") + [""]
-
-
-def _signed(v):
-    if v is None:
-        return DASH
-    return ("+" if v >= 0 else "\u2212") + fmt.num(abs(v))
-
-
-def _verdict(comp):
-    return {stats.HOLDS: "holds", stats.DOES_NOT_HOLD: "**does not hold**"}.get(
-        comp.verdict, "*cannot tell*" + (f" ({comp.why})" if comp.why else ""))
 
 
 def _probe(c):
@@ -295,99 +97,6 @@ def _word(c):
     return ["#### One word at a time", "", text + ".", ""]
 
 
-def fastest(c, mode):
-    """[(size, fastest variant, its GB/s, the planned variant or None, planned / fastest)]."""
-    out = []
-    for s in c.sizes.get(mode, []):
-        vals = {v: c.gb(v, mode, s) for v in c.variants}
-        vals = {v: g for v, g in vals.items() if g}
-        if not vals:
-            continue
-        best = max(vals, key=vals.get)
-        plan = next((n for n, hi in c.plan if hi is None or s <= hi), None) if c.plan else None
-        ratio = vals[plan] / vals[best] if plan in vals else None
-        out.append((s, best, vals[best], plan, ratio))
-    return out
-
-
-def _fastest(c):
-    L = []
-    for m in [x for x in SWEEPS if x in c.modes]:
-        rows = [[fmt.size_exact(s), best, fmt.num(g), plan or DASH,
-                 fmt.ratio(r) if r is not None else DASH]
-                for s, best, g, plan, r in fastest(c, m)]
-        if rows:
-            L += [f"The fastest variant at each size, {m} buffers, beside the variant the "
-                  "automatic plan uses there:", ""]
-            L += fmt.table(["size", "fastest", "GB/s", "plan's", "plan's / fastest"], rows,
-                           "llrlr") + [""]
-    return (["#### Which variant where", ""] + L) if L else []
-
-
-def _grids(c):
-    L = []
-    for m in [x for x in c.modes if x != WORD]:
-        subjects = c.subjects_in(m)
-
-        def cell(k, s, m=m, subjects=subjects):
-            v = c.gb(s, m, k)
-            top = max((c.gb(x, m, k) or 0) for x in subjects)
-            return f"**{fmt.num(v)}**" if v is not None and v == top else fmt.num(v)
-        L += [f"GB/s of every subject, {m} (median; fastest in bold):", ""]
-        L += _table("size", [(k, fmt.size_exact(k)) for k in c.sizes[m]],
-                    [(s, lambda k, s=s, cell=cell: cell(k, s)) for s in subjects])
-    return (["#### Every figure", ""] + L) if L else []
-
-
-# -- what this machine says ------------------------------------------------------
-
-def paragraphs(ctx, doc):
-    """The copy paragraph of "What this machine says": a list of sentences."""
-    results = _copy(doc)
-    if not results:
-        return []
-    c = CopyData(doc, results, ctx.facts(doc, criteria.COPY))
-    S = [x for x in (glibc_sentence(c), syscall_sentence(c), word_sentence(c)) if x]
-    if c.plan:
-        S.append(f"hl_try_copy's plan here: {plan_words(c.plan)}.")
-    return [S] if S else []
-
-
-def glibc_sentence(c):
-    """hl_try_copy against glibc_memcpy, hot: the range of the paired ratio from 64 B, and the
-    largest difference in ns below it."""
-    crit, small = criteria.COPY_VS_GLIBC, criteria.COPY_SMALL_NS
-    pts = criteria.zero_pairs(c.results, crit, c.llc)
-    ns = criteria.zero_pairs(c.results, small, c.llc)
-    parts = []
-    if pts:
-        lo = min(pts, key=lambda p: p.value)
-        hi = max(pts, key=lambda p: p.value)
-        below = [p for p in pts if p.value < crit["factor"]]
-        t = (f"with hot buffers from {fmt.size_exact(crit['sizes'][0])} up {crit['subject']} "
-             f"runs at {fmt.ratio(lo.value)} ({fmt.size_exact(lo.size)}) to "
-             f"{fmt.ratio(hi.value)} ({fmt.size_exact(hi.size)}) of {crit['base']}'s GB/s")
-        if below:
-            t += (f", below {crit['factor']:g}x at {fmt.plural(len(below), 'size')} of "
-                  f"{len(pts)}")
-        parts.append(t)
-    if ns:
-        worst = max(ns, key=lambda p: p.value)
-        below = fmt.size_exact(crit["sizes"][0])
-        allows = f"the criterion allows +{small['limit_ns']:g} ns"
-        if worst.value <= 0:
-            parts.append(f"below {below} it is no slower than {crit['base']} at any size (at "
-                         f"worst {_signed(worst.value)} ns per call, at "
-                         f"{fmt.size_exact(worst.size)}; {allows})")
-        else:
-            parts.append(f"below {below} it costs at most {_signed(worst.value)} ns per call "
-                         f"over it ({fmt.size_exact(worst.size)}; {allows})")
-    if not parts:
-        return ""
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
-
-
 def syscall_sentence(c):
     crit = criteria.COPY_VS_SYSCALL
     pts = criteria.zero_pairs(c.results, crit, c.llc)
@@ -400,10 +109,6 @@ def syscall_sentence(c):
             f"{SHORT.get(comp.verdict, 'no verdict')}).")
 
 
-SHORT = {stats.HOLDS: "it holds", stats.DOES_NOT_HOLD: "it does not hold",
-         stats.CANNOT_TELL: "it cannot tell at this noise"}
-
-
 def word_sentence(c):
     got = word_point(c)
     if got is None or got[2] is None:
@@ -414,10 +119,47 @@ def word_sentence(c):
             f"than a process_vm_readv per word ({fmt.num(b)} ns).")
 
 
-def checks(ctx, doc):
-    """The copy done criteria against this file (criteria.SizeCheck), or []."""
-    results = _copy(doc)
-    if not results:
-        return []
-    c = CopyData(doc, results, ctx.facts(doc, criteria.COPY))
-    return criteria.evaluate_copy(c.results, c.llc)
+def _probe_part(ctx, doc, c):
+    return _probe(c)
+
+
+def _word_part(ctx, doc, c):
+    return _word(c)
+
+
+DECL = sized.Sized(
+    criteria.COPY, TITLE, rank=50, headline="copy_vs_glibc", small="copy_small_ns",
+    modes=criteria.COPY_MODES, sweeps=("hot", "cold"), own_modes=(WORD,), mode_text=MODE_TEXT,
+    intro="Each subject copies one buffer of the given size per call, over and over, on one "
+          "thread, nothing faulting; GB/s is 10\u2079 bytes copied per second, and every ratio "
+          "is the median of the per-repetition ratios (the bench runs repetition k of every "
+          "subject at a size together), with its interval (stats.py).",
+    styles=("hotline: hl_try_copy", "one variant at every size",
+            "glibc memcpy, the system calls", "the system calls"),
+    parts=(sized.intro, sized.plots_part, sized.subjects_part, sized.headline_part,
+           sized.small_part, _probe_part, _word_part, sized.fastest_part, sized.grids_part),
+    sentences=lambda c: [syscall_sentence(c), word_sentence(c)],
+    brief_intro=lambda c, band: (
+        f"{c['subject']}'s GB/s over {c['base']}'s at each buffer size, nothing faulting, with "
+        "hot buffers (cache-resident as far as they fit) and cold ones (not in the cache): "
+        f"{band}. Dashed: {c['factor']:g}x, the summary's threshold (hot, from "
+        f"{fmt.size_exact(c['sizes'][0])}; below it the summary asks for at most "
+        f"+{criteria.COPY_SMALL_NS['limit_ns']:g} ns per call)."))
+
+
+class CopyData(sized.SizedData):
+    """One file's copy results, indexed by (subject, mode, size)."""
+
+    DECL = DECL
+
+
+DECL.data = CopyData
+SCENARIO = sized.scenario(DECL)
+render, brief, checks = SCENARIO.render, SCENARIO.brief, SCENARIO.checks
+paragraphs = SCENARIO.says[0][1]
+glibc_sentence = sized.headline_sentence
+
+
+def ratio_series(doc, modes=("hot", "cold")):
+    """[Series]: hl_try_copy / glibc_memcpy GB/s against size (sized.ratio_series)."""
+    return sized.ratio_series(DECL, doc, modes)

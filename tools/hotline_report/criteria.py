@@ -1,4 +1,9 @@
-"""The project's done criteria, as data, and their check: the questions about named subjects.
+"""The project's done criteria and their check: the questions about named subjects.
+
+The questions themselves are data, once, by name, in data/questions.json (loaded by
+questions.py, which the bench's table is generated from too); this module gives them their
+old names (CRITERIA, ZERO_CRITERIA, COPY_CRITERIA, QUESTIONS, ZERO_VS_GLIBC ...) and checks
+them against a file's results.
 
 Contention (CRITERIA): each compares two throughputs from the contend scenario:
 
@@ -34,26 +39,13 @@ the subject they are set beside (data/published.json).
 import math
 import statistics
 
-from . import fmt, stats
+from . import fmt, questions, stats
+from .questions import by_id
 from .load import is_number
 
 SCENARIO = "contend"
 
-CRITERIA = [
-    {"subject": "refcount", "threads": 2, "base": "atomic_faa", "base_threads": 2, "factor": 0.95,
-     "text": "refcount \u2265 0.95x atomic_faa at 2 threads"},
-    {"subject": "lockref", "threads": 2, "base": "cas_loop", "base_threads": 2, "factor": 0.85,
-     "text": "lockref \u2265 0.85x cas_loop at 2 threads"},
-    {"subject": "qspinlock", "threads": 8, "base": "qspinlock", "base_threads": 2, "factor": 0.5,
-     "text": "qspinlock at 8 threads \u2265 0.5x its own 2-thread figure"},
-    {"subject": "qspinlock", "threads": 8, "base": "pthread_mutex", "base_threads": 8,
-     "factor": 0.5, "text": "qspinlock \u2265 0.5x pthread_mutex at 8 threads"},
-    # get-unless-dead in one atomic add, against the floor and the cmpxchg lookup
-    {"subject": "rcuref", "threads": 2, "base": "atomic_faa", "base_threads": 2, "factor": 0.95,
-     "text": "rcuref \u2265 0.95x atomic_faa at 2 threads"},
-    {"subject": "rcuref", "threads": 2, "base": "refcount_inc_not_zero", "base_threads": 2,
-     "factor": 1.3, "text": "rcuref \u2265 1.3x refcount_inc_not_zero at 2 threads"},
-]
+CRITERIA = questions.CONTEND
 
 
 def contend_subjects():
@@ -281,36 +273,13 @@ BEYOND_CACHE = 32 << 20
 #          (the first n repetitions at every size, n the fewest any size has: with
 #          --until-decided some sizes have more); judged is the median of those
 #          per-repetition means, with stats.py's interval.
-# The zero criteria: hl_zero >= 0.95x glibc from 1 B (not 64 B, as first), hot and cold; the
+# The zero criteria (data/questions.json, "sized"/"zero"): hl_zero >= 0.95x glibc from 1 B (not
+# 64 B, as first), hot and cold; the
 # geometric mean; and beyond the cache, the store bandwidth limit in place of the first
 # "hl_zero >= 1.2x glibc_memset beyond the cache" (what glibc reaches is a figure beside it,
 # no longer the bar).
 GIB = 1 << 30
-ZERO_CRITERIA = [
-    {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": (1, GIB),
-     "factor": 0.95,
-     "text": "hl_zero \u2265 0.95x glibc_memset at every size from 1 B to 1 GiB (hot)"},
-    {"subject": "hl_zero", "base": "glibc_memset", "mode": "cold", "sizes": (1, GIB),
-     "factor": 0.95,
-     "text": "hl_zero \u2265 0.95x glibc_memset at every size from 1 B to 1 GiB (cold)"},
-    {"subject": "hl_zero", "base": "glibc_memset", "mode": "hot", "sizes": (1, GIB),
-     "factor": 1.05, "aggregate": "geomean",
-     "text": "the geometric mean over sizes of hl_zero / glibc_memset \u2265 1.05x, from 1 B "
-             "to 1 GiB (hot)"},
-    {"subject": "hl_zero", "base": "max(nontemporal, rep_stosb)",
-     "bases": ("nontemporal", "rep_stosb"), "mode": "hot", "also_modes": ("cold",),
-     "sizes": "beyond_cache", "factor": 0.90, "figure": "glibc_memset",
-     "text": "hl_zero within 10% of the store bandwidth limit beyond the cache: \u2265 0.90x "
-             "the better of nontemporal and rep_stosb in each repetition, at every size above "
-             "the last-level cache (hot, and cold where measured)"},
-    {"subject": "hl_zero", "base": "memcpy_zero_page", "mode": "hot", "sizes": [4096, 1 << 20],
-     "factor": 1.2, "text": "hl_zero \u2265 1.2x memcpy_zero_page at 4 KiB and 1 MiB (hot)"},
-    {"subject": "hl_try_zero", "base": "hl_zero", "mode": "hot", "sizes": (256, None),
-     "factor": 0.95, "text": "hl_try_zero \u2265 0.95x hl_zero at every size from 256 B up (hot)"},
-    {"subject": "hl_try_zero", "base": "hl_zero", "mode": "hot", "sizes": (None, 255),
-     "limit_ns": 2.0,
-     "text": "hl_try_zero within 2 ns per call of hl_zero at every size below 256 B (hot)"},
-]
+ZERO_CRITERIA = questions.SIZED["zero"]
 
 
 def bases_of(c):
@@ -680,13 +649,13 @@ def evaluate_zero(results, llc=None):
 
 
 # The zero criteria the zero section's sentences answer, by what they ask.
-ZERO_VS_GLIBC = ZERO_CRITERIA[0]       # hl_zero against glibc, every size, hot (ratio)
-ZERO_VS_GLIBC_COLD = ZERO_CRITERIA[1]  # the same, cold
-ZERO_GEOMEAN = ZERO_CRITERIA[2]        # the geometric mean over sizes of that ratio, hot
-ZERO_BANDWIDTH = ZERO_CRITERIA[3]      # hl_zero against the store bandwidth limit, beyond LLC
-ZERO_VS_COPY = ZERO_CRITERIA[4]        # hl_zero against a zero-page copy at listed sizes
-TRY_ZERO_RATIO = ZERO_CRITERIA[5]      # hl_try_zero's throughput against hl_zero's, from 256 B
-TRY_ZERO_NS = ZERO_CRITERIA[6]         # hl_try_zero's cost over hl_zero in ns, below 256 B
+ZERO_VS_GLIBC = by_id("zero_vs_glibc")  # hl_zero against glibc, every size, hot (ratio)
+ZERO_VS_GLIBC_COLD = by_id("zero_vs_glibc_cold")  # the same, cold
+ZERO_GEOMEAN = by_id("zero_geomean")  # the geometric mean over sizes of that ratio, hot
+ZERO_BANDWIDTH = by_id("zero_bandwidth")  # hl_zero against the store bandwidth limit, beyond LLC
+ZERO_VS_COPY = by_id("zero_vs_copy")  # hl_zero against a zero-page copy at listed sizes
+TRY_ZERO_RATIO = by_id("try_zero_ratio")  # hl_try_zero's throughput against hl_zero's, from 256 B
+TRY_ZERO_NS = by_id("try_zero_ns")  # hl_try_zero's cost over hl_zero in ns, below 256 B
 
 # hl_zero against glibc, by mode: the criterion of each mode (the zero section's ratios).
 ZERO_VS_GLIBC_BY_MODE = {c["mode"]: c for c in (ZERO_VS_GLIBC, ZERO_VS_GLIBC_COLD)}
@@ -709,24 +678,14 @@ COPY_MODES = ("hot", "cold", "probe", "word")
 # The copy criteria, as ZERO_CRITERIA are written (their "scenario" says whose results): when
 # nothing faults, hl_try_copy costs what memcpy costs, and it is far cheaper than the system
 # call that reads memory which may not be mapped.
-COPY_CRITERIA = [
-    {"scenario": COPY, "subject": "hl_try_copy", "base": "glibc_memcpy", "mode": "hot",
-     "sizes": (64, GIB), "factor": 0.95,
-     "text": "hl_try_copy \u2265 0.95x glibc_memcpy at every size from 64 B to 1 GiB (hot)"},
-    {"scenario": COPY, "subject": "hl_try_copy", "base": "glibc_memcpy", "mode": "hot",
-     "sizes": (None, 63), "limit_ns": 2.0,
-     "text": "hl_try_copy within 2 ns per call of glibc_memcpy at every size below 64 B (hot)"},
-    {"scenario": COPY, "subject": "hl_try_copy", "base": "process_vm_readv", "mode": "probe",
-     "sizes": [4096], "factor": 20.0,
-     "text": "hl_try_copy \u2265 20x process_vm_readv at 4 KiB (hot)"},
-]
+COPY_CRITERIA = questions.SIZED["copy"]
 
-COPY_VS_GLIBC = COPY_CRITERIA[0]    # hl_try_copy against glibc's memcpy from 64 B (ratio)
-COPY_SMALL_NS = COPY_CRITERIA[1]    # its cost over memcpy in ns per call, below 64 B
-COPY_VS_SYSCALL = COPY_CRITERIA[2]  # against one process_vm_readv per copy, at 4 KiB
+COPY_VS_GLIBC = by_id("copy_vs_glibc")  # hl_try_copy against glibc's memcpy from 64 B (ratio)
+COPY_SMALL_NS = by_id("copy_small_ns")  # its cost over memcpy in ns per call, below 64 B
+COPY_VS_SYSCALL = by_id("copy_vs_syscall")  # against one process_vm_readv per copy, at 4 KiB
 
 # hl_try_load64 against one process_vm_readv per word: a figure (no bar is set).
-LOAD_WORD = {"subject": "hl_try_load64", "base": "process_vm_readv_word", "mode": "word"}
+LOAD_WORD = questions.COMPARISONS["load_word"]
 
 
 def evaluate_copy(results, llc=None):
@@ -739,17 +698,18 @@ def evaluate_copy(results, llc=None):
 # refcount-timing: the REFCOUNT_FULL loop inlined, against the same loop called out of line
 # (what the call costs).  A question, like the criteria: no fact of the subjects says that one
 # is the other inlined.
-INLINE_LOOP = {"subject": "refcount_full_inline", "base": "refcount_full"}
+INLINE_LOOP = questions.COMPARISONS["inline_loop"]
 
 # openclose: N processes (a file table each) against N threads of one process (one shared
 # table), the ratio report.md plots (brief.py) when the file's facts give no baseline.  A
 # question too: whether sharing the file table costs the threads anything.
-OPENCLOSE_RATIO = {"subject": "processes", "base": "threads"}
+OPENCLOSE_RATIO = questions.COMPARISONS["openclose_ratio"]
 
 
 # -- the questions of the report's summary table (summary.py) ---------------------------------
 
-# One entry per question the seed threads argued about, in the summary's order; each has one
+# One entry per question the seed threads argued about (data/questions.json, "summary"), in
+# the summary's order; each has one
 # or more measures, a row each, judged with a confidence interval (stats.py).  A measure:
 #   "contend": SUBJECT's ops/s over BASE's at THREADS ("most": the file's highest thread
 #              count shared by both), paired per repetition; a claim of ratio >= FACTOR, or
@@ -766,89 +726,16 @@ OPENCLOSE_RATIO = {"subject": "processes", "base": "threads"}
 #              sizes.  "subject": another subject set against the criterion's base, a figure
 #              with no threshold (glibc_memset against the store bandwidth limit).
 # "published": the key of data/published.json set beside the row (kernel.py reads it).
-QUESTIONS = [
-    {"question": "Is refcount as cheap as an atomic here?", "measures": [
-        {"kind": "timing", "subject": "refcount", "limit": 1.05, "published": "refcount_timing",
-         "what": "refcount / atomic time, one thread"},
-        {"kind": "contend", "subject": "refcount", "base": "atomic_faa", "threads": 2,
-         "factor": 0.95, "what": "refcount / atomic_faa ops/s, 2 threads"},
-    ]},
-    {"question": "What does the cmpxchg refcount cost?", "measures": [
-        {"kind": "timing", "subject": "refcount_full", "limit": None,
-         "published": "refcount_timing", "what": "refcount_full / atomic time, one thread"},
-        {"kind": "contend", "subject": "refcount_full", "base": "atomic_faa", "threads": 2,
-         "factor": None, "what": "refcount_full / atomic_faa ops/s, 2 threads"},
-    ]},
-    {"question": "Is lockref as fast as a bare cmpxchg loop?", "measures": [
-        {"kind": "contend", "subject": "lockref", "base": "cas_loop", "threads": 2,
-         "factor": 0.85, "what": "lockref / cas_loop ops/s, 2 threads"},
-    ]},
-    {"question": "Does the retry limit matter?", "measures": [
-        {"kind": "sweep", "subject": "lockref", "limit": 100, "base": "lockref_unbounded",
-         "factor": 1.1, "published": "retry_limit",
-         "what": "lockref (limit 100) / lockref_unbounded ops/s, most threads; "
-                 "claim: the limit gains \u2265 1.1x"},
-    ]},
-    {"question": "Does the queued lock survive oversubscription?", "measures": [
-        {"kind": "contend", "subject": "qspinlock", "base": "pthread_mutex", "threads": "most",
-         "factor": 0.5, "what": "qspinlock / pthread_mutex ops/s, most threads"},
-    ]},
-    {"question": "Does hl_zero beat glibc?", "measures": [
-        {"kind": "zero", "criterion": 0,
-         "what": "hl_zero / glibc_memset GB/s, hot, 1 B to 1 GiB, deciding size"},
-        {"kind": "zero", "criterion": 1,
-         "what": "hl_zero / glibc_memset GB/s, cold, 1 B to 1 GiB, deciding size"},
-        {"kind": "zero", "criterion": 2,
-         "what": "geometric mean over sizes of hl_zero / glibc_memset GB/s, hot"},
-    ]},
-    {"question": "Beyond the cache, does hl_zero reach the store bandwidth?", "measures": [
-        {"kind": "zero", "criterion": 3,
-         "what": "hl_zero / max(nontemporal, rep_stosb) GB/s per repetition above the "
-                 "last-level cache, hot and cold, deciding size"},
-        {"kind": "zero", "criterion": 3, "subject": "glibc_memset",
-         "what": "glibc_memset / max(nontemporal, rep_stosb) GB/s per repetition above the "
-                 "last-level cache, hot and cold, lowest size"},
-    ]},
-    {"question": "Clearing vs copying a zero page?", "measures": [
-        {"kind": "zero", "criterion": 4, "published": "sparse_tmpfs",
-         "what": "hl_zero / memcpy_zero_page GB/s at 4 KiB and 1 MiB, hot, deciding size"},
-    ]},
-    {"question": "Does hl_try_zero cost nothing?", "measures": [
-        {"kind": "zero", "criterion": 5, "what": "hl_try_zero / hl_zero GB/s from 256 B, "
-                                                  "hot, deciding size"},
-        {"kind": "zero", "criterion": 6, "what": "hl_try_zero \u2212 hl_zero ns per call "
-                                                  "below 256 B, hot, deciding size"},
-    ]},
-    {"question": "Is get-unless-dead one atomic add (rcuref)?", "measures": [
-        {"kind": "contend", "subject": "rcuref", "base": "atomic_faa", "threads": 2,
-         "factor": 0.95, "what": "rcuref / atomic_faa ops/s, 2 threads"},
-        {"kind": "contend", "subject": "rcuref", "base": "refcount_inc_not_zero", "threads": 2,
-         "factor": 1.3, "what": "rcuref / refcount_inc_not_zero (the cmpxchg lookup) ops/s, "
-                               "2 threads"},
-        {"kind": "contend", "subject": "lockref_get_not_dead", "base": "rcuref", "threads": 2,
-         "factor": None, "what": "lockref_get_not_dead / rcuref ops/s, 2 threads"},
-    ]},
-    {"question": "Does hl_try_copy copy at memcpy's speed, far above a system call?",
-     "measures": [
-        {"kind": "copy", "criterion": 0, "what": "hl_try_copy / glibc_memcpy GB/s from 64 B, "
-                                                  "hot, deciding size"},
-        {"kind": "copy", "criterion": 1, "what": "hl_try_copy \u2212 glibc_memcpy ns per call "
-                                                  "below 64 B, hot, deciding size"},
-        {"kind": "copy", "criterion": 2, "what": "hl_try_copy / process_vm_readv GB/s at "
-                                                  "4 KiB, hot"},
-    ]},
-]
+QUESTIONS = questions.SUMMARY
 
 # The size criteria a summary measure of each kind indexes ("criterion").
-SIZE_CRITERIA = {"zero": ZERO_CRITERIA, "copy": COPY_CRITERIA}
+SIZE_CRITERIA = questions.SIZED
 
 
 # The simulated lookups: rcuref's get+put over the cmpxchg lookup's on the ThunderX2
 # model at its most threads, where the claim is an order of magnitude.  A model's figure,
 # not this machine's: the summary states it under its table, with no verdict.
-SIM_LOOKUP = {"subject": "rcuref", "base": "refcount_inc_not_zero", "preset": "thunderx2",
-              "threads": 224, "expected": 10.0,
-              "text": "the claim is an order of magnitude"}
+SIM_LOOKUP = questions.COMPARISONS["sim_lookup"]
 
 
 def zero_measure(m):

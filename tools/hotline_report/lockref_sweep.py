@@ -6,6 +6,10 @@
                  the best; on arm64 LSE against exclusives at each limit
   paragraph(ctx, doc)  its paragraph of "What this machine says", with the 2019
                  kernel thread's finding (kernel.RETRY_LIMIT)
+  brief(ctx, have)  its short section in report.md: the limit's gain against the limit
+                 (ratio_series)
+  answer(ctx, m, docs)  the summary's "sweep" measure (here, else in contend)
+  SCENARIO       all of these, declared once (scenario.py)
 
 Which results are the sweep comes from the facts: the subject whose limit
 varies is a lockref that falls back to the lock ("kind" lockref, "fallback"),
@@ -15,7 +19,9 @@ table's.  Without facts, the subjects whose results carry a retry limit are
 the sweep, and there is no unbounded point.
 """
 
-from . import common, criteria, fmt, kernel, plots
+from . import answers, brief_parts as bp, common, criteria, fmt, kernel, plots, ratios, stats
+from .which_machine import find_result
+from .scenario import Scenario
 from .common import DAGGER, mops, part
 from .contend import atomics_tables
 from .fmt import DASH
@@ -152,8 +158,7 @@ def _atomics(doc, facts, results, other, cpus):
 
 def render(ctx, doc, results):
     facts = ctx.facts(doc, "lockref-sweep")
-    stem, sub = ctx.stem(doc), common.subtitle(doc, results)
-    mark = " (simulated)" if doc.simulated else ""
+    sub = common.subtitle(doc, results)
     cpus = common.cpus(doc)
     pts, other = points(facts, results)
     threads = sorted(pts)
@@ -168,72 +173,87 @@ def render(ctx, doc, results):
     if not pts:
         L += ["No lockref results with a retry limit in this file.", ""]
     if len(limits) > 1:
-        series = []
-        for t in threads:
-            over = cpus and t > cpus
-            ks = [k for k in limits if k in pts[t] and mops(pts[t][k]) is not None]
-            ys = [mops(pts[t][k]) for k in ks]
-            lo, hi = [], []
-            for k, y in zip(ks, ys):
-                st = fmt.Stats(pts[t][k])
-                ok = st.metric == "ops_per_sec" and st.lo is not None
-                lo.append(st.lo * 1e-6 if ok else y)
-                hi.append(st.hi * 1e-6 if ok else y)
-            label = fmt.plural(t, "thread") + (" (oversubscribed)" if over else "")
-            series.append({"key": f"{t} threads", "label": label, "x": ks, "y": ys,
-                           "lo": lo, "hi": hi, "linestyle": "--" if over else "-"})
-        L += ctx.plot(plots.plot_vs_limit, ctx.png(stem, "lockref-sweep", "limit"), series,
-                      title=f"lockref-sweep: Mops/s vs retry limit, higher is better{mark}",
-                      ylabel=fmt.metric_axis("ops_per_sec"), subtitle=sub, logy="auto")
+        L += _limit_plot(ctx, doc, pts, threads, limits, cpus, sub)
     if pts:
-        verdicts = {t: verdict(pts[t]) for t in threads}
-
-        def cell(k, t):
-            r = pts[t].get(k)
-            text = fmt.num(mops(r))
-            v = verdicts[t]
-            return f"**{text}**" if v and k in v["best"] and r is not None else text
-        rows = [(k, _limit_name(k)) for k in limits]
-        L += ["Throughput by retry limit, million ops/s (best of each column in bold):", ""]
-        L += common.grid("retry limit", rows, threads, cpus, cell)
-        L += common.over_note(threads, cpus)
-
-        def att(k, t):
-            r = pts[t].get(k)
-            m = part(r, "attempts_per_success", "mean")
-            p99 = part(r, "attempts_per_success", "p99")
-            if m is None and p99 is None:
-                return DASH
-            return f"{fmt.num(m)} / {fmt.count(p99)}"
-        L += ["cmpxchg attempts per success, mean / p99:", ""]
-        L += common.grid("retry limit", rows, threads, cpus, att)
-        L += ["Fallback to the lock (share of operations):", ""]
-        L += common.grid("retry limit", rows, threads, cpus,
-                         lambda k, t: fmt.rate((pts[t].get(k) or {}).get("fallback_rate")))
-        rows = []
-        for t in threads:
-            v = verdicts[t]
-            if not v or len(v["tested"]) < 2:
-                continue
-            rows.append([str(t) + (f" {DAGGER}" if cpus and t > cpus else ""),
-                         _best_text(v), _limit_list(v["near"], v["tested"]),
-                         common.names(_limit_name(k) for k in v["slow"]) or "none",
-                         _unbounded_text(v)])
-        if rows:
-            L += [f"Which limits are as good as the best (within {NEAR:.0%} of its Mops/s):",
-                  ""]
-            L += fmt.table(["threads", "best", f"within {NEAR:.0%} of the best", "slower",
-                            "unbounded loop vs best limit"], rows, "rllll") + [""]
-        rl = kernel.RETRY_LIMIT
-        L += [f"For comparison, the 2019 kernel thread that set the limit found limits "
-              f"{'/'.join(str(x) for x in rl['tested'])} \"{rl['verdict']}\" on "
-              f"{rl['machine']}, and the limit gave {rl['gain']}.", ""]
+        L += _limit_tables(pts, threads, limits, cpus)
     L += _atomics(doc, facts, results, other, cpus)
     if other:
         names = common.names(sorted({r["subject"] for r in other}))
         L += [f"Other subjects in this scenario ({names}) are in the table below.", ""]
     L += common.all_figures(results, facts.order(results))
     L += common.flags(doc, results)
+    return L
+
+
+def _limit_plot(ctx, doc, pts, threads, limits, cpus, sub):
+    """Mops/s against the retry limit, a line per thread count (dashed when oversubscribed)."""
+    mark = " (simulated)" if doc.simulated else ""
+    stem = ctx.stem(doc)
+    series = []
+    for t in threads:
+        over = cpus and t > cpus
+        ks = [k for k in limits if k in pts[t] and mops(pts[t][k]) is not None]
+        ys = [mops(pts[t][k]) for k in ks]
+        lo, hi = [], []
+        for k, y in zip(ks, ys):
+            st = fmt.Stats(pts[t][k])
+            ok = st.metric == "ops_per_sec" and st.lo is not None
+            lo.append(st.lo * 1e-6 if ok else y)
+            hi.append(st.hi * 1e-6 if ok else y)
+        label = fmt.plural(t, "thread") + (" (oversubscribed)" if over else "")
+        series.append({"key": f"{t} threads", "label": label, "x": ks, "y": ys,
+                       "lo": lo, "hi": hi, "linestyle": "--" if over else "-"})
+    return ctx.plot(plots.plot_vs_limit, ctx.png(stem, "lockref-sweep", "limit"), series,
+                    title=f"lockref-sweep: Mops/s vs retry limit, higher is better{mark}",
+                    ylabel=fmt.metric_axis("ops_per_sec"), subtitle=sub, logy="auto")
+
+
+def _limit_tables(pts, threads, limits, cpus):
+    """Throughput, attempts and fallback by retry limit; which limits are as good as the best;
+    the kernel thread's finding beside them."""
+    L = []
+    verdicts = {t: verdict(pts[t]) for t in threads}
+
+    def cell(k, t):
+        r = pts[t].get(k)
+        text = fmt.num(mops(r))
+        v = verdicts[t]
+        return f"**{text}**" if v and k in v["best"] and r is not None else text
+    rows = [(k, _limit_name(k)) for k in limits]
+    L += ["Throughput by retry limit, million ops/s (best of each column in bold):", ""]
+    L += common.grid("retry limit", rows, threads, cpus, cell)
+    L += common.over_note(threads, cpus)
+
+    def att(k, t):
+        r = pts[t].get(k)
+        m = part(r, "attempts_per_success", "mean")
+        p99 = part(r, "attempts_per_success", "p99")
+        if m is None and p99 is None:
+            return DASH
+        return f"{fmt.num(m)} / {fmt.count(p99)}"
+    L += ["cmpxchg attempts per success, mean / p99:", ""]
+    L += common.grid("retry limit", rows, threads, cpus, att)
+    L += ["Fallback to the lock (share of operations):", ""]
+    L += common.grid("retry limit", rows, threads, cpus,
+                     lambda k, t: fmt.rate((pts[t].get(k) or {}).get("fallback_rate")))
+    rows = []
+    for t in threads:
+        v = verdicts[t]
+        if not v or len(v["tested"]) < 2:
+            continue
+        rows.append([str(t) + (f" {DAGGER}" if cpus and t > cpus else ""),
+                     _best_text(v), _limit_list(v["near"], v["tested"]),
+                     common.names(_limit_name(k) for k in v["slow"]) or "none",
+                     _unbounded_text(v)])
+    if rows:
+        L += [f"Which limits are as good as the best (within {NEAR:.0%} of its Mops/s):",
+              ""]
+        L += fmt.table(["threads", "best", f"within {NEAR:.0%} of the best", "slower",
+                        "unbounded loop vs best limit"], rows, "rllll") + [""]
+    rl = kernel.RETRY_LIMIT
+    L += [f"For comparison, the 2019 kernel thread that set the limit found limits "
+          f"{'/'.join(str(x) for x in rl['tested'])} \"{rl['verdict']}\" on "
+          f"{rl['machine']}, and the limit gave {rl['gain']}.", ""]
     return L
 
 
@@ -273,3 +293,107 @@ def paragraph(ctx, doc):
                   f"{NEAR:.0%} of the best, unlike there.")
         S.append(s)
     return [S]
+
+
+# -- report.md's short section, its ratio plot and the summary's "sweep" measure -------------
+
+# The summary's measure of the retry limit (data/questions.json).
+SWEEP = next(m for q in criteria.QUESTIONS for m in q["measures"] if m["kind"] == "sweep")
+
+# Where a "sweep" measure looks, in order: this scenario, then contend (whose lockref has
+# the kernel's limit), when this one did not run.
+SWEEP_SCENARIOS = ("lockref-sweep", criteria.SCENARIO)
+
+
+def ratio_series(doc, facts, scenario="lockref-sweep"):
+    """(Series or None, threads): the swept lockref at each retry limit over the unbounded loop,
+    at the most threads where both ran; SWEEP's threshold."""
+    rs = [r for r in doc.results if r["scenario"] == scenario]
+    pts, _ = points(facts, rs)
+    for t in sorted(pts, reverse=True):
+        unb = pts[t].get(None)
+        if unb is None:
+            continue
+        got = [ratios.point(k, r, unb, "ops_per_sec") for k, r in sorted(
+            ((k, r) for k, r in pts[t].items() if k is not None), key=lambda p: p[0])]
+        got = [p for p in got if p]
+        if got:
+            swept = next(r["subject"] for k, r in pts[t].items() if k is not None)
+            return ratios.Series(f"{swept} / {unb['subject']}, {t} threads",
+                          "sweep", got, SWEEP["factor"], swept, unb["subject"]), t
+    return None, None
+
+
+def brief(ctx, have):
+    """report.md's lockref-sweep section: the swept lockref at each retry limit over the
+    unbounded loop at the most threads (log x), the summary's claim dashed."""
+    plot, per = [], []
+    for i, (name, doc) in enumerate(have):
+        s, t = ratio_series(doc, ctx.facts(doc, "lockref-sweep"))
+        if s is not None:
+            per.append((name, doc, s, t))
+            plot += bp.styled(ctx, have, i, [s])
+    if not per:
+        return ["No retry limit and unbounded loop run side by side in these files: nothing "
+                "to set beside each other.", ""] + bp.links(ctx, have, "lockref-sweep")
+    m = SWEEP
+    s0 = per[0][2]
+    pts = [p for _, _, s, _ in per for p in s.points]
+    L = [f"Each point is {s0.subject} at one retry limit over {s0.base} (no limit) at the "
+         f"most threads, their ops/s in repetitions run side by side: {bp.band_words(pts)}. "
+         f"Dashed: {m['factor']:g}x, the summary's claim that the limit gains that much.", ""]
+    L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "lockref-sweep"), plot,
+                  title=f"lockref-sweep: {s0.subject} at each retry limit / {s0.base}",
+                  xlabel="retry limit (cmpxchg attempts before taking the lock; log scale)",
+                  ylabel="ratio of ops/s, paired per repetition", threshold=m["factor"],
+                  threshold_label=f"the claim: \u2265 {m['factor']:g}x", logx=10,
+                  xticks=sorted({p.x for p in pts}), xticklabel=lambda v: f"{v:g}",
+                  subtitle=bp.subtitle(have))
+    S = []
+    for name, doc, s, t in per:
+        at = s.at(m["limit"])
+        lo, hi = min(s.points, key=lambda p: p.median), max(s.points, key=lambda p: p.median)
+        cpus = common.cpus(doc)
+        where = fmt.plural(t, "thread") + (f" on {fmt.plural(cpus, 'CPU')}" if cpus else "")
+        text = f"{bp.tag(ctx, name)}At {where}"
+        if at is not None:
+            c = stats.Comparison(at.comparison.values, m["factor"])
+            claim = f"the claimed gain of \u2265 {m['factor']:g}x"
+            said = {stats.HOLDS: f"{claim} holds", stats.DOES_NOT_HOLD: f"{claim} does not hold",
+                    stats.CANNOT_TELL: f"whether {claim} holds cannot be told at this noise"}
+            text += (f", the kernel's limit {m['limit']} runs at {bp.ci(at)} the unbounded loop's "
+                     f"throughput, so {said[c.verdict]}" + (f" ({c.why})" if c.why else "")
+                     + "; across")
+        else:
+            text += ", across"
+        text += (f" the limits the ratio goes from {bp.x(lo.median)} (limit {lo.x}) to "
+                 f"{bp.x(hi.median)} (limit {hi.x})")
+        few = bp.reps_note(s.points)
+        S.append(text + (f" ({few})" if few else "") + ".")
+    rl = kernel.RETRY_LIMIT
+    S.append(f"The 2019 kernel thread that set the limit reported {rl['gain']}, on "
+             f"{rl['machine']}.")
+    return L + [" ".join(S), ""] + bp.links(ctx, have, "lockref-sweep")
+
+
+def _answer_at(m, doc, scen):
+    rs = answers.results_of(doc, scen)
+    t = answers.most(rs, m, m["limit"])
+    if t is None:
+        return None
+    return answers.pair_row(m, doc, find_result(rs, m["subject"], t, m["limit"]), find_result(rs, m["base"], t),
+                     m["factor"], True, f"{t} threads, {scen}")
+
+
+def answer(ctx, m, docs):
+    """The summary's row of the "sweep" measure M: the first of DOCS with it in lockref-sweep,
+    else in contend."""
+    for scen in SWEEP_SCENARIOS:
+        row = answers.first_row(docs, lambda d: _answer_at(m, d, scen))
+        if row:
+            return row
+    return None
+
+
+SCENARIO = Scenario("lockref-sweep", TITLE, render, rank=30, threads=True, brief=brief,
+                    says=((30, paragraph),), answers={"sweep": answer})

@@ -1,7 +1,7 @@
 """The "Machines compared" section: contend ratios vs threads, every machine on one plot.
 
   render(ctx)  when the measured files come from more than one machine
-               (summary.machines()): for each contend measure of
+               (which_machine.machines()): for each contend measure of
                criteria.QUESTIONS (refcount / atomic_faa, lockref / cas_loop,
                ...), one plot (plots.ratio_plot) of the paired ratio subject /
                baseline against thread count, one line per machine (its first
@@ -16,7 +16,8 @@ the verdict was made from, at every thread count; the machines' own speeds
 (which differ by more than the ratios do) stay out of it.
 """
 
-from . import criteria, fmt, plots, stats, summary
+from . import criteria, fmt, plots, stats
+from .which_machine import find_result, machines
 
 TITLE = "Machines compared"
 
@@ -32,8 +33,8 @@ def ratio_series(doc, subject, base):
     rs = [r for r in doc.results if r["scenario"] == criteria.SCENARIO]
     out = []
     for t in sorted({r.get("threads") for r in rs if isinstance(r.get("threads"), int)}):
-        a = summary.find_result(rs, subject, t)
-        b = summary.find_result(rs, base, t)
+        a = find_result(rs, subject, t)
+        b = find_result(rs, base, t)
         vals = criteria.side_by_side(a, b) if a and b else None
         if vals:
             out.append((t, stats.Comparison(vals)))
@@ -89,7 +90,7 @@ def draw(path, lines, title, threshold=None, subtitle=None, key=None):
 
 def _have(ctx):
     """[(machine, its first doc with contend results)] when two machines or more have one."""
-    groups = summary.machines(ctx.docs)
+    groups = machines(ctx.docs)
     have = [(name, _contend_doc(docs)) for name, docs in groups]
     have = [(name, d) for name, d in have if d is not None]
     return have if len(groups) > 1 and len(have) > 1 else []

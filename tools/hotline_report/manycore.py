@@ -25,7 +25,8 @@ threads together (1e9 / updates per second); the result's "op" field says
 which it is, and a file without one is taken as its tool's (UPDATES).
 
 render(ctx) gives the section ([] without simulated contend results); docs(ctx)
-the simulated files it draws.  Subjects are ordered as each file's facts list
+the simulated files it draws; brief_section(ctx) its short section in report.md (one row
+per simulated file at its most threads).  Subjects are ordered as each file's facts list
 them (facts.py).
 """
 
@@ -33,7 +34,8 @@ import math
 import os
 from collections import Counter
 
-from . import fmt, kernel, machines, plots
+from . import brief_parts as bp, common, contend, criteria, fmt, kernel, lockref_sweep, machines, plots
+from .documents import APPENDIX, anchor
 from .common import cpus as _cpus, index as _index, names as _names
 from .facts import Facts
 from .fmt import DASH
@@ -442,3 +444,74 @@ def calibration_warning(rms):
     return (f"**A poor fit:** an rms log error of {fmt.num(rms)} means a typical measured figure "
             f"is off by {math.exp(rms):.2f}x in the model; read the calibrated curves as a "
             f"shape, not as this machine's numbers.")
+
+
+# -- report.md's short section (brief.py) ------------------------------------------------
+
+def _collapsed(ctx, doc, rs):
+    idx = common.index(rs)
+    ts = sorted({r["threads"] for r in rs})
+    if 2 not in ts or ts[-1] <= 2:
+        return fmt.DASH
+    top = ts[-1]
+    out = []
+    for s in ctx.facts(doc, criteria.SCENARIO).order(rs):
+        a, b = common.mops(idx.get((s, top))), common.mops(idx.get((s, 2)))
+        if a is not None and b and a / b < contend.COLLAPSE:
+            out.append(s)
+    return ", ".join(out) or "none"
+
+
+def brief_section(ctx):
+    """report.md's short section on the simulated files: one row per file at its most threads,
+    the questions' ratios and the subjects that collapse; [] without simulated files."""
+    sims = [d for d in ctx.docs if d.simulated]
+    if not sims:
+        return []
+    L = [f"## {TITLE}", "",
+         "**Model outputs, not measurements** (hotline-sim, docs/sim.md): one contended cache "
+         "line on the many-core machines the kernel threads argued about. Each row is one "
+         "simulated file at its most threads (one run per point, no interval): the questions' "
+         "ratios, and the subjects that keep less than half their 2-thread throughput.", ""]
+    pairs = [(s, b) for s, b, _, _ in contend.contend_pairs()]
+    sw = lockref_sweep.SWEEP
+    pairs.append((sw["subject"], sw["base"]))
+    rows, used = [], []
+    for d in sims:
+        rs = [r for r in d.results if r["scenario"] == criteria.SCENARIO]
+        if not rs:
+            continue
+        top = max(r["threads"] for r in rs)
+        cells = {}
+        for s, b in pairs:
+            a = next((r for r in rs if r["subject"] == s and r["threads"] == top), None)
+            bb = next((r for r in rs if r["subject"] == b and r["threads"] == top), None)
+            v = criteria.ratio(a, bb)[0] if a is not None and bb is not None else None
+            if v is not None:
+                cells[(s, b)] = bp.x(v)
+        used += [p for p in cells if p not in used]
+        preset = d.env.get("preset") or d.stem
+        rows.append([f"[{preset}]({APPENDIX}#{anchor(ctx, d, criteria.SCENARIO)})",
+                     str(top), cells, _collapsed(ctx, d, rs)])
+    if not rows:
+        return L + [f"The simulated files have no contend results: see "
+                    f"[the appendix]({APPENDIX}).", ""]
+    cols = [p for p in pairs if p in used]
+    L += fmt.table(["preset", "threads"] + [f"{s} / {b}" for s, b in cols]
+                   + [f"below {contend.COLLAPSE:g}x their 2-thread figure"],
+                   [[r[0], r[1]] + [r[2].get(p, fmt.DASH) for p in cols] + [r[3]]
+                    for r in rows], "lr" + "r" * len(cols) + "l")
+    L += ["", "Each model's plot and the published figures beside the model's: "
+          f"[{TITLE}]({APPENDIX}#{slug(TITLE)}).", ""]
+    return L
+
+
+def slug(heading):
+    """GitHub's anchor for a Markdown heading's text (the first of that name)."""
+    out = []
+    for ch in heading.strip().lower():
+        if ch.isalnum() or ch in "-_":
+            out.append(ch)
+        elif ch == " ":
+            out.append("-")
+    return "".join(out)

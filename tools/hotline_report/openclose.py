@@ -6,9 +6,13 @@
                  of the file: processes over threads); the 2023 will-it-scale
                  figure for scale (kernel.OPEN3_CPU_RELAX); every figure
   paragraph(ctx, doc)  its sentence of "What this machine says"
+  brief(ctx, have)  its short section in report.md: each subject over its baseline
+                 against N (ratio_series)
+  SCENARIO       all of these, declared once (scenario.py)
 """
 
-from . import common, fmt, kernel, plots
+from . import brief_parts as bp, common, criteria, fmt, kernel, plots, ratios
+from .scenario import Scenario
 from .common import DAGGER, index, mops
 
 TITLE = "open, read and close of one file by N threads or processes (the host kernel)"
@@ -87,3 +91,66 @@ def paragraph(ctx, doc):
            f"the host kernel's own lockref and refcount paths, "
            f"{common.kernel_release(doc.env.get('kernel')) or 'version not recorded'}")
     return [[f"open/close ({who}), from N={lo} to N={hi}: " + "; ".join(parts) + "."]]
+
+
+# -- report.md's short section ----------------------------------------------------------------
+
+def ratio_series(doc, facts):
+    """[Series]: each openclose subject over its baseline (a fact of the file) against N."""
+    rs = [r for r in doc.results if r["scenario"] == "openclose"]
+    order = facts.order(rs)
+    pairs = [(s, facts.baseline(s)) for s in order
+             if facts.baseline(s) in order and facts.baseline(s) != s]
+    q = criteria.OPENCLOSE_RATIO
+    if not pairs and q["subject"] in order and q["base"] in order:
+        pairs = [(q["subject"], q["base"])]
+    out = []
+    for s, b in pairs:
+        pts = [ratios.point(t, ratios.find(rs, s, t), ratios.find(rs, b, t), "ops_per_sec")
+               for t in ratios.int_threads(rs)]
+        pts = [p for p in pts if p]
+        if pts:
+            out.append(ratios.Series(f"{s} / {b}", s, pts, None, s, b))
+    return out
+
+
+def brief(ctx, have):
+    """report.md's openclose section: each subject / its baseline (a fact, else
+    criteria.OPENCLOSE_RATIO: processes / threads) against N, the host kernel's question (its
+    ops/s plot is in the appendix)."""
+    plot, per = [], []
+    for i, (name, doc) in enumerate(have):
+        series = ratio_series(doc, ctx.facts(doc, "openclose"))
+        if series:
+            per.append((name, doc, series))
+            plot += bp.styled(ctx, have, i, series)
+    rel = [common.kernel_release(d.env.get("kernel")) or "version not recorded" for _, d in have]
+    L = [f"**This measures the host kernel ({', '.join(dict.fromkeys(rel))}), not hotline:** "
+         "open, read and close of one shared file by N threads of one process or N "
+         "processes.", ""]
+    if not per:
+        return L + ["No subject and its baseline run side by side here: the figures are in "
+                    "the appendix.", ""] + bp.links(ctx, have, "openclose")
+    s0 = per[0][2][0]
+    pts = [p for _, _, ser in per for s in ser for p in s.points]
+    L += [f"The plot is {s0.subject} over {s0.base} at each N, {bp.band_words(pts)}: whether N "
+          f"{s0.subject} fare differently from N {s0.base} (1.0: no difference).", ""]
+    cpus = common.cpus(per[0][1])
+    xs = sorted({p.x for p in pts})
+    L += ctx.plot(plots.ratio_plot, ctx.png("ratio", "openclose"), plot,
+                  title=f"openclose: {s0.subject} / {s0.base} ops/s vs N (the host kernel)",
+                  xlabel="N (threads, or processes)",
+                  ylabel="ratio of ops/s, paired per repetition",
+                  logx=2 if xs[-1] / max(1, xs[0]) >= 8 else False,
+                  subtitle=bp.subtitle(have), oversub=cpus if len(have) == 1 else None)
+    S = []
+    for name, doc, series in per:
+        for s in series:
+            few = bp.reps_note(s.points)
+            S.append(f"{bp.tag(ctx, name)}{s.subject} / {s.base}: " + ", ".join(
+                f"{bp.ci(p)} at N={p.x}" for p in s.points) + (f" ({few})" if few else "") + ".")
+    return L + [" ".join(S), ""] + bp.links(ctx, have, "openclose")
+
+
+SCENARIO = Scenario("openclose", TITLE, render, rank=60, threads=True, brief=brief,
+                    says=((38, paragraph),))

@@ -467,29 +467,55 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
     shade = None
     extra = []
     for ax, (name, ser, ylab) in zip(axes, panels):
-        ylab, more = _draw_lines(ax, ser, ylab, logx, logy, xticks, xticklabel, ymin0, dodge,
-                                 emphasis, clip_below)
-        extra += [e for e in more if e[1] not in [x[1] for x in extra]]
-        for y, text in hlines or []:  # in the legend after the series
-            h = ax.axhline(y, color="#555555", linewidth=1.3, zorder=1)
-            if text not in [x[1] for x in extra]:
-                extra.append((h, text))
-        res = mark_resolution(ax, resolution_ns) if resolution_ns is not None else None
-        if res and res[1] not in [x[1] for x in extra]:
-            extra.append(res)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylab)
-        shade = shade_oversubscribed(ax, [x for s in ser for x in s["x"]], oversub, logx) or shade
-        mark_x(ax, marks)
-        if name:
-            ax.set_title(name, fontsize=10)
-    if len(panels) == 1:
+        shade = _line_panel(ax, name, ser, ylab, xlabel, extra, logx=logx, logy=logy,
+                            xticks=xticks, xticklabel=xticklabel, ymin0=ymin0, dodge=dodge,
+                            emphasis=emphasis, clip_below=clip_below, hlines=hlines,
+                            resolution_ns=resolution_ns, oversub=oversub, marks=marks) or shade
+    _panel_titles(fig, axes, title, subtitle)
+    _line_legend(axes, everything, extra, styles, shade, emphasis, many or len(panels) > 1)
+    for ax in axes:
+        fit_xticklabels(fig, ax)
+    return save(fig, path)
+
+
+def _line_panel(ax, name, ser, ylab, xlabel, extra, *, logx, logy, xticks, xticklabel, ymin0,
+                dodge, emphasis, clip_below, hlines, resolution_ns, oversub, marks):
+    """One panel of line_plot: its lines, horizontal lines, resolution, labels, shading and
+    marks; the legend entries beyond the series' added to EXTRA [(handle, text)], once each.
+    Returns the oversubscribed range's shading (None: none)."""
+    ylab, more = _draw_lines(ax, ser, ylab, logx, logy, xticks, xticklabel, ymin0, dodge,
+                             emphasis, clip_below)
+    extra += [e for e in more if e[1] not in [x[1] for x in extra]]
+    for y, text in hlines or []:  # in the legend after the series
+        h = ax.axhline(y, color="#555555", linewidth=1.3, zorder=1)
+        if text not in [x[1] for x in extra]:
+            extra.append((h, text))
+    res = mark_resolution(ax, resolution_ns) if resolution_ns is not None else None
+    if res and res[1] not in [x[1] for x in extra]:
+        extra.append(res)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylab)
+    shade = shade_oversubscribed(ax, [x for s in ser for x in s["x"]], oversub, logx)
+    mark_x(ax, marks)
+    if name:
+        ax.set_title(name, fontsize=10)
+    return shade
+
+
+def _panel_titles(fig, axes, title, subtitle):
+    """The title and subtitle: above one panel, or over the figure for several."""
+    if len(axes) == 1:
         titles(fig, axes[0], title, subtitle)
-    else:
-        fig.suptitle(title, fontsize=12, fontweight="bold")
-        if subtitle:
-            fig.text(0.5, -0.01, subtitle, ha="center", va="top", fontsize=9, color="dimgray")
-        fig.tight_layout()
+        return
+    fig.suptitle(title, fontsize=12, fontweight="bold")
+    if subtitle:
+        fig.text(0.5, -0.01, subtitle, ha="center", va="top", fontsize=9, color="dimgray")
+    fig.tight_layout()
+
+
+def _line_legend(axes, everything, extra, styles, shade, emphasis, outside):
+    """line_plot's one legend, on the last panel: every panel's series once (the emphasised
+    first), then EXTRA, the STYLES and the shading; outside the axes when OUTSIDE."""
     handles, labels = [], []
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -505,14 +531,11 @@ def line_plot(path, series, title, xlabel, ylabel, subtitle=None, logx=False, lo
         labels.append(text)
     legend_extras(handles, labels, styles, shade)
     if len(labels) > 1 or shade:
-        if many or len(panels) > 1:
+        if outside:
             axes[-1].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0),
                             borderaxespad=0)
         else:
             axes[-1].legend(handles, labels, loc="best")
-    for ax in axes:
-        fit_xticklabels(fig, ax)
-    return save(fig, path)
 
 
 def _pick_ticks(values, limit=12):
@@ -779,27 +802,9 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
     labels = [s["label"] for s, _ in drawn if not s["label"].startswith("_")]
     outside = len(labels) > 4 or max((len(t) for t in labels), default=0) > 40
     fig, ax = plt.subplots(figsize=(9.5, 4.8) if outside else None)
-    nan = float("nan")
     meds, ends = [], []
     for s, pts in drawn:
-        color = color_for(s["key"])
-        xs = [p[0] for p in pts]
-        ys = [p[1] for p in pts]
-        meds += ys
-        ax.plot(xs, ys, color=color, marker=s.get("marker") or marker_for(s["key"]),
-                markersize=s.get("markersize", 5), linewidth=1.8,
-                linestyle=s.get("linestyle", "-"), label=s["label"], zorder=3,
-                markerfacecolor="white" if s.get("hollow") else None)
-        has = [p[2] is not None and p[3] is not None for p in pts]
-        lo = [p[2] if h else nan for p, h in zip(pts, has)]
-        hi = [p[3] if h else nan for p, h in zip(pts, has)]
-        ends += [v for v in lo + hi if v == v]
-        ax.fill_between(xs, lo, hi, color=color, alpha=0.18, linewidth=0, zorder=2)
-        for i, h in enumerate(has):  # an interval with no neighbour to join: an error bar
-            if h and not (i > 0 and has[i - 1]) and not (i + 1 < len(has) and has[i + 1]):
-                ax.errorbar([xs[i]], [ys[i]], yerr=[[max(0.0, ys[i] - lo[i])],
-                                                    [max(0.0, hi[i] - ys[i])]],
-                            fmt="none", ecolor=color, capsize=4, linewidth=1.4, zorder=3)
+        _ratio_series(ax, s, pts, meds, ends)
     ax.axhline(1.0, color="#555555", linewidth=1.3, zorder=1,
                label=baseline_label or "1.0 = baseline")
     if _finite(threshold):
@@ -807,17 +812,7 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
                    label=threshold_label or f"threshold {threshold:g}")
     bottom, top = ratio_range(meds, [threshold] if _finite(threshold) else [], ends)
     ax.set_ylim(bottom, top)
-    if logx:
-        ax.set_xscale("log", base=2 if logx is True else logx)
-    allx = sorted({p[0] for _, pts in drawn for p in pts})
-    if len(allx) == 1:
-        ax.set_xlim(allx[0] / 2 if logx else allx[0] - 1, allx[0] * 2 if logx else allx[0] + 1)
-    ticks = xticks if xticks else (allx if len(allx) <= 12 else None)
-    if ticks:
-        ax.set_xticks(ticks)
-        if logx:
-            ax.minorticks_off()
-        ax.set_xticklabels([xticklabel(t) if xticklabel else f"{t:g}" for t in ticks])
+    allx = _ratio_xaxis(ax, drawn, logx, xticks, xticklabel)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     shade = shade_oversubscribed(ax, allx, oversub, logx)
@@ -837,3 +832,45 @@ def ratio_plot(path, series, title, xlabel, ylabel="ratio to baseline", threshol
         ax.legend(handles, names, loc="best")
     fit_xticklabels(fig, ax)
     return save(fig, path)
+
+
+def _ratio_series(ax, s, pts, meds, ends):
+    """One series of ratio_plot: its medians as a line with markers, its intervals as a band
+    (an error bar where a point has no neighbour with one); the medians added to MEDS and
+    the intervals' ends to ENDS (for the y range)."""
+    nan = float("nan")
+    color = color_for(s["key"])
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    meds += ys
+    ax.plot(xs, ys, color=color, marker=s.get("marker") or marker_for(s["key"]),
+            markersize=s.get("markersize", 5), linewidth=1.8,
+            linestyle=s.get("linestyle", "-"), label=s["label"], zorder=3,
+            markerfacecolor="white" if s.get("hollow") else None)
+    has = [p[2] is not None and p[3] is not None for p in pts]
+    lo = [p[2] if h else nan for p, h in zip(pts, has)]
+    hi = [p[3] if h else nan for p, h in zip(pts, has)]
+    ends += [v for v in lo + hi if v == v]
+    ax.fill_between(xs, lo, hi, color=color, alpha=0.18, linewidth=0, zorder=2)
+    for i, h in enumerate(has):  # an interval with no neighbour to join: an error bar
+        if h and not (i > 0 and has[i - 1]) and not (i + 1 < len(has) and has[i + 1]):
+            ax.errorbar([xs[i]], [ys[i]], yerr=[[max(0.0, ys[i] - lo[i])],
+                                                [max(0.0, hi[i] - ys[i])]],
+                        fmt="none", ecolor=color, capsize=4, linewidth=1.4, zorder=3)
+
+
+def _ratio_xaxis(ax, drawn, logx, xticks, xticklabel):
+    """ratio_plot's x axis: its scale, its range around a lone x, its ticks; returns every x
+    drawn, in order."""
+    if logx:
+        ax.set_xscale("log", base=2 if logx is True else logx)
+    allx = sorted({p[0] for _, pts in drawn for p in pts})
+    if len(allx) == 1:
+        ax.set_xlim(allx[0] / 2 if logx else allx[0] - 1, allx[0] * 2 if logx else allx[0] + 1)
+    ticks = xticks if xticks else (allx if len(allx) <= 12 else None)
+    if ticks:
+        ax.set_xticks(ticks)
+        if logx:
+            ax.minorticks_off()
+        ax.set_xticklabels([xticklabel(t) if xticklabel else f"{t:g}" for t in ticks])
+    return allx

@@ -7,12 +7,19 @@
                  published ratios (kernel.REFCOUNT_RATIOS) with this run first, and a
                  summary: this run against the kernel's, what the inlined loop tells
                  (criteria.INLINE_LOOP), ns per operation, in_sync warnings
+  brief(ctx, have)  its short section in report.md: a table of the ratios with their
+                 intervals beside the published ones (ratio_points)
+  answer(ctx, m, docs)  the summary's "timing" measures
+  SCENARIO       all of these, declared once (scenario.py)
 
 The baseline is the results' "ratio_to", else a subject's baseline fact, else
 the published figures' own (atomic).
 """
 
-from . import common, criteria, fmt, kernel, plots
+from . import answers, brief_parts as bp, common, criteria, fmt, kernel, machine_state, plots, ratios, stats
+from .scenario import Scenario
+from .load import is_number
+from .which_machine import find_result
 from .fmt import DASH, EN
 
 TITLE = "the price of a saturating reference count (one thread)"
@@ -193,3 +200,102 @@ def _summary(doc, results, by_label, base_name, ref, mine):
                  "those figures may not be trustworthy.")
     L = [" ".join(S), ""] if S else []
     return L + common.flags(doc, results)
+
+
+# -- report.md's short section and the summary's "timing" measures ---------------------------
+
+def ratio_points(doc):
+    """[(subject, ratio_to, Point)]: refcount-timing's one-thread ratio_runs (the bench's
+    per-repetition ratios to its baseline), each subject but the baseline."""
+    out = []
+    for r in doc.results:
+        if r["scenario"] != "refcount-timing" or r.get("threads") != 1:
+            continue
+        runs, to = r.get("ratio_runs"), r.get("ratio_to")
+        if not to or r["subject"] == to or not isinstance(runs, list) or not runs \
+                or not all(is_number(x) for x in runs):
+            continue
+        out.append((r["subject"], to, ratios.Point(1, runs)))
+    return out
+
+
+def brief(ctx, have):
+    """A table, not a plot: a few ratios at one thread count, each with its interval, beside
+    the kernel's published ratio for the machine's arch."""
+    cols = []
+    for name, doc in have:
+        pts = ratio_points(doc)
+        if pts:
+            cols.append((name, doc, {s: (to, p) for s, to, p in pts}))
+    if not cols:
+        return ["No per-repetition ratios in these files (an older bench): the figures are in "
+                "the appendix.", ""] + bp.links(ctx, have, "refcount-timing")
+    subjects = list(dict.fromkeys(s for _, _, by in cols for s in by))
+    refs = list({id(r): r for r in (kernel.reference_for(d.env.get("arch"))
+                                    for _, d, _ in cols)}.values())  # each arch's, once
+    ref = refs[0]
+    compared = {c["subject"] for c in kernel.REFCOUNT_COMPARED}
+    rows = []
+    for s in subjects:
+        to = next(by[s][0] for _, _, by in cols if s in by)
+        row = [f"{s} / {to}"]
+        for _, _, by in cols:
+            if s not in by:
+                row.append(fmt.DASH)
+                continue
+            p = by[s][1]
+            row.append(bp.ci(p) + (f" ({bp.reps_note([p])})" if p.lo is None else ""))
+        row.append("; ".join(f"{r[s][0]} ({r['short']}, {r['machine']})" for r in refs)
+                   if s in compared else fmt.DASH)
+        rows.append(row)
+    head = ["time per operation"] + [f"{n}: median [interval]" if bp.multi(ctx) else
+                                     "this machine: median [interval]" for n, _, _ in cols]
+    name, doc, by = cols[0]
+    base = next(iter(by.values()))[0]
+    L = [f"One thread, no contention: each subject's time per operation over a plain "
+         f"{base}'s, the median of the per-repetition ratios with its interval, beside the "
+         "kernel's published ratio.", ""]
+    L += fmt.table(head + ["published (docs/sources.md)"], rows, "l" + "r" * len(cols) + "l")
+    L += [""]
+    S = []
+    for c in kernel.REFCOUNT_COMPARED:
+        s = c["subject"]
+        if s not in by:
+            continue
+        v, k = by[s][1].median, ref[s][1]
+        if abs(v - k) <= 0.05 * k:
+            S.append(f"{s} is in line with {c['kernel']} ({bp.x(v)} vs {ref[s][0]})")
+        elif v > k:
+            S.append(f"{s} is dearer here than {c['kernel']} ({bp.x(v)} vs {ref[s][0]})")
+        else:
+            S.append(f"{s} is cheaper here than {c['kernel']} ({bp.x(v)} vs {ref[s][0]})")
+    text = []
+    if S:
+        text.append(("On " + name + ", " if bp.multi(ctx) else "") + "; ".join(S) + ".")
+    q = criteria.INLINE_LOOP
+    if q["subject"] in by and q["base"] in by:
+        ri, rf = by[q["subject"]][1].median, by[q["base"]][1].median
+        text.append(f"{q['subject']}, the same loop inlined, is at {bp.x(ri)}, "
+                    f"{call_says(q['base'], rf, ri)}.")
+    if text:
+        L += [" ".join(text), ""]
+    return L + bp.links(ctx, have, "refcount-timing")
+
+
+def _answer_at(m, doc):
+    r = find_result(answers.results_of(doc, "refcount-timing"), m["subject"], 1)
+    runs = r.get("ratio_runs") if r else None
+    if not isinstance(runs, list) or not runs or not all(is_number(x) for x in runs):
+        return None
+    c = stats.Comparison(runs, m["limit"], higher=False)
+    return answers.Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((r,)),
+               where=f"vs {r.get('ratio_to')}")
+
+
+def answer(ctx, m, docs):
+    """The summary's row of a "timing" measure M: the first of DOCS that has it."""
+    return answers.first_row(docs, lambda d: _answer_at(m, d))
+
+
+SCENARIO = Scenario("refcount-timing", TITLE, render, rank=10, brief=brief,
+                    answers={"timing": answer})

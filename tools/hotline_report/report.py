@@ -5,22 +5,14 @@ back to report.md: one section per input file, one subsection per scenario,
 each opened by an explicit anchor (<a id="STEM-SCENARIO">, anchor()) that
 report.md's short sections link to.
 
-SECTIONS is the registry {scenario: Section}: a title and a render function
-render(ctx, doc, results) -> Markdown lines (context.py); a scenario not in it
-gets generic.render, a plain table, so a newer bench still yields a report.
-
-  refcount-timing   refcount_timing.py (bar chart, table, the kernel's ratios)
-  contend           contend.py (throughput, attempts, fallback, fairness, latency)
-  lockref-sweep     lockref_sweep.py (throughput, attempts, fallback by retry limit)
-  openclose         openclose.py (the host kernel's open/close, threads and processes)
-  zero              zeroing.py (GB/s vs size, ratios, crossovers, dd)
-  copy              copying.py (GB/s vs size, against memcpy and the system calls)
-  anything else     generic.py
+Each scenario's subsection is its Scenario's render(ctx, doc, results) -> Markdown lines
+(scenario.py: each scenario module declares one; section_for()); a scenario no module
+declares gets generic.render, a plain table, so a newer bench still yields a report.
 
 Each file's section ends with "What this machine says" (when it has a
-scenario whose section has paragraphs): the paragraphs of SAYS in order, then
-the done criteria of CHECKS (criteria.py), met or not.  A file without a
-"subjects" object (an older hotline-bench) says so in one line.
+scenario with paragraphs): every scenario's paragraphs (its "says") in their ranks' order,
+then the done criteria of every scenario's "checks" (criteria.py), met or not.  A file
+without a "subjects" object (an older hotline-bench) says so in one line.
 
 Several files: their sections follow one another; hotline-sim files are
 marked as simulated.  Then "Many-core machines (simulated)" (manycore.py),
@@ -39,47 +31,25 @@ it always has, with .appendix, the appendix's path.
 import os
 import shutil
 import tempfile
-from collections import namedtuple
 
-from . import (VERSION, brief, common, contend, criteria, fmt, generic, lockref_sweep,
-               machine_state, machines, manycore, openclose, overlay, refcount_timing, zeroing,
-               copying)
+from . import (VERSION, brief, common, fmt, generic, machine_state, machines, manycore, overlay,
+               scenario)
 from .context import Context, WriteError, why
+from .documents import APPENDIX, REPORT, anchor, files_table
 from .facts import OLDER_FILE, has_facts
 from .fmt import DASH
+from .scenario import Scenario
 
-__all__ = ["SECTIONS", "Section", "WriteError", "Written", "section_for", "write"]
-
-REPORT = "report.md"
-APPENDIX = "appendix.md"
-
-# A scenario's section: its title (None: none), render(ctx, doc, results) -> lines, whether
-# its results have a threads dimension (drawn across files in "Files compared"), and whether
-# "What this machine says" has something to say about it.
-Section = namedtuple("Section", "title render threads says", defaults=(False, False))
-
-SECTIONS = {
-    "refcount-timing": Section(refcount_timing.TITLE, refcount_timing.render),
-    "contend": Section(contend.TITLE, contend.render, threads=True, says=True),
-    "lockref-sweep": Section(lockref_sweep.TITLE, lockref_sweep.render, threads=True, says=True),
-    "zero": Section(zeroing.TITLE, zeroing.render, says=True),
-    "copy": Section(copying.TITLE, copying.render, says=True),
-    "openclose": Section(openclose.TITLE, openclose.render, threads=True, says=True),
-}
-
-GENERIC = Section(None, generic.render)
-
-# "What this machine says", in order: fn(ctx, doc) -> paragraphs (lists of sentences).
-SAYS = (contend.lead_paragraph, lockref_sweep.paragraph, contend.history_paragraph,
-        openclose.paragraph, zeroing.paragraphs, copying.paragraphs)
-
-# The done criteria, in order: fn(ctx, doc) -> checks (criteria.Check, criteria.SizeCheck).
-CHECKS = (contend.checks, zeroing.checks, copying.checks)
+__all__ = ["GENERIC", "WriteError", "Written", "section_for", "write"]
 
 
-def section_for(scenario):
-    """The registered section of SCENARIO, else the generic one."""
-    return SECTIONS.get(scenario, GENERIC)
+# A scenario no module declares (scenario.py): the generic section, a plain table.
+GENERIC = Scenario("", None, generic.render, rank=0)
+
+
+def section_for(name):
+    """The Scenario of the scenario named NAME, else the generic one."""
+    return scenario.find(name) or GENERIC
 
 
 # CPU flags worth naming first (the ones hotline's variants depend on).
@@ -136,20 +106,6 @@ def build(ctx):
     return brief.build(ctx), appendix
 
 
-def files_table(ctx):
-    """The input files: path, tool, measured or simulated, date, results."""
-    return fmt.table(["file", "tool", "kind", "date", "results"],
-                     [[d.path, f"{d.tool} {d.version or ''}".strip(),
-                       "**simulated**" if d.simulated else "measured",
-                       common.text(d.env.get("date")), len(d.results)] for d in ctx.docs],
-                     "lllll"[:4] + "r")
-
-
-def anchor(ctx, doc, scenario):
-    """The explicit anchor (an <a id>) of DOC's SCENARIO section in appendix.md."""
-    return f"{ctx.stem(doc)}-{scenario}"
-
-
 def build_appendix(ctx):
     """appendix.md: every file's sections, the many-core, machines and files compared."""
     L = ["# hotline report: appendix", "",
@@ -173,7 +129,7 @@ def build_appendix(ctx):
         L += doc_section(ctx, doc, i if n > 1 else None)
     L += machines.render(ctx)
     L += manycore.render(ctx)
-    L += overlay.render(ctx, [s for s, sec in SECTIONS.items() if sec.threads])
+    L += overlay.render(ctx, [s.name for s in scenario.scenarios() if s.threads])
     return "\n".join(L).rstrip() + "\n"
 
 
@@ -231,12 +187,14 @@ def env_section(doc):
 
 def machine_says(ctx, doc, scenarios):
     """The file's generated paragraphs, then its done criteria (not for a simulation)."""
-    if not any(section_for(s).says for s in scenarios):
+    if not any(section_for(s).has_says for s in scenarios):
         return []
     sim = doc.simulated
     L = ["### What this simulation says (simulated)" if sim
          else "### What this machine says", ""]
-    for fn in SAYS:
+    says = sorted((rank, i, fn) for i, (rank, fn) in enumerate(
+        p for s in scenario.scenarios() for p in s.says))
+    for _, _, fn in says:
         for S in fn(ctx, doc):
             if S:
                 L += [" ".join(S), ""]
@@ -245,7 +203,7 @@ def machine_says(ctx, doc, scenarios):
               "are not checked against a simulation.", ""]
         return L
     L += ["#### Done criteria", ""]
-    checks = [c for fn in CHECKS for c in fn(ctx, doc)]
+    checks = [c for s in scenario.scenarios() if s.checks for c in s.checks(ctx, doc)]
     if checks:
         rows = [[c.crit["text"], c.figures(), c.verdict, c.interval_text()] for c in checks]
         L += fmt.table(["criterion", "this file", "verdict (median)",
@@ -254,8 +212,9 @@ def machine_says(ctx, doc, scenarios):
               "interval of the paired repetitions, as the summary at the top does: "
               "\"cannot tell at this noise\" where it straddles the threshold or too few "
               "repetitions were taken.", ""]
-    con = criteria.SCENARIO in scenarios
-    zer = criteria.ZERO in scenarios or criteria.COPY in scenarios
+    # the contention criteria are the checks of a scenario with threads; the others' sizes
+    con = any(section_for(s).checks and section_for(s).threads for s in scenarios)
+    zer = any(section_for(s).checks and not section_for(s).threads for s in scenarios)
     threads = any(section_for(s).threads for s in scenarios)
     if not con and threads:
         L += ["Not checked: no contend results in this file." if not zer else

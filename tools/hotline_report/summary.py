@@ -18,178 +18,20 @@ measure.  The published column is shared (the figures of each machine's
 arch, once each).
 """
 
-from . import criteria, fmt, kernel, machine_state, stats, zeroing
+from . import criteria, fmt, kernel, machines as compare, scenario, stats
+from .answers import SHORT, Row, results_of  # noqa: F401
 from .load import is_number
+from .which_machine import describe, find_result, machine_line, machines, short_name  # noqa: F401
 
 TITLE = "Summary: the questions, answered on this machine"
 TITLE_MACHINES = "Summary: the questions, answered on each machine"
 
-SHORT = {stats.HOLDS: "hold", stats.DOES_NOT_HOLD: "do not hold", stats.CANNOT_TELL: "cannot tell"}
-
-
-def machine_line(docs):
-    """One line on the machine(s) the measured DOCS ran on, from their env only."""
-    seen = []
-    for d in docs:
-        if d.simulated:
-            continue
-        text = describe(d.env)
-        if text not in seen:
-            seen.append(text)
-    if not seen:
-        return "Machine: none measured (simulated files only)."
-    return ("Machine: " if len(seen) == 1 else "Machines: ") + "; ".join(seen) + "."
-
-
-def describe(env):
-    """This machine in the words of its JSON env: cpu, vendor, family/model, CPUs, arch."""
-    cpu = env.get("cpu")
-    text = str(cpu).strip() if cpu else "CPU not recorded"
-    extra = [str(env["vendor"])] if env.get("vendor") else []
-    fam = [f"{label} {env[k]}" for k, label in (("family", "family"), ("model_id", "model"))
-           if isinstance(env.get(k), (str, int)) and env.get(k) != ""]
-    extra += fam
-    if extra:
-        text += f" ({', '.join(extra)})"
-    cpus = env.get("cpus")
-    if isinstance(cpus, int) and not isinstance(cpus, bool):
-        text += f", {fmt.plural(cpus, 'CPU')}"
-    if env.get("arch"):
-        text += f", {env['arch']}"
-    return text
-
-
-class Row:
-    """One measure answered: its comparison(s), the figure shown and the file it came from."""
-
-    def __init__(self, measure, doc, shown, verdict, notes, ns=False, where=""):
-        self.measure, self.doc, self.shown = measure, doc, shown
-        self.verdict, self.notes, self.ns, self.where = verdict, notes, ns, where
-
-
-def _results(doc, scenario):
-    return [r for r in doc.results if r["scenario"] == scenario]
-
-
-def find_result(results, subject, threads, limit=False):
-    for r in results:
-        if r["subject"] == subject and r.get("threads") == threads and \
-                (limit is False or r.get("retry_limit") == limit):
-            return r
-    return None
-
-
-def _most(results, m, limit=False):
-    """The highest thread count with both the subject (at LIMIT) and the base."""
-    ts = sorted({r.get("threads") for r in results if isinstance(r.get("threads"), int)},
-                reverse=True)
-    return next((t for t in ts if find_result(results, m["subject"], t, limit)
-                 and find_result(results, m["base"], t)), None)
-
-
-def _pair_row(m, doc, a, b, threshold, higher, where):
-    vals = criteria.side_by_side(a, b)
-    if not vals:
-        return None
-    c = stats.Comparison(vals, threshold, higher, series=(a.get("runs"), b.get("runs")))
-    return Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((a, b)), where=where)
-
-
-def _contend(m, doc):
-    rs = _results(doc, criteria.SCENARIO)
-    t = _most(rs, m) if m["threads"] == "most" else m["threads"]
-    a, b = find_result(rs, m["subject"], t), find_result(rs, m["base"], t)
-    if a is None or b is None:
-        return None
-    cpus = doc.env.get("cpus")
-    where = f"{t} threads" + (f" on {cpus} CPUs" if isinstance(cpus, int) else "")
-    return _pair_row(m, doc, a, b, m["factor"], True, where)
-
-
-SWEEP_SCENARIOS = ("lockref-sweep", criteria.SCENARIO)   # where a "sweep" measure looks, in order
-
-
-def _sweep(m, doc, scen):
-    rs = _results(doc, scen)
-    t = _most(rs, m, m["limit"])
-    if t is None:
-        return None
-    return _pair_row(m, doc, find_result(rs, m["subject"], t, m["limit"]), find_result(rs, m["base"], t),
-                     m["factor"], True, f"{t} threads, {scen}")
-
-
-def _timing(m, doc):
-    r = find_result(_results(doc, "refcount-timing"), m["subject"], 1)
-    runs = r.get("ratio_runs") if r else None
-    if not isinstance(runs, list) or not runs or not all(is_number(x) for x in runs):
-        return None
-    c = stats.Comparison(runs, m["limit"], higher=False)
-    return Row(m, doc, c, c.verdict, c.notes() + machine_state.shared_notes((r,)),
-               where=f"vs {r.get('ratio_to')}")
-
-
-def _zero(m, doc, ctx):
-    """The row of a size measure: a zero criterion's, or a copy one's (the same shape)."""
-    scenario = criteria.COPY if m["kind"] == "copy" else criteria.ZERO
-    rs = _results(doc, scenario)
-    if not rs:
-        return None
-    crit = criteria.zero_measure(m)
-    llc = zeroing.ZeroData(doc, rs, ctx.facts(doc, scenario)).llc
-    if crit.get("aggregate") == "geomean":
-        return _geomean(m, doc, crit, rs, llc)
-    pairs = criteria.zero_pairs(rs, crit, llc)
-    if not pairs:
-        return None
-    ns = "limit_ns" in crit
-    threshold = crit["limit_ns"] if ns else crit["factor"]
-    comps = [(p, stats.Comparison(p.values, threshold, not ns, series=p.series))
-             for p in pairs]
-    verdict = stats.combine(c for _, c in comps)
-    # the size shown: the worst of those that decide the verdict (all of them when it holds)
-    deciding = [p for p in comps if p[1].verdict == verdict] or comps
-    point, worst = (max if ns else min)(deciding, key=lambda p: p[1].median)
-    notes = list(worst.notes())
-    if len(comps) > 1 and verdict is not None:
-        count = {}
-        for _, c in comps:
-            count[c.verdict] = count.get(c.verdict, 0) + 1
-        notes.append(f"{fmt.plural(len(comps), 'size')}: " + ", ".join(
-            f"{n} {SHORT[v]}" for v, n in count.items()))
-    elif len(comps) > 1:
-        notes.append(f"the lowest of {fmt.plural(len(comps), 'size')}")
-    where = f"at {fmt.size_exact(point.size)}"
-    if len(criteria.modes_of(crit)) > 1:
-        where += f", {point.mode}"
-    return Row(m, doc, worst, verdict, notes, ns=ns, where=where)
-
-
-def _geomean(m, doc, crit, rs, llc):
-    """The row of an aggregate measure: the median of the per-repetition geometric means over
-    the sizes, with its interval; None when the repetitions do not pair at every size."""
-    g, _ = criteria.geomean(rs, crit, llc)
-    if g is None or not g.values:
-        return None
-    c = stats.Comparison(g.values, crit["factor"])
-    first, last = fmt.size_exact(g.sizes[0]), fmt.size_exact(g.sizes[-1])
-    return Row(m, doc, c, c.verdict, c.notes() + [
-        f"each size weighted alike, the first {fmt.plural(g.n, 'repetition')} at each"],
-        where=f"over {fmt.plural(len(g.sizes), 'size')}, {first} to {last}")
-
 
 def _answer(ctx, m, measured):
-    """The row of measure M from the first of the MEASURED docs that has its data, or None."""
-    kind = m["kind"]
-    if kind == "sweep":
-        tries = [(lambda d=d, s=s: _sweep(m, d, s)) for s in SWEEP_SCENARIOS for d in measured]
-    else:
-        fn = {"contend": _contend, "timing": _timing}.get(kind)
-        tries = [(lambda d=d: fn(m, d) if fn else _zero(m, d, ctx)) for d in measured]
-    for t in tries:
-        row = t()
-        if row:
-            return row
-    return None
+    """The row of measure M from the first of the MEASURED docs that has its data, or None:
+    asked of the scenario that answers M's kind (scenario.py)."""
+    fn = scenario.answerer(m["kind"])
+    return fn(ctx, m, measured) if fn else None
 
 
 def _figure(row):
@@ -241,31 +83,10 @@ def _published_cell(m, row):
     return f"{text}, published on {machine} ({source})"
 
 
-def short_name(env):
-    """A machine's name for a column heading, from its env: the CPU and the arch."""
-    cpu = str(env.get("cpu")).strip() if env.get("cpu") else "CPU not recorded"
-    return cpu + (f" ({env['arch']})" if env.get("arch") else "")
-
-
-def machines(docs):
-    """[(name, [docs])]: the measured DOCS grouped by the machine their env describes
-    (describe()), in the order the files came; named by short_name(), or in full where two
-    machines would share a short name."""
-    groups = {}
-    for d in docs:
-        if not d.simulated:
-            groups.setdefault(describe(d.env), []).append(d)
-    names = {k: short_name(v[0].env) for k, v in groups.items()}
-    if len(set(names.values())) < len(names):
-        names = {k: k for k in groups}
-    return [(names[k], v) for k, v in groups.items()]
-
-
 def render(ctx):
     """The summary's lines: heading, table, how to read it ([] when no row has data).  Files
     from several machines: one column group (figure, verdict) per machine, a dash where a
     machine's files do not answer a measure."""
-    from . import machines as compare   # machines.py imports this module
     groups = machines(ctx.docs)
     multi = len(groups) > 1
     rows = []
@@ -334,7 +155,7 @@ def simulated_lookup(docs):
     for d in docs:
         if not d.simulated or d.env.get("preset") != q["preset"]:
             continue
-        rs = _results(d, criteria.SCENARIO)
+        rs = results_of(d, criteria.SCENARIO)
         a, base = find_result(rs, s, t), find_result(rs, b, t)
         v = criteria.ratio(a, base)[0] if a is not None and base is not None else None
         if v is None:

@@ -1,4 +1,10 @@
-"""The zero section (clearing memory), and what it adds up to.
+"""The zero section (clearing memory), and what it adds up to: a sized scenario (sized.py).
+
+Its page of declarations is DECL, at the end: the headline (hl_zero against glibc_memset,
+zero_vs_glibc), the modes, dd set apart, the words; sized.py gives it its data (ZeroData
+extends sized.SizedData), its short section in report.md, its done criteria and the
+summary's zero measures.  Its appendix section and paragraphs are its own, richer than the
+generic parts:
 
   render            GB/s vs buffer size, log-log, one plot per mode (hot, cold),
                     the cache sizes marked when the file has them; what each
@@ -27,15 +33,14 @@ are the facts'.  The comparisons between named subjects are the criteria's
 questions (criteria.py) and the published figures' (kernel.py).
 """
 
-import re
 import statistics
 
-from . import common, criteria, fmt, kernel, plots, stats
+from . import common, criteria, fmt, kernel, sized, stats
 from .common import names
-from .criteria import mode_of
-from .facts import Facts
 from .fmt import DASH, EN
 from .load import is_int, is_number
+from .sized import (SHORT, cache_marks, parse_plan, plan_words, planned,  # noqa: F401  (theirs)
+                    ci as _ci, gb as _gb, signed as _signed, table as _table)
 
 TITLE = "clearing memory"
 
@@ -54,27 +59,12 @@ MODE_TEXT = {
 CLASS_EDGES = (0, 64, 1 << 10, 32 << 10, 1 << 20, 32 << 20)
 
 # The verdicts in a sentence.
-SHORT = {stats.HOLDS: "it holds", stats.DOES_NOT_HOLD: "it does not hold",
-         stats.CANNOT_TELL: "it cannot tell at this noise"}
 
 SMALL = 256           # ns per call is tabled below this size (hl_try_zero's criterion)
 TIE = 0.03            # crossovers: the leader keeps the lead until another is this much faster
 CATCH_UP = 0.95       # rep stosb has caught up with the vector stores at this ratio
 PLAN_NEAR = 0.95      # the plan's variant is as good as the fastest within this ratio
 LISTED = 4            # exceptions named in a sentence before "and N more"
-
-
-def _gb(r):
-    v = r.get("gb_per_sec") if r else None
-    return v if is_number(v) else None
-
-
-def _is_variant(r, facts):
-    """A variant forced at every size: the bench names it in "variant"; else a subject whose
-    facts make it a variant of another."""
-    if "variant" in r:
-        return r["variant"] == r["subject"]
-    return facts.is_variant(r["subject"])
 
 
 def _pow2(n):
@@ -103,13 +93,6 @@ def _ratio_range(values):
         f"{fmt.ratio(lo)}{EN}{fmt.ratio(hi)}"
 
 
-def _signed(v):
-    """A difference in ns: +1.62, \u22120.40."""
-    if v is None:
-        return DASH
-    return ("+" if v >= 0 else "\u2212") + fmt.num(abs(v))
-
-
 def _more(items):
     """At most LISTED ITEMS, then 'and N more'."""
     items = list(items)
@@ -117,86 +100,16 @@ def _more(items):
     return names(shown)
 
 
-def parse_plan(text):
-    """'avx512 <= 2048 < rep_stosb <= 25165824 < nontemporal' ->
-    [("avx512", 2048), ("rep_stosb", 25165824), ("nontemporal", None)]; None if not that form."""
-    if not isinstance(text, str) or not text.strip():
-        return None
-    parts = re.split(r"\s*<=\s*(\d+)\s*<\s*", text.strip())
-    names, bounds = parts[0::2], [int(b) for b in parts[1::2]]
-    if not all(re.fullmatch(r"[A-Za-z0-9_]+", n) for n in names) or bounds != sorted(bounds):
-        return None
-    return list(zip(names, bounds + [None]))
+class ZeroData(sized.SizedData):
+    """One file's zero results: indexed by (subject, mode, size), split by mode, dd apart
+    (sized.SizedData, with what only zero's section asks of them)."""
 
+    DECL = None   # DECL below
 
-def plan_words(plan):
-    """'avx512 up to 2 KiB, rep_stosb up to 24 MiB and nontemporal beyond'."""
-    if len(plan) == 1:
-        return f"{plan[0][0]} at every size"
-    return names(f"{name} up to {fmt.size_exact(hi)}" if hi is not None else f"{name} beyond"
-                  for name, hi in plan)
-
-
-def planned(plan, size):
-    """The variant PLAN uses at SIZE."""
-    return next(name for name, hi in plan if hi is None or size <= hi)
-
-
-def cache_marks(env, results):
-    """[(bytes, label)] of the cache sizes the file records: env "caches" {l1d, l2, l3 or llc},
-    else the results' llc_bytes for the last level; [] when none."""
-    caches = env.get("caches") if isinstance(env.get("caches"), dict) else {}
-    found = {}
-    for key, label in (("l1d", "L1d"), ("l2", "L2"), ("l3", "LLC"), ("llc", "LLC")):
-        if is_int(caches.get(key)) and caches[key] > 0:
-            found.setdefault(label, caches[key])
-    if "LLC" not in found:
-        llc = next((r["llc_bytes"] for r in results
-                    if is_int(r.get("llc_bytes")) and r["llc_bytes"] > 0), None)
-        if llc:
-            found["LLC"] = llc
-    return [(v, f"{label} {fmt.size_exact(v)}") for label, v in found.items()]
-
-
-class ZeroData:
-    """One file's zero results: indexed by (subject, mode, size), split by mode, dd apart."""
-
-    def __init__(self, doc, results, facts=None):
-        self.doc = doc
-        self.facts = facts if facts is not None else Facts(doc, criteria.ZERO)
-        self.dd = [r for r in results if mode_of(r) == DD]
-        self.results = [r for r in results if mode_of(r) != DD and r.get("size") is not None]
-        self.idx = criteria.zero_index(self.results)
-        seen = list(dict.fromkeys(mode_of(r) for r in self.results))
-        self.modes = [m for m in MODES if m in seen] + [m for m in seen if m not in MODES]
-        self.sizes = {m: sorted({r["size"] for r in self.results if mode_of(r) == m})
-                      for m in self.modes}
-        self.subjects = self.facts.order(self.results)
-        variants = {r["subject"] for r in self.results if _is_variant(r, self.facts)}
-        self.variants = [s for s in self.subjects if s in variants]
-        self.marks = cache_marks(doc.env, results)
-        self.llc = next((v for v, label in self.marks if label.startswith("LLC")), None)
-        text = doc.env.get("zero_plan")
-        if not isinstance(text, str):
-            text = next((r["plan"] for r in self.results
-                         if isinstance(r.get("plan"), str) and r["plan"]), None)
-        self.plan_text = text
-        self.plan = parse_plan(text)
+    def __init__(self, doc, results, facts=None, decl=None):
+        super().__init__(doc, results, facts, decl)
+        self.dd = self.apart
         self._ratios = {}
-
-    def has(self, subject):
-        return subject in self.subjects
-
-    def of_mode(self, mode):
-        return [r for r in self.results if mode_of(r) == mode]
-
-    def gb(self, subject, mode, size):
-        return _gb(self.idx.get((subject, mode, size)))
-
-    def variant_gb(self, mode, size):
-        """{variant: GB/s} of the variants measured at SIZE in MODE."""
-        vals = {v: self.gb(v, mode, size) for v in self.variants}
-        return {v: g for v, g in vals.items() if g is not None}
 
     def ratios(self, a, b, mode):
         """{size: a's GB/s over b's} in MODE, side by side (criteria.ratio)."""
@@ -281,18 +194,11 @@ class ZeroData:
         return out
 
 
-def _table(first, keys, cols, align=None):
-    """A Markdown table: one row per (key, label) of KEYS, COLS [(header, fn(key) -> text)]."""
-    rows = [[label] + [fn(k) for _, fn in cols] for k, label in keys]
-    return fmt.table([first] + [h for h, _ in cols], rows,
-                     align or "l" + "r" * len(cols)) + [""]
-
-
 def render(ctx, doc, results):
     z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
     L = []
     if z.results:
-        L += _intro(z)
+        L += sized.intro(ctx, doc, z)
         L += _plots(ctx, doc, z)
         L += _subjects(z, results)
         L += _ratios(z)
@@ -304,41 +210,13 @@ def render(ctx, doc, results):
     return L
 
 
-def _intro(z):
-    L = ["Each subject clears one buffer of the given size per call, over and over, on one "
-         "thread; GB/s is 10\u2079 bytes cleared per second, and every ratio is the median "
-         "of the per-repetition ratios (the bench runs repetition k of every subject at a "
-         "size together). Modes:", ""]
-    L += [f"- {m}: {MODE_TEXT.get(m, 'as the bench defines it')}" for m in z.modes] + [""]
-    if z.plan:
-        L += [f"hl_zero's automatic plan on this machine: {plan_words(z.plan)} "
-              f"(`{z.plan_text}`).", ""]
-    elif z.plan_text:
-        L += [f"hl_zero's automatic plan on this machine: `{z.plan_text}`.", ""]
-    return L
-
-
 def _plots(ctx, doc, z):
-    sub = common.subtitle(doc, z.results)
-    mark = " (simulated)" if doc.simulated else ""
-    styles = [("-", "hotline: hl_zero, hl_try_zero"), ("--", "one variant at every size"),
-              (":", "glibc, zero-page copy, /dev/zero")]
+    solid, dashed, dotted, _ = DECL.styles
+    styles = [("-", solid), ("--", dashed), (":", dotted)]
+    headline = [DECL.crit["subject"], DECL.crit["base"]]
     L = []
     for m in z.modes:
-        rs = z.of_mode(m)
-        if len(z.sizes[m]) < 2:
-            continue
-        series = plots.series_vs(sorted(rs, key=lambda r: z.subjects.index(r["subject"])),
-                                 "size", "gb_per_sec")
-        for s in series:
-            s["linestyle"] = "--" if s["subject"] in z.variants else \
-                "-" if z.facts.library(s["subject"]) else ":"
-        L += ctx.plot(plots.plot_vs_size, ctx.png(ctx.stem(doc), "zero", m), rs,
-                      "gb_per_sec", series=series, marks=z.marks, styles=styles,
-                      emphasis=[criteria.ZERO_VS_GLIBC["subject"],
-                                criteria.ZERO_VS_GLIBC["base"]],
-                      title=f"zero, {m}: GB/s vs buffer size, higher is better{mark}",
-                      subtitle=sub)
+        L += sized.mode_plot(ctx, doc, z, m, styles, z.marks, headline)
     if L and not z.marks:
         L += ["The file records no cache sizes, so none are marked on the plots.", ""]
     elif L:
@@ -377,17 +255,6 @@ def glibc_comparisons(z, mode):
         return []
     return [(p.size, stats.Comparison(p.values, c["factor"], series=p.series))
             for p in criteria.zero_pairs(z.results, c, z.llc)]
-
-
-def _ci(c, verdict=True):
-    """"0.89x [0.85x, 0.93x] **does not hold**": a Comparison's median, interval, verdict."""
-    s = fmt.ratio(c.median)
-    if c.lo is not None:
-        s += f" [{fmt.ratio(c.lo)}, {fmt.ratio(c.hi)}]"
-    if verdict and c.verdict is not None:
-        s += " " + {stats.HOLDS: "holds", stats.DOES_NOT_HOLD: "**does not hold**"}.get(
-            c.verdict, "*cannot tell*")
-    return s
 
 
 def _glibc_verdicts(z):
@@ -572,14 +439,8 @@ def _grids(z):
     for m in z.modes:
         subjects = [s for s in z.subjects if any(z.gb(s, m, k) is not None
                                                  for k in z.sizes[m])]
-
-        def cell(k, s, m=m, subjects=subjects):
-            v = z.gb(s, m, k)
-            top = max((z.gb(x, m, k) or 0) for x in subjects)
-            return f"**{fmt.num(v)}**" if v is not None and v == top else fmt.num(v)
-        L += [f"GB/s of every subject, {m} buffers (median; fastest in bold):", ""]
-        L += _table("size", [(k, fmt.size_exact(k)) for k in z.sizes[m]],
-                    [(s, lambda k, s=s, cell=cell: cell(k, s)) for s in subjects])
+        L += sized.mode_grid(z, m, subjects,
+                             f"GB/s of every subject, {m} buffers (median; fastest in bold):")
     return (["#### Every figure", ""] + L) if L else []
 
 
@@ -613,29 +474,6 @@ def _dd(doc, z):
 
 
 # -- what this machine says ------------------------------------------------------
-
-def _zero(doc):
-    return [r for r in doc.results if r["scenario"] == criteria.ZERO]
-
-
-def paragraphs(ctx, doc):
-    """The zero paragraphs of "What this machine says": lists of sentences."""
-    results = _zero(doc)
-    if not results:
-        return []
-    z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
-    return [_variant_sentences(doc, z), _hl_zero_sentences(z),
-            _kind_sentences(doc, z), _dd_sentences(doc, z)]
-
-
-def checks(ctx, doc):
-    """The zero done criteria against this file (criteria.SizeCheck and
-    GeomeanCheck), or []."""
-    results = _zero(doc)
-    if not results:
-        return []
-    z = ZeroData(doc, results, ctx.facts(doc, criteria.ZERO))
-    return criteria.evaluate_zero(z.results, z.llc)
 
 
 def _variant_sentences(doc, z):
@@ -857,3 +695,39 @@ def _dd_sentences(doc, z):
     return [f"dd-style reads{block} ({who}) give {figs}: these measure the kernel's own "
             f"clearing on this machine, not hotline. The kernel's 2022 rep stosb change "
             f"took `{d['what']}` from {d['before']} to {d['after']} GB/s on its machine."]
+
+
+# -- the declaration -------------------------------------------------------------------------
+
+def _paragraphs(ctx, doc, z):
+    """The zero paragraphs of "What this machine says": lists of sentences."""
+    return [_variant_sentences(doc, z), _hl_zero_sentences(z),
+            _kind_sentences(doc, z), _dd_sentences(doc, z)]
+
+
+DECL = sized.Sized(
+    criteria.ZERO, TITLE, rank=40, headline="zero_vs_glibc",
+    modes=MODES, sweeps=MODES, apart=(DD,), mode_text=MODE_TEXT, plan_env="zero_plan",
+    intro="Each subject clears one buffer of the given size per call, over and over, on one "
+          "thread; GB/s is 10\u2079 bytes cleared per second, and every ratio is the median "
+          "of the per-repetition ratios (the bench runs repetition k of every subject at a "
+          "size together).",
+    styles=("hotline: hl_zero, hl_try_zero", "one variant at every size",
+            "glibc, zero-page copy, /dev/zero", "glibc, zero-page copy, /dev/zero"),
+    data=ZeroData, paragraphs=_paragraphs, brief_ranges=True,
+    brief_sentences=lambda z: [geomean_sentence(z), bandwidth_sentence(z)],
+    brief_intro=lambda c, band: (
+        f"{c['subject']}'s GB/s over {c['base']}'s at each buffer size, with hot buffers "
+        "(cache-resident as far as they fit) and cold ones (not in the cache): "
+        f"{band}. Dashed: {c['factor']:g}x, the summary's threshold."))
+ZeroData.DECL = DECL
+
+SCENARIO = sized.scenario(DECL, render=render)
+brief, checks = SCENARIO.brief, SCENARIO.checks
+paragraphs = SCENARIO.says[0][1]
+
+
+def ratio_series(doc, modes=("hot", "cold")):
+    """[Series]: hl_zero / glibc_memset GB/s against size, one per mode with pairs
+    (sized.ratio_series)."""
+    return sized.ratio_series(DECL, doc, modes)
