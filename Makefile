@@ -12,7 +12,7 @@
 #   make bench-quick  the same with every scenario in --quick mode (and
 #                     shorter simulated runs)
 #   make install      cmake --install into PREFIX (default /usr/local): the
-#                     library, the three tools, the man pages
+#                     library, the four tools, the man pages
 #   make deb          the Debian packages libhotline0, libhotline-dev and
 #                     hotline-tools (CPack, packaging/deb.cmake) in
 #                     build-deb/packages/

@@ -3,7 +3,7 @@
 # Three packages from the install components of CMakeLists.txt: libhotline0
 # (lib: the shared library), libhotline-dev (dev: headers, static library,
 # pkg-config, CMake package, man3, valgrind suppressions) and hotline-tools
-# (tools: hotline-bench, hotline-sim, hotline-report and its Python package,
+# (tools: hotline-bench, hotline-sim, hotline-trace, hotline-report and its Python package,
 # man1). CPack reuses the build and the install rules as they are, where a
 # debian/ directory would build everything again through debhelper. What
 # debhelper would add and lintian asks for is here: a copyright file and a
@@ -97,11 +97,14 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME hotline-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS
 	"python3, python3-matplotlib, python3-numpy, python3-scipy")
+# hotline-trace attaches with bpftrace (docs/trace.md).
+set(CPACK_DEBIAN_TOOLS_PACKAGE_SUGGESTS "bpftrace")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION
 "benchmark, many-core model and report tools of hotline
 hotline-bench measures hotline's primitives against the alternatives,
 hotline-sim models many threads sharing one cache line on machines you do
 not have, and hotline-report turns their JSON into a Markdown report with
-plots.")
+plots. hotline-trace prints a running program's slow-path figures from
+libhotline's static probes, with bpftrace.")
 
 include(CPack)

@@ -20,11 +20,11 @@ set -eu
 
 common="cmake make gcc pkg-config binutils libjansson-dev libhwloc-dev python3 python3-matplotlib python3-numpy python3-scipy help2man"
 case "${1:-all}" in
-test)  pkgs="$common g++ clang libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db" ;;
+test)  pkgs="$common g++ clang libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db systemtap-sdt-dev bpftrace" ;;
 bench) pkgs="$common" ;;
 arm64) pkgs="$common gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user libc6:arm64 libstdc++6:arm64 libcmocka-dev:arm64 libjansson-dev:arm64 libhwloc-dev:arm64" ;;
 deb)   pkgs="$common g++ libcmocka-dev man-db dpkg-dev fakeroot lintian" ;;
-all)   pkgs="$common g++ clang libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db dpkg-dev fakeroot lintian" ;;
+all)   pkgs="$common g++ clang libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db dpkg-dev fakeroot lintian systemtap-sdt-dev bpftrace" ;;
 *)     echo "deps.sh: unknown set '$1' (expected test, bench, arm64, deb or all)" >&2; exit 2 ;;
 esac
 

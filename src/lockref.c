@@ -29,6 +29,7 @@
 #include <hotline/lockref.h>
 
 #include "env.h"
+#include "probes.h"
 
 #ifndef HL_LR_HOOK_SUCCESS
 #define HL_LR_HOOK_SUCCESS(tries)	((void)0) /* a lockless CAS succeeded */
@@ -119,24 +120,54 @@ unsigned int hl_lockref_retry_limit(void)
  * the given success ordering; run SUCCESS (which returns) when that
  * worked. Gives up after the retry limit, falling through to the locked
  * path that follows it in the caller.
+ *
+ * The first attempt is written out on its own so that its success returns
+ * without a probe or a branch more than the loop had: the static probes
+ * (probes.h, docs/trace.md) sit where an attempt failed
+ * (lockref_cmpxchg_fail), where a later attempt succeeded
+ * (lockref_retry_success), where the limit fired (lockref_retry_limit) and
+ * where the operation leaves for the locked path because the lock was seen
+ * taken or the limit fired (lockref_lock; not when CODE itself chose the
+ * lock, as hl_lockref_put_or_lock does for the last reference). ATTEMPT is
+ * a plain block, so that a break in it (CODE's, or the limit's) leaves the
+ * loop around it.
  */
+#define ATTEMPT(l, order, CODE, ON_SUCCESS)                                                        \
+	{                                                                                          \
+		int old_count = word_count(old_), new_count;                                       \
+		CODE tries_++;                                                                     \
+		if (atomic_compare_exchange_strong_explicit(&(l)->lock_count, &old_,               \
+							    word_with_count(old_, new_count),      \
+							    order, memory_order_relaxed)) {        \
+			ON_SUCCESS                                                                 \
+		}                                                                                  \
+		HL_PROBE(lockref_cmpxchg_fail, (l), tries_);                                       \
+		HL_LR_HOOK_FAILED(tries_, limit_);                                                 \
+		if (limit_ && tries_ >= limit_) {                                                  \
+			HL_PROBE(lockref_retry_limit, (l), tries_);                                \
+			HL_PROBE(lockref_lock, (l), tries_);                                       \
+			break;                                                                     \
+		}                                                                                  \
+	}
+
 #define LOCKLESS(l, order, CODE, SUCCESS)                                                          \
 	do {                                                                                       \
 		unsigned int limit_ = atomic_load_explicit(&retry_limit, memory_order_relaxed);    \
 		unsigned int tries_ = 0;                                                           \
 		uint64_t old_ = atomic_load_explicit(&(l)->lock_count, memory_order_relaxed);      \
-		while (word_lock(old_) == 0) {                                                     \
-			int old_count = word_count(old_), new_count;                               \
-			CODE tries_++;                                                             \
-			if (atomic_compare_exchange_strong_explicit(                               \
-				    &(l)->lock_count, &old_, word_with_count(old_, new_count),     \
-				    order, memory_order_relaxed)) {                                \
-				HL_LR_HOOK_SUCCESS(tries_);                                        \
-				SUCCESS                                                            \
-			}                                                                          \
-			HL_LR_HOOK_FAILED(tries_, limit_);                                         \
-			if (limit_ && tries_ >= limit_)                                            \
+		for (;;) {                                                                         \
+			if (hl_unlikely(word_lock(old_) != 0)) {                                   \
+				HL_PROBE(lockref_lock, (l), 0);                                    \
 				break;                                                             \
+			}                                                                          \
+			ATTEMPT(l, order, CODE, HL_LR_HOOK_SUCCESS(tries_); SUCCESS)               \
+			while (word_lock(old_) == 0)                                               \
+				ATTEMPT(l, order, CODE,                                            \
+					HL_PROBE(lockref_retry_success, (l), tries_);              \
+					HL_LR_HOOK_SUCCESS(tries_); SUCCESS)                       \
+			if (word_lock(old_) != 0)                                                  \
+				HL_PROBE(lockref_lock, (l), tries_);                               \
+			break;                                                                     \
 		}                                                                                  \
 		HL_LR_HOOK_FALLBACK(tries_);                                                       \
 	} while (0)

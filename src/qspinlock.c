@@ -63,6 +63,7 @@
 #include <hotline/qspinlock.h>
 
 #include "arch/arch.h"
+#include "probes.h"
 
 #define TAIL_IDX_SHIFT	  16
 #define TAIL_IDX_MASK	  (0x3u << TAIL_IDX_SHIFT)
@@ -283,8 +284,10 @@ static void wait_turn(struct qnode *node)
 	if (!atomic_compare_exchange_strong_explicit(&node->state, &state, NODE_SLEEPING,
 						     memory_order_acquire, memory_order_acquire))
 		return; /* granted meanwhile */
+	HL_PROBE(qspin_park, node);
 	while (atomic_load_explicit(&node->state, memory_order_acquire) != NODE_GRANTED)
 		futex_wait(&node->state, NODE_SLEEPING);
+	HL_PROBE(qspin_wake, node);
 }
 
 /* The successor has published itself as tail; wait until it has linked in. */
@@ -374,6 +377,7 @@ static void lock_queued(hl_qspinlock_t *l)
 						      (val & ~HL_QSPIN_TAIL_MASK) | tail,
 						      memory_order_acq_rel, memory_order_relaxed))
 		;
+	HL_PROBE(qspin_queue, l, val);
 
 	if (val & HL_QSPIN_TAIL_MASK) {
 		struct qnode *prev = tail_node(val);
@@ -405,14 +409,17 @@ static void lock_queued(hl_qspinlock_t *l)
 
 void hl__qspin_lock_slow(hl_qspinlock_t *l, unsigned int val)
 {
+	HL_PROBE(qspin_slow, l, val);
 	if (hl_unlikely(fork_gen))
 		val = forget_the_parent(l);
 	for (;;) {
 		if (!(val & HL_QSPIN_LOCKED_MASK)) {
 			if (atomic_compare_exchange_weak_explicit(
 				    &l->val, &val, val | HL_QSPIN_LOCKED, memory_order_acquire,
-				    memory_order_relaxed))
+				    memory_order_relaxed)) {
+				HL_PROBE(qspin_acquired, l, 0);
 				return;
+			}
 			continue;
 		}
 		if (val != HL_QSPIN_LOCKED)
@@ -421,8 +428,10 @@ void hl__qspin_lock_slow(hl_qspinlock_t *l, unsigned int val)
 			    &l->val, &val, HL_QSPIN_LOCKED | pending_stamp(), memory_order_relaxed,
 			    memory_order_relaxed)) {
 			lock_on_word(l, PENDING_BITS);
+			HL_PROBE(qspin_acquired, l, 1);
 			return;
 		}
 	}
 	lock_queued(l);
+	HL_PROBE(qspin_acquired, l, 2);
 }

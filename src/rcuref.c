@@ -13,7 +13,13 @@
  */
 #include <hotline/rcuref.h>
 
+/* The reports' probes read the counter: only while a tracer is attached. */
+#define HL_PROBE_SEMAPHORES
+#include "probes.h"
 #include "refcount_report.h"
+
+HL_PROBE_SEMAPHORE(rcuref_report);
+HL_PROBE_SEMAPHORE(rcuref_saturate);
 
 static _Atomic(hl_rcuref_handler_t) handler; /* NULL: the default handler */
 
@@ -26,6 +32,9 @@ static void report(hl_rcuref_t *r, enum hl_refcount_saturation t)
 {
 	hl_rcuref_handler_t h = atomic_load_explicit(&handler, memory_order_acquire);
 
+	if (HL_PROBE_ENABLED(rcuref_report))
+		HL_PROBE(rcuref_report, r, t,
+			 atomic_load_explicit(&r->refcnt, memory_order_relaxed));
 	if (h)
 		h(r, t);
 	else
@@ -78,8 +87,10 @@ static bool get_zone(hl_rcuref_t *r, unsigned int v, bool crossed)
 	 * count already parked there keep it there, quietly.
 	 */
 	park(r, in_saturation_zone, HL_RCUREF_SATURATED);
-	if (crossed)
+	if (crossed) {
+		HL_PROBE(rcuref_saturate, r);
 		report(r, HL_RCUREF_GET_OVF);
+	}
 	return true;
 }
 

@@ -10,7 +10,13 @@
 #include <hotline/refcount.h>
 
 #include "env.h"
+/* The reports' probes read the counter: only while a tracer is attached. */
+#define HL_PROBE_SEMAPHORES
+#include "probes.h"
 #include "refcount_report.h"
+
+HL_PROBE_SEMAPHORE(refcount_report);
+HL_PROBE_SEMAPHORE(refcount_saturate);
 
 static _Atomic(hl_refcount_handler_t) handler; /* NULL: the default handler */
 static atomic_uint reported;		       /* default handler: bit per kind */
@@ -95,11 +101,15 @@ void hl__refcount_report(hl_refcount_t *r, enum hl_refcount_saturation t)
 {
 	hl_refcount_handler_t h = atomic_load_explicit(&handler, memory_order_acquire);
 
+	if (HL_PROBE_ENABLED(refcount_report))
+		HL_PROBE(refcount_report, r, t,
+			 atomic_load_explicit(&r->refs, memory_order_relaxed));
 	(h ? h : default_handler)(r, t);
 }
 
 void hl__refcount_saturate(hl_refcount_t *r, enum hl_refcount_saturation t)
 {
+	HL_PROBE(refcount_saturate, r, t);
 	atomic_store_explicit(&r->refs, HL_REFCOUNT_SATURATED, memory_order_relaxed);
 	hl__refcount_report(r, t);
 }

@@ -53,6 +53,7 @@
 #include "arch/arch.h"
 #include "env.h"
 #include "plan.h"
+#include "probes.h"
 #include "zero_plan.h"
 
 /* Thresholds of the automatic plan, read by the architecture's code. */
@@ -450,6 +451,7 @@ uintptr_t hl__zero_extable_fixup(const struct hl_zero_extable *begin,
 		ours = inside(addr, dst, left);
 	if (addr != HL_FAULT_ADDR_UNKNOWN && !ours)
 		return 0;
+	HL_PROBE(try_fault, addr, left, e->kind, pc);
 	return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
 }
 

@@ -98,7 +98,7 @@ src=$(cd "$consumer/../../.." && pwd)
 # hotline-report from the prefix's bin, from another directory: --help, and
 # a small report from a fixture (its package and matplotlib found by itself).
 check_tools() {
-	for t in hotline-bench hotline-sim hotline-report; do
+	for t in hotline-bench hotline-sim hotline-report hotline-trace; do
 		[ -x "$prefix/bin/$t" ] || fail "bin/$t not installed"
 	done
 	(cd "$tmp" && "$prefix/bin/hotline-report" --help >"$tmp/report-help.txt" 2>&1) ||
@@ -134,7 +134,7 @@ check_man() {
 		groff -ww -z -man "$page" 2>"$tmp/groff.err"
 		[ -s "$tmp/groff.err" ] && { cat "$tmp/groff.err"; fail "groff -ww warns on $page"; }
 	done
-	for t in hotline-bench hotline-sim hotline-report; do
+	for t in hotline-bench hotline-sim hotline-report hotline-trace; do
 		[ -f "$man1/$t.1" ] || fail "no man page $t.1"
 		"$prefix/bin/$t" --help 2>&1 | grep -oE '(^|[ ,[|])--?[A-Za-z][A-Za-z0-9-]*' |
 			sed 's/^[ ,[|]*//' | sort -u >"$tmp/options"

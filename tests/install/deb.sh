@@ -43,7 +43,7 @@ for f in "libhotline\.a" "libhotline\.so" "pkgconfig/hotline\.pc" "cmake/hotline
 	has "$D" "^\./usr/lib/$multiarch/$f$" "$f"
 done
 hasnt "$D" "libhotline\.so\.[0-9]|/bin/" "files of the other packages"
-for t in hotline-bench hotline-sim hotline-report; do
+for t in hotline-bench hotline-sim hotline-report hotline-trace; do
 	has "$T" "^\./usr/bin/$t$" "$t"
 	has "$T" "^\./usr/share/man/man1/$t\.1\.gz$" "man1/$t.1.gz"
 done

@@ -25,7 +25,7 @@ import json
 import math
 import os
 
-TOOLS = ("hotline-bench", "hotline-sim")
+TOOLS = ("hotline-bench", "hotline-sim", "hotline-trace")
 
 
 class InputError(Exception):
@@ -292,7 +292,7 @@ def check(path, data):
     tool = data["tool"]
     if tool not in TOOLS:
         raise InputError(path, f"not a hotline result (\"tool\" is {_show(tool)}, "
-                               "expected \"hotline-bench\" or \"hotline-sim\")")
+                               "expected \"hotline-bench\", \"hotline-sim\" or \"hotline-trace\")")
     if "results" not in data:
         raise InputError(path, "not a hotline result (no \"results\" list)")
     if not isinstance(data["results"], list):
