@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/*
+ * generic/copy.c - copying where hotline has no assembly variants (neither
+ * x86-64 nor arm64): one variant, `bytes`, byte by byte through volatile
+ * pointers under a recovery point of its own (recovery.h), as
+ * generic/zero.c clears; hl_try_load64 is one aligned word read in one
+ * load under the same recovery.
+ */
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <hotline/copy.h>
+
+#include "../arch.h"
+#include "recovery.h"
+
+static size_t try_copy_bytes(void *dst, const void *src, size_t n)
+{
+	volatile unsigned char *d = dst;
+	const volatile unsigned char *s = src;
+	struct hl_recovery outer = hl__recovery;
+	volatile size_t i = 0;
+	sigjmp_buf here;
+
+	if (sigsetjmp(here, 0)) {
+		hl__recovery = outer;
+		return n - i;
+	}
+	hl__recovery = (struct hl_recovery){&here, (uintptr_t)dst, (uintptr_t)dst + n,
+					    (uintptr_t)src, (uintptr_t)src + n};
+	for (; i < n; i++)
+		d[i] = s[i];
+	hl__recovery = outer;
+	return 0;
+}
+
+/* The plan (plan.c: bytes for every size) is the entry point's own body. */
+const struct hl_copy_impl hl_arch_copy_impls[] = {
+	{{"bytes", hl__generic_always}, try_copy_bytes, {.inline_entry = true}},
+	{{NULL, NULL}, NULL, {0}},
+};
+
+size_t hl_try_copy(void *dst, const void *src, size_t n)
+{
+	if (!hl__generic_range_checked(dst, n) || !hl__generic_range_checked(src, n))
+		return hl__try_copy_slow(dst, src, n);
+	return hl__try_copy_checked(dst, src, n);
+}
+
+size_t hl__try_copy_checked(void *dst, const void *src, size_t n)
+{
+	hl_copy_fn redirect = __atomic_load_n(&hl__try_copy_redirect, __ATOMIC_ACQUIRE);
+
+	return redirect ? redirect(dst, src, n) : try_copy_bytes(dst, src, n);
+}
+
+bool hl_try_load64(const void *p, uint64_t *out)
+{
+	if ((uintptr_t)p % 8)
+		return false;
+	if (!hl__generic_range_checked(p, 8))
+		return hl__try_load64_slow(p, out);
+	return hl__try_load64_checked(p, out);
+}
+
+bool hl__try_load64_checked(const void *p, uint64_t *out)
+{
+	struct hl_recovery outer = hl__recovery;
+	sigjmp_buf here;
+	uint64_t v;
+
+	if (sigsetjmp(here, 0)) {
+		hl__recovery = outer;
+		return false;
+	}
+	hl__recovery = (struct hl_recovery){&here, (uintptr_t)p, (uintptr_t)p + 8, 0, 0};
+	v = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+	hl__recovery = outer;
+	*out = v;
+	return true;
+}
