@@ -40,14 +40,16 @@ static struct hl_copy_auto auto_plan;
 static size_t install_and_try_copy(void *dst, const void *src, size_t n);
 hl_copy_fn hl__try_copy_redirect = install_and_try_copy;
 
+static void init(void);
 static void publish(const struct hl_variant *chosen, bool installed);
 static struct hl_choice choice = {
 	.env = "HOTLINE_COPY",
 	.variants = {&hl_arch_copy_impls[0].v, sizeof(struct hl_copy_impl)},
+	.init = init,
 	.publish = publish,
+	.once = PTHREAD_ONCE_INIT,
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 /* The choice's hook: the variant chosen (NULL: the automatic plan), once the handler is in. */
 static void publish(const struct hl_variant *chosen, bool installed)
@@ -86,24 +88,10 @@ static void init(void)
 	hl__choice_start(&choice, cpu);
 }
 
-/*
- * Called by the fault layer once the handler is in place
- * (hl_try_zero_prepare or the first hl_try_zero or hl_try_copy): from then
- * on hl_try_copy goes straight to its choice and takes no lock, so that a
- * signal handler may call it even while the thread it interrupted is
- * inside its first call.
- */
-static void installed(void)
-{
-	pthread_once(&init_once, init);
-	hl__choice_installed(&choice);
-}
-
 /* Read the environment at load, before any thread races to the choice. */
 __attribute__((constructor)) static void init_at_load(void)
 {
-	pthread_once(&init_once, init);
-	hl__fault_when_installed(installed);
+	hl__choice_at_load(&choice);
 }
 
 /* Until then every call comes here: n (nothing copied) if it cannot be installed. */
@@ -156,13 +144,11 @@ bool hl__try_load64_slow(const void *p, uint64_t *out)
 
 const char *hl_copy_variant(void)
 {
-	pthread_once(&init_once, init);
 	return hl__choice_name(&choice, &layout);
 }
 
 int hl_copy_use(const char *name)
 {
-	pthread_once(&init_once, init);
 	return hl__choice_use(&choice, name);
 }
 
@@ -176,7 +162,7 @@ int hl_copy_plan(char *buf, size_t size)
 	const struct hl_variant *v;
 	char a[24], b[24];
 
-	pthread_once(&init_once, init);
+	hl__choice_ready(&choice);
 	v = hl__choice_forced(&choice);
 	if (v)
 		return snprintf(buf, size, "%s", v->name);
@@ -192,7 +178,6 @@ int hl_copy_plan(char *buf, size_t size)
 
 void hl__copy_plan_in_force(struct hl_size_plan *p)
 {
-	pthread_once(&init_once, init);
 	hl__choice_classes(&choice, &layout, p);
 }
 

@@ -337,28 +337,32 @@ static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 static atomic_bool installed;
 
 /* The functions to call once the handler is in (hl__fault_when_installed); under hooks_lock. */
-static void (*hooks[HL_FAULT_HOOKS])(void);
+struct hook {
+	void (*fn)(void *arg);
+	void *arg;
+};
+static struct hook hooks[HL_FAULT_HOOKS];
 static unsigned int nr_hooks;
 static bool hooks_called;
 static pthread_mutex_t hooks_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void hl__fault_when_installed(void (*fn)(void))
+void hl__fault_when_installed(void (*fn)(void *arg), void *arg)
 {
 	bool now;
 
 	pthread_mutex_lock(&hooks_lock);
 	now = hooks_called;
 	if (!now && nr_hooks < HL_FAULT_HOOKS)
-		hooks[nr_hooks++] = fn;
+		hooks[nr_hooks++] = (struct hook){fn, arg};
 	pthread_mutex_unlock(&hooks_lock);
 	if (now)
-		fn();
+		fn(arg);
 }
 
 /* The handler is in: mark it, and call each hook once (those registered later run at once). */
 static void call_hooks(void)
 {
-	void (*called[HL_FAULT_HOOKS])(void);
+	struct hook called[HL_FAULT_HOOKS];
 	unsigned int n;
 
 	pthread_mutex_lock(&hooks_lock);
@@ -368,7 +372,7 @@ static void call_hooks(void)
 	memcpy(called, hooks, sizeof(called));
 	pthread_mutex_unlock(&hooks_lock);
 	for (unsigned int i = 0; i < n; i++)
-		called[i]();
+		called[i].fn(called[i].arg);
 }
 
 static void install(void)

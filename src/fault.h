@@ -23,13 +23,13 @@
 int hl__fault_install(void);
 
 /*
- * Call fn once the handler is in: at once if it is, else from the
+ * Call fn(arg) once the handler is in: at once if it is, else from the
  * installation, before hl__fault_install returns to anyone. Each user of
- * the handler registers one function, from its constructor (at most
+ * the handler registers once, from its constructor (at most
  * HL_FAULT_HOOKS in all); fn must not install the handler itself.
  */
 #define HL_FAULT_HOOKS 4
-void hl__fault_when_installed(void (*fn)(void));
+void hl__fault_when_installed(void (*fn)(void *arg), void *arg);
 
 /*
  * The fault signals for one call: the end of the user address space, and

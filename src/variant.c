@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "env.h"
+#include "fault.h"
 #include "plan.h"
 #include "variant.h"
 
@@ -68,12 +69,31 @@ void hl__choice_start(struct hl_choice *c, const struct hl_cpu *cpu)
 	publish(c, v);
 }
 
-void hl__choice_installed(struct hl_choice *c)
+void hl__choice_ready(struct hl_choice *c)
 {
+	pthread_once(&c->once, c->init);
+}
+
+/*
+ * The fault handler is in: from then on the armed entries go straight to
+ * the choice and take no lock, so that a signal handler may call them
+ * even while the thread it interrupted is inside its first call.
+ */
+static void installed(void *arg)
+{
+	struct hl_choice *c = arg;
+
+	hl__choice_ready(c);
 	pthread_mutex_lock(&c->lock);
 	c->installed = true;
 	c->publish(atomic_load_explicit(&c->forced, memory_order_relaxed), true);
 	pthread_mutex_unlock(&c->lock);
+}
+
+void hl__choice_at_load(struct hl_choice *c)
+{
+	hl__choice_ready(c);
+	hl__fault_when_installed(installed, c);
 }
 
 int hl__choice_use(struct hl_choice *c, const char *name)
@@ -81,6 +101,7 @@ int hl__choice_use(struct hl_choice *c, const char *name)
 	const struct hl_variant *v = hl__variant_find(&c->variants, name);
 	bool automatic = name && strcmp(name, "auto") == 0;
 
+	hl__choice_ready(c);
 	if (!automatic && (!v || !v->supported(hl_cpu())))
 		return -1;
 	publish(c, automatic ? NULL : v);
@@ -92,18 +113,21 @@ const struct hl_variant *hl__choice_forced(const struct hl_choice *c)
 	return atomic_load_explicit(&c->forced, memory_order_relaxed);
 }
 
-const char *hl__choice_name(const struct hl_choice *c, const struct hl_plan_layout *l)
+const char *hl__choice_name(struct hl_choice *c, const struct hl_plan_layout *l)
 {
-	const struct hl_variant *v = hl__choice_forced(c);
+	const struct hl_variant *v;
 
+	hl__choice_ready(c);
+	v = hl__choice_forced(c);
 	return v ? v->name : l->name;
 }
 
-void hl__choice_classes(const struct hl_choice *c, const struct hl_plan_layout *l,
-			struct hl_size_plan *p)
+void hl__choice_classes(struct hl_choice *c, const struct hl_plan_layout *l, struct hl_size_plan *p)
 {
-	const struct hl_variant *v = hl__choice_forced(c);
+	const struct hl_variant *v;
 
+	hl__choice_ready(c);
+	v = hl__choice_forced(c);
 	if (v)
 		*p = (struct hl_size_plan){.n = 1, .c = {{v->name, SIZE_MAX}}};
 	else

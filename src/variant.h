@@ -10,9 +10,10 @@
  *
  * A choice is the automatic plan or one variant forced by the environment
  * (HOTLINE_ZERO, HOTLINE_COPY) or by a call (hl_zero_use, hl_copy_use). Its
- * owner (zero.c, copy.c) makes the plan, then starts the choice; the
- * choice calls the owner's publish hook, under its lock, whenever what is
- * chosen changes or the fault handler comes in.
+ * owner (zero.c, copy.c) describes it (struct hl_choice: its table, its
+ * init, which makes the plan, and its publish hook); the choice runs init
+ * once and calls publish, under its lock, whenever what is chosen changes
+ * or the fault handler comes in (fault.h).
  *
  * Internal to the library: hidden in libhotline.so.
  */
@@ -45,27 +46,33 @@ const char *hl__variant_name(const struct hl_variant_table *t, unsigned i);
 bool hl__variant_supported(const struct hl_variant_table *t, const char *name);
 
 /*
- * A choice. publish(c, v) puts v (NULL: the automatic plan) where the
+ * A choice. init makes the owner's plan and ends with hl__choice_start;
+ * it runs once (hl__choice_ready), at load or at the first use.
+ * publish(v, installed) puts v (NULL: the automatic plan) where the
  * entry points read it; installed says whether the fault handler is in
  * (until then the armed entries keep their installing resolvers). It is
- * called with c->lock held.
+ * called with lock held.
  */
 struct hl_choice {
 	const char *env; /* the environment variable that may force a variant */
 	struct hl_variant_table variants;
+	void (*init)(void);
 	void (*publish)(const struct hl_variant *v, bool installed);
+	pthread_once_t once;
+	pthread_mutex_t lock;
 	const struct hl_variant *_Atomic forced;
 	bool installed; /* under lock */
-	pthread_mutex_t lock;
 };
 
-/* The owner's plan is made: force what c->env names if this CPU runs it, and publish. */
+/* From the owner's constructor: init now, and publish again once the fault handler is in. */
+void hl__choice_at_load(struct hl_choice *c);
+/* init, if it has not run. */
+void hl__choice_ready(struct hl_choice *c);
+/* The end of init: force what c->env names if this CPU runs it, and publish. */
 void hl__choice_start(struct hl_choice *c, const struct hl_cpu *cpu);
-/* The fault handler is in (fault.h, hl__fault_when_installed): publish again. */
-void hl__choice_installed(struct hl_choice *c);
-/* hl_zero_use / hl_copy_use, once started: "auto" or a variant this CPU runs; 0, or -1. */
+/* hl_zero_use / hl_copy_use: "auto" or a variant this CPU runs; 0, or -1. */
 int hl__choice_use(struct hl_choice *c, const char *name);
-/* The forced variant, NULL for the automatic plan. */
+/* The forced variant, NULL for the automatic plan (after init). */
 const struct hl_variant *hl__choice_forced(const struct hl_choice *c);
 
 /*
@@ -75,8 +82,8 @@ const struct hl_variant *hl__choice_forced(const struct hl_choice *c);
  */
 struct hl_plan_layout;
 struct hl_size_plan;
-const char *hl__choice_name(const struct hl_choice *c, const struct hl_plan_layout *l);
-void hl__choice_classes(const struct hl_choice *c, const struct hl_plan_layout *l,
+const char *hl__choice_name(struct hl_choice *c, const struct hl_plan_layout *l);
+void hl__choice_classes(struct hl_choice *c, const struct hl_plan_layout *l,
 			struct hl_size_plan *p);
 
 #endif /* HOTLINE_SRC_VARIANT_H */

@@ -46,14 +46,16 @@ static size_t install_and_try_zero(void *dst, size_t n);
 hl_zero_fn hl__zero_redirect = resolve_and_zero;
 hl_zero_fn hl__try_zero_redirect = install_and_try_zero;
 
+static void init(void);
 static void publish(const struct hl_variant *chosen, bool installed);
 static struct hl_choice choice = {
 	.env = "HOTLINE_ZERO",
 	.variants = {&hl_arch_zero_impls[0].v, sizeof(struct hl_zero_impl)},
+	.init = init,
 	.publish = publish,
+	.once = PTHREAD_ONCE_INIT,
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void set_redirect(hl_zero_fn *redirect, hl_zero_fn fn)
 {
@@ -119,28 +121,16 @@ static void init(void)
 	hl__choice_start(&choice, cpu);
 }
 
-/*
- * Called by the fault layer once the handler is in (hl_try_zero_prepare
- * or the first armed call): from then on hl_try_zero goes straight to its
- * choice and takes no lock.
- */
-static void installed(void)
-{
-	pthread_once(&init_once, init);
-	hl__choice_installed(&choice);
-}
-
 /* Read the environment at load time, so the choice is made before any thread races to it. */
 __attribute__((constructor)) static void init_at_load(void)
 {
-	pthread_once(&init_once, init);
-	hl__fault_when_installed(installed);
+	hl__choice_at_load(&choice);
 }
 
 /* hl_zero before init(): choose, then clear through the entry point. */
 static size_t resolve_and_zero(void *dst, size_t n)
 {
-	pthread_once(&init_once, init);
+	hl__choice_ready(&choice);
 	hl_zero(dst, n);
 	return 0;
 }
@@ -182,13 +172,11 @@ size_t hl__try_zero_slow(void *dst, size_t n)
 
 const char *hl_zero_variant(void)
 {
-	pthread_once(&init_once, init);
 	return hl__choice_name(&choice, &layout);
 }
 
 int hl_zero_use(const char *name)
 {
-	pthread_once(&init_once, init);
 	return hl__choice_use(&choice, name);
 }
 
@@ -196,7 +184,7 @@ int hl_zero_plan(char *buf, size_t size)
 {
 	const struct hl_variant *v;
 
-	pthread_once(&init_once, init);
+	hl__choice_ready(&choice);
 	v = hl__choice_forced(&choice);
 	if (v)
 		return snprintf(buf, size, "%s", v->name);
@@ -214,13 +202,12 @@ int hl_zero_plan(char *buf, size_t size)
 
 int hl_zero_plan_sources(char *buf, size_t size)
 {
-	pthread_once(&init_once, init);
+	hl__choice_ready(&choice);
 	return hl__zero_sources(&thresholds, buf, size);
 }
 
 void hl__zero_plan_in_force(struct hl_size_plan *p, struct hl_zero_thresholds *t)
 {
-	pthread_once(&init_once, init);
 	hl__choice_classes(&choice, &layout, p);
 	if (t)
 		*t = thresholds;
