@@ -16,22 +16,7 @@
 
 static size_t try_copy_bytes(void *dst, const void *src, size_t n)
 {
-	volatile unsigned char *d = dst;
-	const volatile unsigned char *s = src;
-	struct hl_recovery outer = hl__recovery;
-	volatile size_t i = 0;
-	sigjmp_buf here;
-
-	if (sigsetjmp(here, 0)) {
-		hl__recovery = outer;
-		return n - i;
-	}
-	hl__recovery = (struct hl_recovery){&here, (uintptr_t)dst, (uintptr_t)dst + n,
-					    (uintptr_t)src, (uintptr_t)src + n};
-	for (; i < n; i++)
-		d[i] = s[i];
-	hl__recovery = outer;
-	return 0;
+	return hl__generic_bytes(dst, src, n, false);
 }
 
 /* The plan (plan.c: bytes for every size) is the entry point's own body. */
@@ -74,7 +59,9 @@ bool hl__try_load64_checked(const void *p, uint64_t *out)
 		return false;
 	}
 	hl__recovery = (struct hl_recovery){&here, (uintptr_t)p, (uintptr_t)p + 8, 0, 0};
+	hl__recovery_fence();
 	v = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+	hl__recovery_fence();
 	hl__recovery = outer;
 	*out = v;
 	return true;

@@ -29,6 +29,16 @@ struct hl_recovery {
 };
 extern _Thread_local struct hl_recovery hl__recovery __attribute__((tls_model("initial-exec")));
 
+/*
+ * Between setting hl__recovery and the accesses it covers, and between
+ * them and restoring it: the handler reads it, so the compiler must not
+ * sink the first store past the accesses (or drop it as overwritten).
+ */
+static inline void hl__recovery_fence(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 /* The entry checks of arch.h, in C: no wrap, and below this thread's top. */
 static inline bool hl__generic_range_checked(const void *p, size_t n)
 {
@@ -36,6 +46,13 @@ static inline bool hl__generic_range_checked(const void *p, size_t n)
 
 	return end >= (uintptr_t)p && end <= hl__try_zero_thread_top;
 }
+
+/*
+ * Write [dst, dst+n) byte by byte through volatile pointers under a
+ * recovery point: zeros if clear, else the bytes of [src, src+n). Returns
+ * the bytes not written, 0 or from the first that faulted.
+ */
+size_t hl__generic_bytes(void *dst, const void *src, size_t n, bool clear);
 
 /* Every generic variant runs on every CPU. */
 bool hl__generic_always(const struct hl_cpu *cpu);

@@ -10,7 +10,6 @@
  * free when nothing faults. It exists so that every build has a correct
  * hl_zero and hl_try_zero.
  */
-#include <setjmp.h>
 #include <string.h>
 
 #include <hotline/zero.h>
@@ -27,20 +26,7 @@ static size_t zero_memset(void *dst, size_t n)
 
 static size_t try_zero_bytes(void *dst, size_t n)
 {
-	volatile unsigned char *p = dst;
-	struct hl_recovery outer = hl__recovery;
-	volatile size_t i = 0;
-	sigjmp_buf here;
-
-	if (sigsetjmp(here, 0)) {
-		hl__recovery = outer;
-		return n - i;
-	}
-	hl__recovery = (struct hl_recovery){&here, (uintptr_t)dst, (uintptr_t)dst + n, 0, 0};
-	for (; i < n; i++)
-		p[i] = 0;
-	hl__recovery = outer;
-	return 0;
+	return hl__generic_bytes(dst, NULL, n, true);
 }
 
 /* The plan (plan.c: memset for every size) is the entry points' own body. */
