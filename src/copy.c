@@ -109,37 +109,21 @@ static size_t install_and_try_copy(void *dst, const void *src, size_t n)
  */
 size_t hl__try_copy_slow(void *dst, const void *src, size_t n)
 {
-	sigset_t old;
-	size_t left;
-	int open;
+	return hl__fault_slow(hl__try_copy_checked, dst, src, n);
+}
 
-	if (!hl__user_range(dst, n) || !hl__user_range(src, n))
-		return n;
-	open = hl__fault_open(&old);
-	if (open < 0)
-		return n;
-	left = hl__try_copy_checked(dst, src, n);
-	if (open)
-		hl__fault_close(&old);
-	return left;
+/* hl_try_load64 as a call of the fault layer: 0 if it loaded *out, else 8. */
+static size_t load64_checked(void *out, const void *p, size_t n)
+{
+	return hl__try_load64_checked(p, out) ? 0 : n;
 }
 
 /* hl_try_load64 when its entry check failed: the same, for 8 bytes. */
 bool hl__try_load64_slow(const void *p, uint64_t *out)
 {
-	sigset_t old;
-	bool ok;
-	int open;
-
 	if (!hl__user_range(p, 8) || hl__fault_install() != 0)
 		return false;
-	open = hl__fault_open(&old);
-	if (open < 0)
-		return false;
-	ok = hl__try_load64_checked(p, out);
-	if (open)
-		hl__fault_close(&old);
-	return ok;
+	return hl__fault_call(load64_checked, out, p, 8) == 0;
 }
 
 const char *hl_copy_variant(void)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * fault.c - the fault layer beneath hl_try_zero, hl_try_copy and
- * hl_try_load64: the SIGSEGV/SIGBUS handler, the exception-table
- * decision, the end of the user address space, and each thread's leave to
- * fault (fault.h). It calls nothing above it: zero.c and copy.c, which
- * choose the variants, ask to hear when the handler is in
+ * hl_try_load64: the SIGSEGV/SIGBUS handler, the end of the user address
+ * space, and each thread's leave to fault (fault.h). The exception-table
+ * decision that the architecture's fixup makes is extable.c's. It calls nothing above it: zero.c
+ * and copy.c, which choose the variants, ask to hear when the handler is in
  * (hl__fault_when_installed).
  *
  * The fault path, step by step:
@@ -23,7 +23,7 @@
  *  3. on_fault() accepts it only if the kernel raised it for a memory
  *     access (si_code) and the architecture confirms that the interrupted
  *     instruction is in the exception table, at an address inside what
- *     that entry may touch (hl__extable_fixup); it then moves the
+ *     that entry may touch (extable.c); it then moves the
  *     context's pc to the fixup and returns. The fixup finishes byte by
  *     byte and returns the bytes left.
  *  4. Anything else goes to the handler that was installed before ours,
@@ -52,7 +52,6 @@
 
 #include "arch/arch.h"
 #include "fault.h"
-#include "probes.h"
 
 /*
  * The end of the user address space, as the kernel's access_ok() sees it
@@ -184,6 +183,27 @@ void hl__fault_close(const sigset_t *old)
 	unblocked_for_a_call--;
 }
 
+size_t hl__fault_call(hl_fault_fn call, void *dst, const void *src, size_t n)
+{
+	sigset_t old;
+	size_t left;
+	int open = hl__fault_open(&old);
+
+	if (open < 0)
+		return n;
+	left = call(dst, src, n);
+	if (open)
+		hl__fault_close(&old);
+	return left;
+}
+
+size_t hl__fault_slow(hl_fault_fn call, void *dst, const void *src, size_t n)
+{
+	if (!hl__user_range(dst, n) || !hl__user_range(src, n))
+		return n;
+	return hl__fault_call(call, dst, src, n);
+}
+
 /*
  * Call once, at load, every C library function that the fault path and
  * the slow paths may call, with arguments that change nothing, so that
@@ -210,48 +230,6 @@ __attribute__((constructor)) static void bind_at_load(void)
 {
 	bind_now();
 	hl__user_top();
-}
-
-/* ---- The exception table's decision (arch.h) ---- */
-
-static const struct hl_extable *extable_find(const struct hl_extable *begin,
-					     const struct hl_extable *end, uintptr_t pc)
-{
-	for (const struct hl_extable *e = begin; e < end; e++) {
-		uintptr_t start = (uintptr_t)&e->start + (intptr_t)e->start;
-		uintptr_t stop = (uintptr_t)&e->end + (intptr_t)e->end;
-
-		if (pc >= start && pc < stop)
-			return e;
-	}
-	return NULL;
-}
-
-static bool inside(uintptr_t addr, uintptr_t lo, uintptr_t len)
-{
-	return addr - lo < len;
-}
-
-uintptr_t hl__extable_fixup(const struct hl_extable *begin, const struct hl_extable *end,
-			    uintptr_t pc, uintptr_t addr, uintptr_t dst, uintptr_t src,
-			    uintptr_t dst_end)
-{
-	const struct hl_extable *e = extable_find(begin, end, pc);
-	uintptr_t left = dst_end - dst;
-	bool ours;
-
-	if (!e)
-		return 0;
-	if (e->kind == HL_EXTABLE_LOAD64)
-		ours = inside(addr, dst, 8);
-	else if (e->kind == HL_EXTABLE_COPY)
-		ours = inside(addr, dst, left) || inside(addr, src, left);
-	else
-		ours = inside(addr, dst, left);
-	if (addr != HL_FAULT_ADDR_UNKNOWN && !ours)
-		return 0;
-	HL_PROBE(try_fault, addr, left, e->kind, pc);
-	return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
 }
 
 /* ---- The handler ---- */

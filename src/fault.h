@@ -44,4 +44,20 @@ bool hl__user_range(const void *p, size_t n); /* [p, p + n) does not wrap, ends 
 int hl__fault_open(sigset_t *old);
 void hl__fault_close(const sigset_t *old);
 
+/*
+ * An armed entry whose check failed, for ranges the caller found inside
+ * the user address space (hl__user_range): call(dst, src, n) with the
+ * fault signals open for it (hl__fault_open, hl__fault_close); n, as if
+ * nothing was done, if they cannot be.
+ */
+typedef size_t (*hl_fault_fn)(void *dst, const void *src, size_t n);
+size_t hl__fault_call(hl_fault_fn call, void *dst, const void *src, size_t n);
+
+/*
+ * The same for ranges not checked yet: n (refused whole, nothing done)
+ * if [dst, dst+n) or [src, src+n) wraps or ends beyond the user address
+ * space (a call without a source passes src = dst).
+ */
+size_t hl__fault_slow(hl_fault_fn call, void *dst, const void *src, size_t n);
+
 #endif /* HOTLINE_SRC_FAULT_H */

@@ -153,21 +153,15 @@ static size_t install_and_try_zero(void *dst, size_t n)
  * layer opens the fault signals for the call if this thread blocks them
  * (fault.c, hl__fault_open).
  */
+static size_t zero_checked(void *dst, const void *src, size_t n)
+{
+	(void)src;
+	return hl__try_zero_checked(dst, n);
+}
+
 size_t hl__try_zero_slow(void *dst, size_t n)
 {
-	sigset_t old;
-	size_t left;
-	int open;
-
-	if (!hl__user_range(dst, n))
-		return n;
-	open = hl__fault_open(&old);
-	if (open < 0)
-		return n;
-	left = hl__try_zero_checked(dst, n);
-	if (open)
-		hl__fault_close(&old);
-	return left;
+	return hl__fault_slow(zero_checked, dst, dst, n);
 }
 
 const char *hl_zero_variant(void)

@@ -93,9 +93,11 @@ bool hl_arch_fault_fixup(void *uc, uintptr_t addr);
  * must end at or below hl__try_zero_thread_top. That is a thread-local
  * copy of the end of the user address space, 0 until fault.c has found
  * that this thread does not block SIGSEGV/SIGBUS (so one comparison checks
- * both: fault.h, hl__fault_open). When a check fails the entry tail-calls hl__try_zero_slow
- * (zero.c), which returns n or calls hl__try_zero_checked: the entry point
- * just after its checks.
+ * both: fault.h, hl__fault_open). When a check fails the entry tail-calls
+ * hl__try_zero_slow (zero.c), which returns n or calls
+ * hl__try_zero_checked: the entry point just after its checks. An entry
+ * written in C (arch/generic/) calls the fault layer's hl__fault_slow
+ * itself instead, so that it calls nothing above it.
  */
 extern _Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
 size_t hl__try_zero_slow(void *dst, size_t n);
@@ -125,7 +127,7 @@ struct hl_extable {
 };
 
 /*
- * The one decision every architecture's hl_arch_fault_fixup makes (fault.c):
+ * The one decision every architecture's hl_arch_fault_fixup makes (extable.c):
  * the fixup for a fault at pc in the table [begin, end), given the
  * interrupted code's progress registers (dst, src and the destination's
  * end, as the variants' protocol keeps them), or 0 when pc is not in the

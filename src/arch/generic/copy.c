@@ -11,6 +11,7 @@
 
 #include <hotline/copy.h>
 
+#include "../../fault.h"
 #include "../arch.h"
 #include "recovery.h"
 
@@ -25,11 +26,17 @@ const struct hl_copy_impl hl_arch_copy_impls[] = {
 	{{NULL, NULL}, NULL, {0}},
 };
 
+/* A check that fails goes to the fault layer (hl__try_copy_slow's work, without a call up). */
 size_t hl_try_copy(void *dst, const void *src, size_t n)
 {
 	if (!hl__generic_range_checked(dst, n) || !hl__generic_range_checked(src, n))
-		return hl__try_copy_slow(dst, src, n);
+		return hl__fault_slow(hl__try_copy_checked, dst, src, n);
 	return hl__try_copy_checked(dst, src, n);
+}
+
+static size_t load64_checked(void *out, const void *p, size_t n)
+{
+	return hl__try_load64_checked(p, out) ? 0 : n;
 }
 
 size_t hl__try_copy_checked(void *dst, const void *src, size_t n)
@@ -44,7 +51,7 @@ bool hl_try_load64(const void *p, uint64_t *out)
 	if ((uintptr_t)p % 8)
 		return false;
 	if (!hl__generic_range_checked(p, 8))
-		return hl__try_load64_slow(p, out);
+		return hl__user_range(p, 8) && hl__fault_call(load64_checked, out, p, 8) == 0;
 	return hl__try_load64_checked(p, out);
 }
 

@@ -15,6 +15,7 @@
 #include <hotline/zero.h>
 
 #include "../../zero_plan.h"
+#include "../../fault.h"
 #include "../arch.h"
 #include "recovery.h"
 
@@ -52,10 +53,17 @@ void hl_zero(void *dst, size_t n)
 		memset(dst, 0, n);
 }
 
+static size_t zero_checked(void *dst, const void *src, size_t n)
+{
+	(void)src;
+	return hl__try_zero_checked(dst, n);
+}
+
+/* A check that fails goes to the fault layer (hl__try_zero_slow's work, without a call up). */
 size_t hl_try_zero(void *dst, size_t n)
 {
 	if (!hl__generic_range_checked(dst, n))
-		return hl__try_zero_slow(dst, n);
+		return hl__fault_slow(zero_checked, dst, dst, n);
 	return hl__try_zero_checked(dst, n);
 }
 
