@@ -44,10 +44,12 @@ struct hl_zero_auto {
 
 /*
  * A variant (its name and whether a CPU runs it: variant.h), its two
- * forms, and the code of the automatic plans it leads: those whose first
- * class it is (the layout's name). Left empty, such a plan is the variant
- * alone; the plan of several classes that starts with it is then code of
- * its own, named here.
+ * forms, and `leads`: the code of an automatic plan whose first class it
+ * is (plan.h, the layout's name). Left empty, that plan is the variant
+ * itself; a plan of several classes with code of its own (the entry
+ * points' body, or an auto_* routine of the assembly) is named here. So
+ * zero.c finds a plan's code in the table, by the registry's name lookup,
+ * and no code compares variant names.
  */
 struct hl_zero_impl {
 	struct hl_variant v;
