@@ -88,6 +88,12 @@ static struct fault_api api = {
 	.subjects = subjects,
 };
 
+/* The grids' states (support/fault_grid.h): either side can fault. */
+static struct fault_grid_test grid = {.api = &api};
+static struct fault_grid_test src_none = {&api, FAULT_SRC_HOLE, PROT_NONE};
+static struct fault_grid_test dst_none = {&api, FAULT_DST_HOLE, PROT_NONE};
+static struct fault_grid_test dst_read_only = {&api, FAULT_DST_HOLE, PROT_READ};
+
 static unsigned char *map_plain(size_t len)
 {
 	unsigned char *p =
@@ -97,27 +103,6 @@ static unsigned char *map_plain(size_t len)
 		fail_msg("mmap of %zu bytes: %s", len, strerror(errno));
 	fill_pattern(p, len, 7);
 	return p;
-}
-
-static void source_before_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_edges(&api, FAULT_SRC_HOLE, PROT_NONE);
-}
-
-static void dest_before_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_edges(&api, FAULT_DST_HOLE, PROT_NONE);
-}
-
-static void dest_before_read_only_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_edges(&api, FAULT_DST_HOLE, PROT_READ);
 }
 
 /*
@@ -179,51 +164,6 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 	copy_use("auto");
 	munmap(src, len);
 	munmap(dst, len);
-}
-
-/* Calls of every size class of the plan fault deep inside, on either side (fault_grid_deep). */
-static void faults_deep_inside_every_size_class_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_deep(&api);
-}
-
-/* A PROT_NONE page at 512 KiB + 4096 k of a 1 MiB buffer, on either side: the copy stops there. */
-static void hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_hole(&api);
-}
-
-/*
- * A shared mapping of 3 pages over a file of 1.5 (support/guarded.h): the
- * page holding EOF reads and writes; the third raises SIGBUS. As the
- * source: the copy stops at the third page, and the bytes of the second
- * past EOF read as zero. As the destination: the same, and the file's
- * bytes are the copied ones, its size unchanged.
- */
-static void
-mapping_beyond_eof_as_source_and_as_destination_stops_at_the_page_after_eof(void **state)
-{
-	unsigned char *map;
-	int fd;
-
-	(void)state;
-	fault_handlers_restore();
-	map = map_beyond_eof(&fd);
-	fault_grid_beyond_eof(&api, fd, map);
-	munmap(map, 3 * page_size());
-	close(fd);
-}
-
-/* A fault on either side, resolved exactly on an alternate signal stack (SA_ONSTACK). */
-static void fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_alt_stack(&api);
 }
 
 static void zero_bytes_with_null_pointers_copy_nothing_and_return_0(void **state)
@@ -569,18 +509,25 @@ static int setup(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(
-			source_before_prot_none_every_distance_to_130_every_length_to_300_exact),
-		cmocka_unit_test(
-			dest_before_prot_none_every_distance_to_130_every_length_to_300_exact),
-		cmocka_unit_test(
-			dest_before_read_only_every_distance_to_130_every_length_to_300_exact),
+		FAULT_GRID_TEST(
+			"source_before_prot_none_every_distance_to_130_every_length_to_300_exact",
+			fault_grid_edges_test, &src_none),
+		FAULT_GRID_TEST(
+			"dest_before_prot_none_every_distance_to_130_every_length_to_300_exact",
+			fault_grid_edges_test, &dst_none),
+		FAULT_GRID_TEST(
+			"dest_before_read_only_every_distance_to_130_every_length_to_300_exact",
+			fault_grid_edges_test, &dst_read_only),
 		cmocka_unit_test(copies_past_512_every_alignment_end_exactly),
-		cmocka_unit_test(faults_deep_inside_every_size_class_exact),
-		cmocka_unit_test(hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it),
-		cmocka_unit_test(
-			mapping_beyond_eof_as_source_and_as_destination_stops_at_the_page_after_eof),
-		cmocka_unit_test(fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack),
+		FAULT_GRID_TEST("faults_deep_inside_every_size_class_exact", fault_grid_deep_test,
+				&grid),
+		FAULT_GRID_TEST("hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it",
+				fault_grid_hole_test, &grid),
+		FAULT_GRID_TEST("mapping_beyond_eof_as_source_and_as_destination_stops_at_the_page_"
+				"after_eof",
+				fault_grid_beyond_eof_test, &grid),
+		FAULT_GRID_TEST("fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack",
+				fault_grid_alt_stack_test, &grid),
 		cmocka_unit_test(zero_bytes_with_null_pointers_copy_nothing_and_return_0),
 		cmocka_unit_test(variant_names_are_distinct_and_end_with_null),
 		cmocka_unit_test(use_of_each_supported_variant_makes_it_the_variant_and_the_plan),

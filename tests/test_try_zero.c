@@ -122,58 +122,16 @@ static struct fault_api api = {
 	.subjects = subjects,
 };
 
-static void edge_at_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_edges(&api, FAULT_DST_HOLE, PROT_NONE);
-}
-
-static void edge_at_read_only_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_edges(&api, FAULT_DST_HOLE, PROT_READ);
-}
+/* The grids' states (support/fault_grid.h): only the destination can fault. */
+static struct fault_grid_test grid = {.api = &api};
+static struct fault_grid_test prot_none = {&api, FAULT_DST_HOLE, PROT_NONE};
+static struct fault_grid_test read_only = {&api, FAULT_DST_HOLE, PROT_READ};
 
 /*
- * Calls of many sizes, and for auto of every class of the plan (each bound
- * and bound + 1, and a size well inside the last class), fault at distances
- * from the start to the end of the call (fault_grid_deep).
+ * The mapping of support/guarded.h's map_beyond_eof, its file truncated
+ * after mapping: stores up to the end of page 2, which holds EOF, succeed;
+ * page 3 raises SIGBUS (fault_grid_beyond_eof).
  */
-static void faults_deep_inside_every_size_class_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_deep(&api);
-}
-
-/* A PROT_NONE page at 512 KiB + 4096 k of a 1 MiB buffer: the call stops exactly there. */
-static void hole_in_the_middle_of_1_mib_stops_exactly_at_it(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_hole(&api);
-}
-
-/*
- * A shared mapping of 3 pages over a file of 1.5 (made so, or truncated
- * after mapping): stores up to the end of page 2, which holds EOF, succeed;
- * page 3 raises SIGBUS. The file's bytes are cleared through the mapping.
- */
-static void mapping_beyond_eof_clears_up_to_the_page_holding_eof(void **state)
-{
-	unsigned char *map;
-	int fd;
-
-	(void)state;
-	fault_handlers_restore();
-	map = map_beyond_eof(&fd);
-	fault_grid_beyond_eof(&api, fd, map);
-	munmap(map, 3 * page_size());
-	close(fd);
-}
-
 static void file_truncated_under_a_mapping_clears_up_to_the_page_holding_eof(void **state)
 {
 	size_t page = page_size();
@@ -190,14 +148,6 @@ static void file_truncated_under_a_mapping_clears_up_to_the_page_holding_eof(voi
 	fault_grid_beyond_eof(&api, fd, map);
 	munmap(map, 3 * page);
 	close(fd);
-}
-
-/* A fault resolved exactly on an alternate signal stack, which it must have used (SA_ONSTACK). */
-static void fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_grid_alt_stack(&api);
 }
 
 static void prepare_returns_0_every_time(void **state)
@@ -887,13 +837,19 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(prepare_returns_0_every_time),
-		cmocka_unit_test(edge_at_prot_none_every_distance_to_130_every_length_to_300_exact),
-		cmocka_unit_test(edge_at_read_only_every_distance_to_130_every_length_to_300_exact),
-		cmocka_unit_test(faults_deep_inside_every_size_class_exact),
-		cmocka_unit_test(hole_in_the_middle_of_1_mib_stops_exactly_at_it),
-		cmocka_unit_test(mapping_beyond_eof_clears_up_to_the_page_holding_eof),
+		FAULT_GRID_TEST("edge_at_prot_none_every_distance_to_130_every_length_to_300_exact",
+				fault_grid_edges_test, &prot_none),
+		FAULT_GRID_TEST("edge_at_read_only_every_distance_to_130_every_length_to_300_exact",
+				fault_grid_edges_test, &read_only),
+		FAULT_GRID_TEST("faults_deep_inside_every_size_class_exact", fault_grid_deep_test,
+				&grid),
+		FAULT_GRID_TEST("hole_in_the_middle_of_1_mib_stops_exactly_at_it",
+				fault_grid_hole_test, &grid),
+		FAULT_GRID_TEST("mapping_beyond_eof_clears_up_to_the_page_holding_eof",
+				fault_grid_beyond_eof_test, &grid),
 		cmocka_unit_test(file_truncated_under_a_mapping_clears_up_to_the_page_holding_eof),
-		cmocka_unit_test(fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack),
+		FAULT_GRID_TEST("fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack",
+				fault_grid_alt_stack_test, &grid),
 		cmocka_unit_test(stray_null_store_still_dies_of_sigsegv),
 		cmocka_unit_test(store_to_read_only_page_plain_or_by_hl_zero_dies_of_sigsegv),
 		cmocka_unit_test(plain_load_or_store_beyond_eof_dies_of_sigbus),

@@ -383,3 +383,50 @@ void fault_grid_alt_stack(const struct fault_api *api)
 	munmap(plain, len);
 	munmap(alt, size);
 }
+
+/* ---- The grids as cmocka tests (FAULT_GRID_TEST) ---- */
+
+void fault_grid_edges_test(void **state)
+{
+	const struct fault_grid_test *t = *state;
+
+	fault_handlers_restore();
+	fault_grid_edges(t->api, t->side, t->prot);
+}
+
+void fault_grid_deep_test(void **state)
+{
+	const struct fault_grid_test *t = *state;
+
+	fault_handlers_restore();
+	fault_grid_deep(t->api);
+}
+
+void fault_grid_hole_test(void **state)
+{
+	const struct fault_grid_test *t = *state;
+
+	fault_handlers_restore();
+	fault_grid_hole(t->api);
+}
+
+void fault_grid_beyond_eof_test(void **state)
+{
+	const struct fault_grid_test *t = *state;
+	unsigned char *map;
+	int fd;
+
+	fault_handlers_restore();
+	map = map_beyond_eof(&fd);
+	fault_grid_beyond_eof(t->api, fd, map);
+	munmap(map, 3 * page_size());
+	close(fd);
+}
+
+void fault_grid_alt_stack_test(void **state)
+{
+	const struct fault_grid_test *t = *state;
+
+	fault_handlers_restore();
+	fault_grid_alt_stack(t->api);
+}

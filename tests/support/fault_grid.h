@@ -28,7 +28,11 @@
  *    must be those written, its size unchanged;
  *  - fault_grid_alt_stack: a fault handled on an alternate signal stack of
  *    sysconf(_SC_SIGSTKSZ) bytes, which the signal frame must have marked.
- * The caller's test starts with fault_handlers_restore() (support/faults.h).
+ * A test that calls a grid starts with fault_handlers_restore()
+ * (support/faults.h). The grids are also cmocka tests of their own, named
+ * in the caller's table (FAULT_GRID_TEST below): the *_test functions
+ * take a struct fault_grid_test as their state, restore the handlers and
+ * run the grid; fault_grid_beyond_eof_test on a fresh map_beyond_eof().
  */
 #ifndef HOTLINE_TESTS_SUPPORT_FAULT_GRID_H
 #define HOTLINE_TESTS_SUPPORT_FAULT_GRID_H
@@ -56,5 +60,23 @@ void fault_grid_deep(const struct fault_api *api);
 void fault_grid_hole(const struct fault_api *api);
 void fault_grid_beyond_eof(const struct fault_api *api, int fd, unsigned char *map);
 void fault_grid_alt_stack(const struct fault_api *api);
+
+struct fault_grid_test {
+	const struct fault_api *api;
+	enum fault_side side; /* for fault_grid_edges_test */
+	int prot;	      /* for fault_grid_edges_test */
+};
+
+/* An entry of a cmocka table: the test named test_name runs grid (a *_test below) on *state. */
+#define FAULT_GRID_TEST(test_name, grid, state)                                                    \
+	{                                                                                          \
+		.name = test_name, .test_func = grid, .initial_state = state                       \
+	}
+
+void fault_grid_edges_test(void **state);
+void fault_grid_deep_test(void **state);
+void fault_grid_hole_test(void **state);
+void fault_grid_beyond_eof_test(void **state);
+void fault_grid_alt_stack_test(void **state);
 
 #endif /* HOTLINE_TESTS_SUPPORT_FAULT_GRID_H */
