@@ -3,27 +3,24 @@
  * copy.c - hl_try_copy's variant choice and the slow paths of hl_try_copy
  * and hl_try_load64.
  *
- * The variants live in src/arch/<arch>/, in hl_try_zero's exception
- * table; a fault in one is resolved by hl_try_zero's handler (zero.c,
- * installed on the first call here too), which sends it to the variant's
- * fixup. This file chooses the variant once (the architecture's automatic
- * plan, or HOTLINE_COPY), publishes it in the redirect that hl_try_copy
- * jumps through, and handles what the entry checks turn away: ranges
+ * The variants live in src/arch/<arch>/, in the exception table that the
+ * fault layer (fault.c) consults: a fault in one goes to the variant's
+ * fixup. This file makes the automatic plan (plan.c), lets the shared
+ * choice (variant.c) pick it or HOTLINE_COPY's variant, publishes that in
+ * the redirect hl_try_copy jumps through once the fault layer says the
+ * handler is in, and handles what the entry checks turn away: ranges
  * outside the user address space and threads that block SIGSEGV/SIGBUS.
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <hotline/copy.h>
-#include <hotline/zero.h>
 
 #include "arch/arch.h"
-#include "env.h"
+#include "fault.h"
 #include "plan.h"
+#include "variant.h"
 #include "zero_plan.h"
 
 /* Thresholds of the automatic plan, read by the architecture's code. */
@@ -43,83 +40,64 @@ static struct hl_copy_auto auto_plan;
 static size_t install_and_try_copy(void *dst, const void *src, size_t n);
 hl_copy_fn hl__try_copy_redirect = install_and_try_copy;
 
-static const struct hl_copy_impl *_Atomic forced;
-static pthread_mutex_t choice_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static atomic_bool ready;
+static void init(void);
+static void publish(const struct hl_variant *chosen, bool installed);
+static struct hl_choice choice = {
+	.env = "HOTLINE_COPY",
+	.variants = {&hl_arch_copy_impls[0].v, sizeof(struct hl_copy_impl)},
+	.init = init,
+	.publish = publish,
+	.once = PTHREAD_ONCE_INIT,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
-const struct hl_copy_impl *hl__copy_impl(const char *name)
+/* The choice's hook: the variant chosen (NULL: the automatic plan), once the handler is in. */
+static void publish(const struct hl_variant *chosen, bool installed)
 {
-	for (const struct hl_copy_impl *v = hl_arch_copy_impls; name && v->name; v++)
-		if (strcmp(v->name, name) == 0)
-			return v;
-	return NULL;
-}
-
-/* Publish a choice (NULL: automatic) once the handler is in; callers hold choice_lock. */
-static void publish(const struct hl_copy_impl *v)
-{
+	const struct hl_copy_impl *v = (const struct hl_copy_impl *)chosen;
 	hl_copy_fn fn = v ? v->try_fn : auto_plan.inline_entry ? NULL : auto_plan.try_fn;
 
-	atomic_store_explicit(&forced, v, memory_order_relaxed);
-	if (atomic_load_explicit(&ready, memory_order_relaxed))
+	if (installed)
 		__atomic_store_n(&hl__try_copy_redirect, fn, __ATOMIC_RELEASE);
+}
+
+/* The code of the plan of layout l, as zero.c's plan_code. */
+static struct hl_copy_auto plan_code(const struct hl_plan_layout *l)
+{
+	const struct hl_variant *head = hl__variant_find(&choice.variants, l->name);
+	const struct hl_copy_impl *v =
+		head ? (const struct hl_copy_impl *)head : &hl_arch_copy_impls[0];
+
+	if (v->leads.inline_entry || v->leads.try_fn)
+		return v->leads;
+	return (struct hl_copy_auto){.try_fn = v->try_fn};
 }
 
 /* First use: the automatic plan, then HOTLINE_COPY if it names a variant this CPU runs. */
 static void init(void)
 {
 	const struct hl_cpu *cpu = hl_cpu();
-	const char *env = getenv("HOTLINE_COPY");
-	const struct hl_copy_impl *v = NULL;
 	struct hl_zero_machine machine;
 
 	hl__zero_machine_probe(cpu, &machine);
 	hl__copy_layout(&machine, &layout);
-	hl_arch_copy_auto(&layout, &auto_plan);
+	auto_plan = plan_code(&layout);
 	hl__copy_vec_max = layout.vec_max;
 	hl__copy_rep_max = layout.rep_max;
 	hl__copy_alias_window = layout.alias_window;
-	if (env && strcmp(env, "auto") != 0) {
-		v = hl__copy_impl(env);
-		if (!v) {
-			hl__env_report("HOTLINE_COPY", env, "unknown variant; using auto");
-		} else if (!v->supported(cpu)) {
-			hl__env_report("HOTLINE_COPY", env,
-				       "not supported by this CPU; using auto");
-			v = NULL;
-		}
-	}
-	pthread_mutex_lock(&choice_lock);
-	publish(v);
-	pthread_mutex_unlock(&choice_lock);
+	hl__choice_start(&choice, cpu);
 }
 
 /* Read the environment at load, before any thread races to the choice. */
 __attribute__((constructor)) static void init_at_load(void)
 {
-	pthread_once(&init_once, init);
-}
-
-/*
- * Called by zero.c once the fault handler is in place (hl_try_zero_prepare
- * or the first hl_try_zero or hl_try_copy): from then on hl_try_copy goes
- * straight to its choice and takes no lock, so that a signal handler may
- * call it even while the thread it interrupted is inside its first call.
- */
-void hl__copy_installed(void)
-{
-	pthread_once(&init_once, init);
-	pthread_mutex_lock(&choice_lock);
-	atomic_store_explicit(&ready, true, memory_order_release);
-	publish(atomic_load_explicit(&forced, memory_order_relaxed));
-	pthread_mutex_unlock(&choice_lock);
+	hl__choice_at_load(&choice);
 }
 
 /* Until then every call comes here: n (nothing copied) if it cannot be installed. */
 static size_t install_and_try_copy(void *dst, const void *src, size_t n)
 {
-	if (hl_try_zero_prepare() != 0)
+	if (hl__fault_install() != 0)
 		return n;
 	return hl__try_copy_checked(dst, src, n);
 }
@@ -127,64 +105,35 @@ static size_t install_and_try_copy(void *dst, const void *src, size_t n)
 /*
  * hl_try_copy when its entry check failed: a range outside the user
  * address space is refused whole (n); otherwise the fault signals are
- * opened for the call as hl_try_zero's slow path does (zero.c).
+ * opened for the call (fault.c, hl__fault_open), as for hl_try_zero.
  */
 size_t hl__try_copy_slow(void *dst, const void *src, size_t n)
 {
-	sigset_t old;
-	size_t left;
-	int open;
+	return hl__fault_slow(hl__try_copy_checked, dst, src, n);
+}
 
-	if (!hl__user_range(dst, n) || !hl__user_range(src, n))
-		return n;
-	open = hl__fault_open(&old);
-	if (open < 0)
-		return n;
-	left = hl__try_copy_checked(dst, src, n);
-	if (open)
-		hl__fault_close(&old);
-	return left;
+/* hl_try_load64 as a call of the fault layer: 0 if it loaded *out, else 8. */
+static size_t load64_checked(void *out, const void *p, size_t n)
+{
+	return hl__try_load64_checked(p, out) ? 0 : n;
 }
 
 /* hl_try_load64 when its entry check failed: the same, for 8 bytes. */
 bool hl__try_load64_slow(const void *p, uint64_t *out)
 {
-	sigset_t old;
-	bool ok;
-	int open;
-
-	if (!hl__user_range(p, 8) || hl_try_zero_prepare() != 0)
+	if (!hl__user_range(p, 8) || hl__fault_install() != 0)
 		return false;
-	open = hl__fault_open(&old);
-	if (open < 0)
-		return false;
-	ok = hl__try_load64_checked(p, out);
-	if (open)
-		hl__fault_close(&old);
-	return ok;
+	return hl__fault_call(load64_checked, out, p, 8) == 0;
 }
 
 const char *hl_copy_variant(void)
 {
-	const struct hl_copy_impl *v;
-
-	pthread_once(&init_once, init);
-	v = atomic_load_explicit(&forced, memory_order_relaxed);
-	return v ? v->name : layout.name;
+	return hl__choice_name(&choice, &layout);
 }
 
 int hl_copy_use(const char *name)
 {
-	const struct hl_copy_impl *v = hl__copy_impl(name);
-	bool automatic = name && strcmp(name, "auto") == 0;
-
-	pthread_once(&init_once, init);
-	if (!automatic && (!v || !v->supported(hl_cpu())))
-		return -1;
-	pthread_mutex_lock(&choice_lock);
-	publish(automatic ? NULL : v);
-	pthread_mutex_unlock(&choice_lock);
-	return 0;
+	return hl__choice_use(&choice, name);
 }
 
 static int size_text(char *buf, size_t size, size_t n)
@@ -194,11 +143,11 @@ static int size_text(char *buf, size_t size, size_t n)
 
 int hl_copy_plan(char *buf, size_t size)
 {
-	const struct hl_copy_impl *v;
+	const struct hl_variant *v;
 	char a[24], b[24];
 
-	pthread_once(&init_once, init);
-	v = atomic_load_explicit(&forced, memory_order_relaxed);
+	hl__choice_ready(&choice);
+	v = hl__choice_forced(&choice);
 	if (v)
 		return snprintf(buf, size, "%s", v->name);
 	if (!layout.mid)
@@ -211,18 +160,17 @@ int hl_copy_plan(char *buf, size_t size)
 			layout.large);
 }
 
+void hl__copy_plan_in_force(struct hl_size_plan *p)
+{
+	hl__choice_classes(&choice, &layout, p);
+}
+
 const char *hl_copy_variant_name(unsigned i)
 {
-	unsigned n = 0;
-
-	while (hl_arch_copy_impls[n].name)
-		n++;
-	return i < n ? hl_arch_copy_impls[i].name : NULL;
+	return hl__variant_name(&choice.variants, i);
 }
 
 bool hl_copy_supported(const char *name)
 {
-	const struct hl_copy_impl *v = hl__copy_impl(name);
-
-	return v && v->supported(hl_cpu());
+	return hl__variant_supported(&choice.variants, name);
 }

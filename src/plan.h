@@ -8,8 +8,9 @@
  * test on any machine can derive the plans of a machine it is told about
  * (tests/bench/test_plans.c holds them against data/machines/). The
  * library derives its own plans with these very functions, from the
- * description of the machine it runs on, and then asks the architecture
- * (src/arch/<arch>/, arch.h) for the code of a plan by its variants' names.
+ * description of the machine it runs on, and then finds the code of a
+ * plan in the architecture's variant table (src/arch/<arch>/, arch.h) by
+ * the name of its first variant, through the registry (variant.h).
  *
  * Internal to the library: hidden in libhotline.so, not in any public
  * header (the tests link the static library).
@@ -80,11 +81,16 @@ void hl__copy_plan_for(const struct hl_zero_machine *m, struct hl_size_plan *p);
 const char *hl__plan_variant(const struct hl_size_plan *p, size_t n);
 
 /*
- * hl_zero's automatic plan in force in this process (src/zero.c), as its
- * size classes and its thresholds with their sources: what hl_zero_plan()
- * and hl_zero_plan_sources() write as text, for code that needs the values
- * (the bench's zero --tune).
+ * The plans hl_zero and hl_try_copy run in this process now (src/zero.c,
+ * src/copy.c), as size classes: the automatic plan's, or one class for a
+ * variant forced by HOTLINE_ZERO / HOTLINE_COPY or hl_zero_use /
+ * hl_copy_use; for hl_zero also the automatic plan's thresholds with
+ * their sources (t, unless NULL). What hl_zero_plan(), hl_copy_plan() and
+ * hl_zero_plan_sources() write as text, for code that needs the values
+ * (the bench's zero --tune, the tests' fault grids): nobody parses the
+ * text.
  */
 void hl__zero_plan_in_force(struct hl_size_plan *p, struct hl_zero_thresholds *t);
+void hl__copy_plan_in_force(struct hl_size_plan *p);
 
 #endif /* HOTLINE_SRC_PLAN_H */

@@ -1,59 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * zero.c - hl_zero's variant choice and hl_try_zero's fault handler.
+ * zero.c - hl_zero's and hl_try_zero's variant choice, and hl_try_zero's
+ * slow path.
  *
- * The variants live in src/arch/<arch>/; this file picks one (or the
- * architecture's automatic plan), publishes it in one atomic pointer that
- * hl_zero jumps through, and turns a fault inside a variant into a return
- * value for hl_try_zero.
- *
- * The fault path, step by step:
- *  0. hl_try_zero's entry checks that the range lies in the user address
- *     space and that this thread does not block SIGSEGV and SIGBUS (the
- *     kernel kills a thread that faults with them blocked), both with one
- *     comparison against a thread-local end of user space; when it fails,
- *     hl__try_zero_slow() below refuses the range or unblocks the signals
- *     for the call.
- *  1. hl_try_zero runs a variant whose stores are in the exception table
- *     (the hl__try_zero_* copy): being that copy is what arms it, so the
- *     armed path costs nothing.
- *  2. A store faults; the kernel delivers SIGSEGV or SIGBUS to this thread.
- *  3. on_fault() accepts it only if the kernel raised it for a memory
- *     access (si_code) and the architecture confirms that the interrupted
- *     instruction is an armed variant's store, in its exception table, at
- *     an address inside what it clears; it then moves the context's pc to
- *     the fixup and returns. The fixup finishes byte by byte and returns
- *     the bytes not cleared.
- *  4. Anything else goes to the handler that was installed before ours,
- *     as the kernel would have called it, or to the default action.
- *
- * The handler must run on a small alternate signal stack, and the first
- * fault may come before the program has called anything else: so the
- * fixup path (on_fault, the architecture's fixup, the table search) calls
- * no function outside this library, and the C library functions the rest
- * of the fault path and hl__try_zero_slow() use are bound once at load
- * (bind_now): a lazily bound call would run the dynamic linker's resolver,
- * which needs kilobytes of stack, inside the handler. zero.h states the
- * stack the handler needs (HL_TRY_ZERO_HANDLER_STACK).
+ * The variants live in src/arch/<arch>/; this file makes the automatic
+ * plan (plan.c chooses its variants, zero_plan.c its thresholds), lets the
+ * shared choice (variant.c) pick it or a forced variant, and publishes
+ * that in the redirects hl_zero and hl_try_zero jump through. A fault in a
+ * variant is the fault layer's (fault.c): hl_try_zero's redirect stays at
+ * install_and_try_zero until it says the handler is in.
  */
-#include <errno.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <hotline/zero.h>
 
 #include "arch/arch.h"
 #include "env.h"
+#include "fault.h"
 #include "plan.h"
-#include "probes.h"
+#include "variant.h"
 #include "zero_plan.h"
 
 /* Thresholds of the automatic plan, read by the architecture's code. */
@@ -70,43 +38,56 @@ static struct hl_zero_thresholds thresholds;
 /*
  * Where hl_zero and hl_try_zero go (arch.h): resolvers until init() has
  * run; hl_try_zero's stays at install_and_try_zero until the fault handler
- * is in place. Written under choice_lock; read with one load per call.
+ * is in place. Written under the choice's lock; read with one load per
+ * call.
  */
 static size_t resolve_and_zero(void *dst, size_t n);
 static size_t install_and_try_zero(void *dst, size_t n);
 hl_zero_fn hl__zero_redirect = resolve_and_zero;
 hl_zero_fn hl__try_zero_redirect = install_and_try_zero;
 
-/* The choice itself: a forced variant, or NULL for the automatic plan. */
-static const struct hl_zero_impl *_Atomic forced;
-static pthread_mutex_t choice_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static atomic_bool installed;
-
-const struct hl_zero_impl *hl__zero_impl(const char *name)
-{
-	for (const struct hl_zero_impl *v = hl_arch_zero_impls; name && v->name; v++)
-		if (strcmp(v->name, name) == 0)
-			return v;
-	return NULL;
-}
+static void init(void);
+static void publish(const struct hl_variant *chosen, bool installed);
+static struct hl_choice choice = {
+	.env = "HOTLINE_ZERO",
+	.variants = {&hl_arch_zero_impls[0].v, sizeof(struct hl_zero_impl)},
+	.init = init,
+	.publish = publish,
+	.once = PTHREAD_ONCE_INIT,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
 static void set_redirect(hl_zero_fn *redirect, hl_zero_fn fn)
 {
 	__atomic_store_n(redirect, fn, __ATOMIC_RELEASE);
 }
 
-/* Publish a choice (NULL: automatic); callers hold choice_lock. */
-static void publish(const struct hl_zero_impl *v)
+/* The choice's hook: the variant chosen (NULL: the automatic plan) into the redirects. */
+static void publish(const struct hl_variant *chosen, bool installed)
 {
+	const struct hl_zero_impl *v = (const struct hl_zero_impl *)chosen;
 	bool inline_plan = !v && auto_plan.inline_entry;
 
-	atomic_store_explicit(&forced, v, memory_order_relaxed);
 	set_redirect(&hl__zero_redirect, inline_plan ? NULL : v ? v->fn : auto_plan.fn);
-	if (atomic_load_explicit(&installed, memory_order_relaxed))
+	if (installed)
 		set_redirect(&hl__try_zero_redirect, inline_plan ? NULL
 						     : v	 ? v->try_fn
 								 : auto_plan.try_fn);
+}
+
+/*
+ * The code of the plan of layout l: what its first variant leads (arch.h),
+ * or that variant alone; the table's first variant if l names none.
+ */
+static struct hl_zero_auto plan_code(const struct hl_plan_layout *l)
+{
+	const struct hl_variant *head = hl__variant_find(&choice.variants, l->name);
+	const struct hl_zero_impl *v =
+		head ? (const struct hl_zero_impl *)head : &hl_arch_zero_impls[0];
+
+	if (v->leads.inline_entry || v->leads.fn)
+		return v->leads;
+	return (struct hl_zero_auto){.fn = v->fn, .try_fn = v->try_fn};
 }
 
 /*
@@ -129,249 +110,76 @@ static void plan_thresholds(const struct hl_zero_machine *machine)
 static void init(void)
 {
 	const struct hl_cpu *cpu = hl_cpu();
-	const char *env = getenv("HOTLINE_ZERO");
-	const struct hl_zero_impl *v = NULL;
 	struct hl_zero_machine machine;
 
 	hl__zero_machine_probe(cpu, &machine);
 	hl__zero_variants(&machine, &layout);
-	hl_arch_zero_auto(&layout, &auto_plan);
+	auto_plan = plan_code(&layout);
 	plan_thresholds(&machine);
 	hl__zero_vec_max = layout.vec_max;
 	hl__zero_rep_max = layout.rep_max;
-	if (env && strcmp(env, "auto") != 0) {
-		v = hl__zero_impl(env);
-		if (!v) {
-			hl__env_report("HOTLINE_ZERO", env, "unknown variant; using auto");
-		} else if (!v->supported(cpu)) {
-			hl__env_report("HOTLINE_ZERO", env,
-				       "not supported by this CPU; using auto");
-			v = NULL;
-		}
-	}
-	pthread_mutex_lock(&choice_lock);
-	publish(v);
-	pthread_mutex_unlock(&choice_lock);
+	hl__choice_start(&choice, cpu);
 }
 
-/*
- * The end of the user address space, as the kernel's access_ok() sees it
- * (TASK_SIZE): no byte at or above it can be written. Found by asking the
- * kernel for one page just below each candidate power of two, from the
- * largest this architecture allows down: a page it maps, or one that is
- * mapped already, lies inside. On x86-64 the kernel keeps the last page
- * below 2^47 (2^56) out of reach, so the page below that is tried too.
- * Falls back to the architecture's usual end (hl_arch_user_top_min) if
- * mmap cannot say (a kernel without MAP_FIXED_NOREPLACE).
- *
- * The page is asked of the kernel itself, by system call, not through
- * mmap(): a sanitizer's mmap interceptor may rewrite a hint outside the
- * range it shadows (gcc 12's ThreadSanitizer replaces it with NULL), and
- * the kernel then places the page elsewhere; as root (CAP_SYS_RAWIO) it
- * may even map page 0, which ThreadSanitizer takes for memory corruption
- * and dies. The kernel sees the address exactly as asked, and with
- * MAP_FIXED_NOREPLACE maps that page or nothing. A kernel older than
- * that flag (4.17) takes the address as a hint and may map the page
- * elsewhere: such a page is unmapped again and counts as an answer of no.
- * The page is PROT_NONE and gone before the call returns, so nothing (a
- * sanitizer's shadow included) needs to know it existed.
- */
-static bool page_is_user(uintptr_t addr)
-{
-	long page = getpagesize();
-	long p = syscall(SYS_mmap, addr, page, PROT_NONE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0L);
-
-	if (p == -1)
-		return errno == EEXIST;
-	syscall(SYS_munmap, p, page);
-	return (uintptr_t)p == addr;
-}
-
-static uintptr_t probe_user_top(void)
-{
-	uintptr_t page = (uintptr_t)getpagesize();
-	int saved_errno = errno;
-	uintptr_t top = 0;
-
-	for (unsigned int bits = hl_arch_user_bits_max(); bits >= 32 && !top; bits--) {
-		uintptr_t end = (uintptr_t)1 << bits;
-
-		if (page_is_user(end - page))
-			top = end;
-		else if (page_is_user(end - 2 * page))
-			top = end - page;
-	}
-	errno = saved_errno;
-	return top ? top : hl_arch_user_top_min();
-}
-
-/* The end of the user address space, once found; 0 before. */
-uintptr_t hl__try_zero_top;
-
-/* hl_try_zero's entry check (arch.h): hl__try_zero_top once this thread is known not to block the
- * fault signals. */
-_Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
-
-uintptr_t hl__user_top(void)
-{
-	uintptr_t top = __atomic_load_n(&hl__try_zero_top, __ATOMIC_RELAXED);
-
-	if (!top) {
-		top = probe_user_top();
-		__atomic_store_n(&hl__try_zero_top, top, __ATOMIC_RELAXED);
-	}
-	return top;
-}
-
-/*
- * hl_try_zero when its entry check failed. A range that wraps or ends
- * beyond the user address space is refused whole, as the kernel's
- * clear_user refuses it: nothing written, n returned. Otherwise the
- * thread's signal mask decides: a synchronous SIGSEGV or SIGBUS in a
- * thread that blocks it kills the process (the kernel resets the handler
- * to the default action), so they are unblocked for the call and the mask
- * restored after it. A thread found not to block them gets its copy of the
- * end of user space, and its later calls pass the entry check (zero.h says
- * what that means for a thread that blocks them afterwards).
- */
-/*
- * Calls of this thread inside the window where they may have unblocked the
- * fault signals for themselves: a signal handler that interrupts one and
- * calls hl_try_zero may find them unblocked, but must not remember that.
- */
-static _Thread_local volatile unsigned int unblocked_for_a_call
-	__attribute__((tls_model("initial-exec")));
-
-int hl__fault_open(sigset_t *old)
-{
-	sigset_t faults;
-
-	if (hl__try_zero_thread_top)
-		return 0;
-	/* A thread passes the entry checks only once the handler is in (arch.h). */
-	if (hl_try_zero_prepare() != 0)
-		return -1;
-	sigemptyset(&faults);
-	sigaddset(&faults, SIGSEGV);
-	sigaddset(&faults, SIGBUS);
-	unblocked_for_a_call++;
-	if (pthread_sigmask(SIG_UNBLOCK, &faults, old) != 0) {
-		unblocked_for_a_call--;
-		return -1;
-	}
-	if (!sigismember(old, SIGSEGV) && !sigismember(old, SIGBUS)) {
-		/*
-		 * Open: remember it, unless that is only because a call
-		 * further out (this is a signal handler interrupting it)
-		 * unblocked them for itself and will block them again.
-		 */
-		if (!--unblocked_for_a_call)
-			hl__try_zero_thread_top = hl__user_top();
-		return 0;
-	}
-	return 1;
-}
-
-void hl__fault_close(const sigset_t *old)
-{
-	pthread_sigmask(SIG_SETMASK, old, NULL);
-	unblocked_for_a_call--;
-}
-
-bool hl__user_range(const void *p, size_t n)
-{
-	uintptr_t end = (uintptr_t)p + n;
-
-	return end >= (uintptr_t)p && end <= hl__user_top();
-}
-
-size_t hl__try_zero_slow(void *dst, size_t n)
-{
-	sigset_t old;
-	size_t left;
-	int open;
-
-	if (!hl__user_range(dst, n))
-		return n;
-	open = hl__fault_open(&old);
-	if (open < 0)
-		return n;
-	left = hl__try_zero_checked(dst, n);
-	if (open)
-		hl__fault_close(&old);
-	return left;
-}
-
-/*
- * Call once, at load, every C library function that the fault path and
- * hl__try_zero_slow() may call, with arguments that change nothing, so
- * that none of them is bound lazily later on a signal stack (the top of
- * this file). errno is a function call too.
- */
-static void bind_now(void)
-{
-	struct sigaction sa;
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGSEGV);
-	(void)sigismember(&set, SIGSEGV);
-	pthread_sigmask(SIG_BLOCK, NULL, &set);
-	sigaction(SIGSEGV, NULL, &sa);
-	raise(0); /* signal 0: only checks that it could be sent */
-	errno = errno;
-}
-
-/*
- * Read the environment at load time, so the choice is made before any
- * thread races to it; bind what the fault path calls, and find the end of
- * the address space, while the stack is the main thread's.
- */
+/* Read the environment at load time, so the choice is made before any thread races to it. */
 __attribute__((constructor)) static void init_at_load(void)
 {
-	pthread_once(&init_once, init);
-	bind_now();
-	hl__user_top();
+	hl__choice_at_load(&choice);
 }
 
 /* hl_zero before init(): choose, then clear through the entry point. */
 static size_t resolve_and_zero(void *dst, size_t n)
 {
-	pthread_once(&init_once, init);
+	hl__choice_ready(&choice);
 	hl_zero(dst, n);
 	return 0;
 }
 
+/*
+ * hl_try_zero until the handler is in place (its entry checks done); n
+ * (nothing cleared) if it cannot be.
+ */
+static size_t install_and_try_zero(void *dst, size_t n)
+{
+	if (hl__fault_install() != 0)
+		return n;
+	return hl__try_zero_checked(dst, n);
+}
+
+/*
+ * hl_try_zero when its entry check failed (arch.h). A range that wraps or
+ * ends beyond the user address space is refused whole, as the kernel's
+ * clear_user refuses it: nothing written, n returned. Otherwise the fault
+ * layer opens the fault signals for the call if this thread blocks them
+ * (fault.c, hl__fault_open).
+ */
+static size_t zero_checked(void *dst, const void *src, size_t n)
+{
+	(void)src;
+	return hl__try_zero_checked(dst, n);
+}
+
+size_t hl__try_zero_slow(void *dst, size_t n)
+{
+	return hl__fault_slow(zero_checked, dst, dst, n);
+}
+
 const char *hl_zero_variant(void)
 {
-	const struct hl_zero_impl *v;
-
-	pthread_once(&init_once, init);
-	v = atomic_load_explicit(&forced, memory_order_relaxed);
-	return v ? v->name : layout.name;
+	return hl__choice_name(&choice, &layout);
 }
 
 int hl_zero_use(const char *name)
 {
-	const struct hl_zero_impl *v = hl__zero_impl(name);
-	bool automatic = name && strcmp(name, "auto") == 0;
-
-	pthread_once(&init_once, init);
-	if (!automatic && (!v || !v->supported(hl_cpu())))
-		return -1;
-	pthread_mutex_lock(&choice_lock);
-	publish(automatic ? NULL : v);
-	pthread_mutex_unlock(&choice_lock);
-	return 0;
+	return hl__choice_use(&choice, name);
 }
 
 int hl_zero_plan(char *buf, size_t size)
 {
-	const struct hl_zero_impl *v;
+	const struct hl_variant *v;
 
-	pthread_once(&init_once, init);
-	v = atomic_load_explicit(&forced, memory_order_relaxed);
+	hl__choice_ready(&choice);
+	v = hl__choice_forced(&choice);
 	if (v)
 		return snprintf(buf, size, "%s", v->name);
 	if (!layout.mid && !layout.large)
@@ -388,203 +196,23 @@ int hl_zero_plan(char *buf, size_t size)
 
 int hl_zero_plan_sources(char *buf, size_t size)
 {
-	pthread_once(&init_once, init);
+	hl__choice_ready(&choice);
 	return hl__zero_sources(&thresholds, buf, size);
 }
 
 void hl__zero_plan_in_force(struct hl_size_plan *p, struct hl_zero_thresholds *t)
 {
-	pthread_once(&init_once, init);
-	hl__plan_classes(&layout, p);
-	*t = thresholds;
+	hl__choice_classes(&choice, &layout, p);
+	if (t)
+		*t = thresholds;
 }
 
 const char *hl_zero_variant_name(unsigned i)
 {
-	unsigned n = 0;
-
-	while (hl_arch_zero_impls[n].name)
-		n++;
-	return i < n ? hl_arch_zero_impls[i].name : NULL;
+	return hl__variant_name(&choice.variants, i);
 }
 
 bool hl_zero_supported(const char *name)
 {
-	const struct hl_zero_impl *v = hl__zero_impl(name);
-
-	return v && v->supported(hl_cpu());
-}
-
-static const struct hl_zero_extable *extable_find(const struct hl_zero_extable *begin,
-						  const struct hl_zero_extable *end, uintptr_t pc)
-{
-	for (const struct hl_zero_extable *e = begin; e < end; e++) {
-		uintptr_t start = (uintptr_t)&e->start + (intptr_t)e->start;
-		uintptr_t stop = (uintptr_t)&e->end + (intptr_t)e->end;
-
-		if (pc >= start && pc < stop)
-			return e;
-	}
-	return NULL;
-}
-
-static bool inside(uintptr_t addr, uintptr_t lo, uintptr_t len)
-{
-	return addr - lo < len;
-}
-
-uintptr_t hl__zero_extable_fixup(const struct hl_zero_extable *begin,
-				 const struct hl_zero_extable *end, uintptr_t pc, uintptr_t addr,
-				 uintptr_t dst, uintptr_t src, uintptr_t dst_end)
-{
-	const struct hl_zero_extable *e = extable_find(begin, end, pc);
-	uintptr_t left = dst_end - dst;
-	bool ours;
-
-	if (!e)
-		return 0;
-	if (e->kind == HL_EXTABLE_LOAD64)
-		ours = inside(addr, dst, 8);
-	else if (e->kind == HL_EXTABLE_COPY)
-		ours = inside(addr, dst, left) || inside(addr, src, left);
-	else
-		ours = inside(addr, dst, left);
-	if (addr != HL_FAULT_ADDR_UNKNOWN && !ours)
-		return 0;
-	HL_PROBE(try_fault, addr, left, e->kind, pc);
-	return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
-}
-
-/* The handlers that were installed before ours: [0] SIGSEGV, [1] SIGBUS. */
-static struct sigaction previous[2];
-static int install_errno;
-static pthread_once_t install_once = PTHREAD_ONCE_INIT;
-
-/*
- * Raised by the kernel for a memory access (not sent by kill/raise/sigqueue,
- * whose si_code is <= 0): the address in addr. A general-protection fault
- * (SIGSEGV with SI_KERNEL: on x86-64 an access to a non-canonical address)
- * carries no address; it is taken as ours if the instruction is one of our
- * stores, and the fixup then finds the address byte by byte. hl_try_zero
- * refuses ranges outside the user address space before storing, so this
- * only backs that check up.
- */
-static bool access_fault(int sig, const siginfo_t *info, uintptr_t *addr)
-{
-	int code = info->si_code;
-
-	*addr = (uintptr_t)info->si_addr;
-	if (sig == SIGSEGV && code == SI_KERNEL) {
-		*addr = HL_FAULT_ADDR_UNKNOWN;
-		return true;
-	}
-	if (sig == SIGSEGV)
-		return code == SEGV_MAPERR || code == SEGV_ACCERR || code == SEGV_PKUERR;
-	return code == BUS_ADRERR || code == BUS_OBJERR || code == BUS_MCEERR_AR;
-}
-
-/*
- * Hand a signal that is not ours to the previous handler, as the kernel
- * would have: with its sa_mask (and the signal itself unless SA_NODEFER)
- * blocked. With no previous handler, restore the default action; a fault
- * then happens again when the instruction restarts and kills the process
- * as it would have without hotline, and a sent signal is raised again.
- * SA_RESETHAND of the previous handler is not emulated.
- */
-static void pass_on(int sig, siginfo_t *info, void *uc)
-{
-	const struct sigaction *prev = &previous[sig == SIGBUS];
-	sigset_t mask, saved;
-
-	if (prev->sa_handler == SIG_IGN && info->si_code <= 0)
-		return;
-	if (prev->sa_handler == SIG_DFL || prev->sa_handler == SIG_IGN) {
-		struct sigaction dfl = {.sa_handler = SIG_DFL};
-
-		sigemptyset(&dfl.sa_mask);
-		sigaction(sig, &dfl, NULL);
-		if (info->si_code <= 0 || info->si_code == SI_KERNEL)
-			raise(sig);
-		return;
-	}
-	mask = prev->sa_mask;
-	if (!(prev->sa_flags & SA_NODEFER))
-		sigaddset(&mask, sig);
-	pthread_sigmask(SIG_BLOCK, &mask, &saved);
-	if (prev->sa_flags & SA_SIGINFO)
-		prev->sa_sigaction(sig, info, uc);
-	else
-		prev->sa_handler(sig);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
-}
-
-/* The fixup path sets no errno: only pass_on's C library calls do. */
-static void on_fault(int sig, siginfo_t *info, void *uc)
-{
-	uintptr_t addr;
-	int saved_errno;
-
-	if (access_fault(sig, info, &addr) && hl_arch_zero_fixup(uc, addr))
-		return;
-	saved_errno = errno;
-	pass_on(sig, info, uc);
-	errno = saved_errno;
-}
-
-static void install(void)
-{
-	static const int signals[2] = {SIGSEGV, SIGBUS};
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_fault;
-	/*
-	 * SA_NODEFER: a signal handler that interrupts this one may call
-	 * hl_try_zero, whose fault must reach us again rather than find
-	 * SIGSEGV blocked (the kernel then kills the process). pass_on()
-	 * blocks the signal itself for a previous handler that expects it.
-	 */
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	/* Read the previous handlers first: a fault racing with us must find them. */
-	for (int i = 0; i < 2; i++) {
-		if (sigaction(signals[i], NULL, &previous[i]) != 0) {
-			install_errno = errno;
-			return;
-		}
-	}
-	for (int i = 0; i < 2; i++) {
-		if (sigaction(signals[i], &sa, NULL) != 0) {
-			install_errno = errno;
-			if (i == 1)
-				sigaction(SIGSEGV, &previous[0], NULL);
-			return;
-		}
-	}
-	pthread_once(&init_once, init);
-	pthread_mutex_lock(&choice_lock);
-	atomic_store_explicit(&installed, true, memory_order_release);
-	publish(atomic_load_explicit(&forced, memory_order_relaxed));
-	pthread_mutex_unlock(&choice_lock);
-	hl__copy_installed();
-}
-
-int hl_try_zero_prepare(void)
-{
-	pthread_once(&install_once, install);
-	if (atomic_load_explicit(&installed, memory_order_acquire))
-		return 0;
-	errno = install_errno;
-	return -1;
-}
-
-/*
- * hl_try_zero until the handler is in place (its entry checks done); n
- * (nothing cleared) if it cannot be.
- */
-static size_t install_and_try_zero(void *dst, size_t n)
-{
-	if (hl_try_zero_prepare() != 0)
-		return n;
-	return hl__try_zero_checked(dst, n);
+	return hl__variant_supported(&choice.variants, name);
 }

@@ -8,7 +8,7 @@
  * bytes not copied; [dst, dst+n-r) equals [src, src+n-r); src+n-r (a load)
  * or dst+n-r (a store) is the first address that faulted; nothing outside
  * [dst, dst+n) is written. Every expected r here comes from where the hole
- * is (support/copy_check.h), so checking r is checking that the faulting
+ * is (support/fault_case.h), so checking r is checking that the faulting
  * address is the hole's first byte, on the side that has the hole.
  *
  * In this process (hotline's handler installed in main, on top of
@@ -57,8 +57,9 @@
 #include <cmocka.h>
 
 #include "support/child.h"
-#include "support/copy_check.h"
+#include "support/fault_case.h"
 #include "support/copy_variants.h"
+#include "support/fault_grid.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
@@ -68,50 +69,30 @@
 #include <hotline/copy.h>
 #include <hotline/zero.h>
 
+#include "../src/plan.h"
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #define MAX_SUBJECTS 32
-#define MAX_D	     130 /* distances 0..MAX_D from the start to the protected page */
-#define MAX_N	     300 /* lengths 0..MAX_N */
-#define EDGE_CANARY  192 /* canary bytes checked before dst, per call */
 
 static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
 
-enum side { SRC_HOLE, DST_HOLE };
+/* hl_try_copy as the fault grids call it (support/fault_grid.h); the subjects are set in setup. */
+static struct fault_api api = {
+	.name = "hl_try_copy",
+	.call = hl_try_copy,
+	.reads_src = true,
+	.use = copy_use,
+	.plan = hl__copy_plan_in_force,
+	.subjects = subjects,
+};
 
-static const char *side_name(enum side side)
-{
-	return side == SRC_HOLE ? "source" : "destination";
-}
-
-/* One call, checked (support/copy_check.h); a failure names the variant and the case. */
-static void run_case(const char *v, const char *what, struct copy_case *c)
-{
-	char why[256];
-
-	fault_note("%s: hl_try_copy(dst, src, %zu): %s", v, c->n, what);
-	if (!copy_run(c, why, sizeof(why)))
-		fail_msg("%s: hl_try_copy(dst, src, %zu), %s: %s (the first faulting address "
-			 "must be the hole's first byte)",
-			 v, c->n, what, why);
-}
-
-/* The page after buf + len must still hold the pattern (read, unprotected if need be). */
-static void check_guard(const char *v, unsigned char *buf, size_t len, int prot)
-{
-	size_t page = page_size(), i;
-
-	if (prot == PROT_NONE)
-		assert_int_equal(mprotect(buf + len, page, PROT_READ), 0);
-	i = first_unlike_pattern(buf + len, page, len);
-	if (i < page)
-		fail_msg("%s: the protected page after the destination changed: byte %zu is "
-			 "0x%02x",
-			 v, i, buf[len + i]);
-	if (prot == PROT_NONE)
-		assert_int_equal(mprotect(buf + len, page, PROT_NONE), 0);
-}
+/* The grids' states (support/fault_grid.h): either side can fault. */
+static struct fault_grid_test grid = {.api = &api};
+static struct fault_grid_test src_none = {&api, FAULT_SRC_HOLE, PROT_NONE};
+static struct fault_grid_test dst_none = {&api, FAULT_DST_HOLE, PROT_NONE};
+static struct fault_grid_test dst_read_only = {&api, FAULT_DST_HOLE, PROT_READ};
 
 static unsigned char *map_plain(size_t len)
 {
@@ -122,72 +103,6 @@ static unsigned char *map_plain(size_t len)
 		fail_msg("mmap of %zu bytes: %s", len, strerror(errno));
 	fill_pattern(p, len, 7);
 	return p;
-}
-
-/*
- * Every distance 0..MAX_D from the start of the side that has the hole to
- * a page given prot, every length 0..MAX_N. The other side is plain memory,
- * at an offset that moves with d, so that the two are at every relative
- * alignment modulo 64.
- */
-static void check_edge_grid(enum side side, int prot)
-{
-	size_t page = page_size(), len = 2 * page;
-	unsigned char *guarded = map_guarded(len, prot), *plain = map_plain(len);
-	char what[96];
-
-	fault_handlers_restore();
-	for (int s = 0; s < n_subjects; s++) {
-		copy_use(subjects[s]);
-		for (size_t d = 0; d <= MAX_D; d++) {
-			size_t off = 256 + (d * 37) % 64;
-
-			for (size_t n = 0; n <= MAX_N; n = sweep_next(n, 16, MAX_N)) {
-				struct copy_case c = {.n = n, .want = n > d ? n - d : 0};
-
-				if (side == SRC_HOLE) {
-					c.src = guarded + len - d;
-					c.dst = plain + off;
-					c.lo = c.dst - EDGE_CANARY;
-					c.hi = c.dst + MAX_N + 64;
-				} else {
-					c.src = plain + off;
-					c.dst = guarded + len - d;
-					c.lo = c.dst - EDGE_CANARY;
-					c.hi = guarded + len;
-				}
-				snprintf(what, sizeof(what), "%s %zu bytes before a %s page",
-					 side_name(side), d,
-					 prot == PROT_NONE ? "PROT_NONE" : "read-only");
-				run_case(subjects[s], what, &c);
-			}
-		}
-		if (side == DST_HOLE)
-			check_guard(subjects[s], guarded, len, prot);
-		else if (first_unlike_pattern(guarded, len, 0) < len)
-			fail_msg("%s: the source changed", subjects[s]);
-	}
-	copy_use("auto");
-	unmap_guarded(guarded, len);
-	munmap(plain, len);
-}
-
-static void source_before_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	check_edge_grid(SRC_HOLE, PROT_NONE);
-}
-
-static void dest_before_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	check_edge_grid(DST_HOLE, PROT_NONE);
-}
-
-static void dest_before_read_only_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	check_edge_grid(DST_HOLE, PROT_READ);
 }
 
 /*
@@ -214,7 +129,7 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 		for (size_t i = 0; i < N_OF(sizes); i++) {
 			for (size_t a = 0; a < 64; a += sweep_step()) {
 				for (int same = 0; same < 2; same++) {
-					struct copy_case c = {.n = sizes[i], .want = 0};
+					struct fault_case c = {.n = sizes[i], .want = 0};
 
 					c.dst = dst + 256 + a;
 					c.src = src + 256 + (same ? a : (a * 37 + 11) % 64);
@@ -222,7 +137,7 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 					c.hi = c.dst + sizes[i] + 192;
 					fault_note("%s: %zu bytes, dst %% 64 = %zu", subjects[s],
 						   sizes[i], a);
-					if (!copy_run(&c, why, sizeof(why)))
+					if (!fault_run(hl_try_copy, &c, why, sizeof(why)))
 						fail_msg("%s: hl_try_copy of %zu bytes, dst %% 64 "
 							 "= %zu, src %% 64 = %zu: %s",
 							 subjects[s], sizes[i], a,
@@ -230,7 +145,7 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 				}
 			}
 			for (size_t e = 0; e < N_OF(pasts); e++) {
-				struct copy_case c = {.n = sizes[i], .want = 0};
+				struct fault_case c = {.n = sizes[i], .want = 0};
 
 				c.dst = dst + 4 * page + pasts[e] - sizes[i];
 				c.src = src + 256 + (e * 37 + 11) % 64;
@@ -238,7 +153,7 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 				c.hi = c.dst + sizes[i] + 192;
 				fault_note("%s: %zu bytes ending %zu past a page", subjects[s],
 					   sizes[i], pasts[e]);
-				if (!copy_run(&c, why, sizeof(why)))
+				if (!fault_run(hl_try_copy, &c, why, sizeof(why)))
 					fail_msg("%s: hl_try_copy of %zu bytes ending %zu bytes "
 						 "past a "
 						 "page: %s",
@@ -249,261 +164,6 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 	copy_use("auto");
 	munmap(src, len);
 	munmap(dst, len);
-}
-
-/*
- * Calls of many sizes, and for auto of every class of the plan (each bound
- * and bound + 1, and a size well inside the last class), fault at distances
- * from the start to the end of the call, on either side.
- */
-static void faults_deep_inside_every_size_class_exact(void **state)
-{
-	size_t sizes[64], n_sizes = 0, max = 0, len, page = page_size();
-	static const size_t fixed[] = {64, 1000, 2049, 4096 + 100, 65536 + 7, (1 << 20) + 3};
-	char plan[512], *p, what[96];
-	unsigned char *guarded, *plain;
-
-	(void)state;
-	fault_handlers_restore();
-	copy_use("auto");
-	hl_copy_plan(plan, sizeof(plan));
-	for (size_t i = 0; i < N_OF(fixed); i++)
-		sizes[n_sizes++] = fixed[i];
-	/* every number in the plan is a class bound */
-	for (p = plan; *p && n_sizes + 2 < N_OF(sizes); p++) {
-		if (*p >= '0' && *p <= '9' && (p == plan || p[-1] == ' ')) {
-			size_t bound = strtoull(p, NULL, 10);
-
-			sizes[n_sizes++] = bound;
-			sizes[n_sizes++] = bound + 1;
-		}
-	}
-	for (size_t i = 0; i < n_sizes; i++)
-		max = sizes[i] > max ? sizes[i] : max;
-	sizes[n_sizes++] = max + max / 4 + 5; /* well inside the last class */
-	max = sizes[n_sizes - 1];
-	len = (max + 2 * page) / page * page;
-	guarded = map_guarded(len, PROT_NONE);
-	plain = map_plain(len + page);
-	print_message("plan '%s': sizes up to %zu\n", plan, max);
-	for (int s = 0; s < n_subjects; s++) {
-		copy_use(subjects[s]);
-		for (size_t i = 0; i < n_sizes; i++) {
-			size_t n = sizes[i];
-			size_t ds[] = {1, 63, 64, 65, 4095, 4097, n / 2 + 3, n - 64, n - 1, n};
-
-			/* only auto needs the plan's sizes; every variant gets the fixed ones */
-			if (i >= N_OF(fixed) && strcmp(subjects[s], "auto") != 0)
-				continue;
-			for (size_t k = 0; k < N_OF(ds); k++) {
-				size_t d = ds[k], off = 64 + (k * 13) % 64;
-				struct copy_case c = {.n = n, .want = n - d};
-
-				if (d > n)
-					continue;
-				for (int side = SRC_HOLE; side <= DST_HOLE; side++) {
-					if (side == SRC_HOLE) {
-						c.src = guarded + len - d;
-						c.dst = plain + off;
-						c.lo = plain;
-						c.hi = c.dst + n + 64;
-					} else {
-						c.src = plain + off;
-						c.dst = guarded + len - d;
-						c.lo = c.dst - (len - d < 4096 ? len - d : 4096);
-						c.hi = guarded + len;
-					}
-					snprintf(what, sizeof(what), "%s hole %zu bytes in",
-						 side_name(side), d);
-					run_case(subjects[s], what, &c);
-				}
-			}
-		}
-	}
-	copy_use("auto");
-	unmap_guarded(guarded, len);
-	munmap(plain, len + page);
-}
-
-/* A PROT_NONE page at 512 KiB + 4096 k of a 1 MiB buffer, on either side: the copy stops there. */
-static void hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it(void **state)
-{
-	size_t page = page_size(), len = 1 << 20;
-	unsigned char *holed, *plain;
-	char what[96];
-
-	(void)state;
-	fault_handlers_restore();
-	holed = map_plain(len);
-	plain = map_plain(len + page);
-	for (int s = 0; s < n_subjects; s++) {
-		copy_use(subjects[s]);
-		for (size_t k = 0; k < 4; k++) {
-			size_t hole = (512 << 10) + page * k;
-
-			assert_int_equal(mprotect(holed + hole, page, PROT_NONE), 0);
-			for (size_t a = 0; a < 80; a += 37) {
-				size_t b = (a * 3 + k) % 64;
-				struct copy_case c = {.n = len - a, .want = len - hole};
-
-				for (int side = SRC_HOLE; side <= DST_HOLE; side++) {
-					if (side == SRC_HOLE) {
-						c.src = holed + a;
-						c.dst = plain + b;
-						c.lo = plain;
-						c.hi = plain + len + page;
-					} else {
-						c.src = plain + b;
-						c.dst = holed + a;
-						c.lo = holed;
-						c.hi = holed + hole;
-					}
-					snprintf(what, sizeof(what),
-						 "%s at +%zu, a PROT_NONE page %zu bytes in",
-						 side_name(side), a, hole - a);
-					run_case(subjects[s], what, &c);
-				}
-			}
-			assert_int_equal(mprotect(holed + hole, page, PROT_READ | PROT_WRITE), 0);
-		}
-	}
-	copy_use("auto");
-	munmap(holed, len);
-	munmap(plain, len + page);
-}
-
-/*
- * A shared mapping of 3 pages over a file of 1.5 (support/guarded.h): the
- * page holding EOF reads and writes; the third raises SIGBUS. As the
- * source: the copy stops at the third page, and the bytes of the second
- * past EOF read as zero. As the destination: the same, and the file's
- * bytes are the copied ones, its size unchanged.
- */
-static void check_file_dest(const char *v, int fd, const unsigned char *src, size_t off,
-			    size_t done)
-{
-	size_t page = page_size(), eof = page + page / 2;
-	unsigned char *file = malloc(eof);
-	struct stat st;
-
-	assert_non_null(file);
-	if (pread(fd, file, eof, 0) != (ssize_t)eof)
-		fail_msg("pread of the file: %s", strerror(errno));
-	for (size_t i = 0; i < eof; i++) {
-		bool copied = i >= off && i < off + done;
-
-		if (copied ? file[i] != src[i - off] : file[i] < 0xfc)
-			fail_msg(
-				"%s: after hl_try_copy(map + %zu, src, ...) copying %zu bytes, the "
-				"file's byte %zu is 0x%02x, expected %s",
-				v, off, done, i, file[i], copied ? "the source's" : "the canary");
-	}
-	assert_int_equal(fstat(fd, &st), 0);
-	if ((size_t)st.st_size != eof)
-		fail_msg("%s: the file is %lld bytes after hl_try_copy, expected %zu", v,
-			 (long long)st.st_size, eof);
-	free(file);
-}
-
-static void
-mapping_beyond_eof_as_source_and_as_destination_stops_at_the_page_after_eof(void **state)
-{
-	size_t page = page_size(), stop = 2 * page;
-	size_t offs[] = {0, 100, page - 1, page + 5, page + page / 2, stop - 1, stop, stop + 7};
-	unsigned char *map, *plain = map_plain(4 * page);
-	char what[96];
-	int fd;
-
-	(void)state;
-	fault_handlers_restore();
-	map = map_beyond_eof(&fd);
-	for (int s = 0; s < n_subjects; s++) {
-		copy_use(subjects[s]);
-		for (size_t o = 0; o < N_OF(offs); o++) {
-			size_t off = offs[o];
-			size_t lens[] = {3 * page - off, stop - off, stop - off + 1, 1, 0};
-
-			for (size_t l = 0; l < N_OF(lens); l++) {
-				size_t n = lens[l];
-				struct copy_case c = {
-					.n = n, .want = copy_expected(off, n, stop, 3 * page)};
-
-				if (n > 3 * page - off)
-					continue;
-				/* source: the file */
-				fill_pattern(map, page + page / 2, 0);
-				c.src = map + off;
-				c.dst = plain + 64 + o;
-				c.lo = plain;
-				c.hi = plain + 4 * page;
-				snprintf(what, sizeof(what),
-					 "source map + %zu of a file of %zu bytes", off,
-					 page + page / 2);
-				run_case(subjects[s], what, &c);
-				/* destination: the file */
-				c.src = plain + 64 + o;
-				fill_pattern(plain, 4 * page, 3);
-				c.dst = map + off;
-				fill_canary(map, stop);
-				c.lo = off <= stop ? map : c.dst; /* no canary in the SIGBUS page */
-				c.hi = off <= stop ? map + stop : c.dst;
-				snprintf(what, sizeof(what),
-					 "destination map + %zu of a file of %zu bytes", off,
-					 page + page / 2);
-				run_case(subjects[s], what, &c);
-				check_file_dest(subjects[s], fd, c.src, off, n - c.got);
-			}
-		}
-	}
-	copy_use("auto");
-	munmap(map, 3 * page);
-	munmap(plain, 4 * page);
-	close(fd);
-}
-
-/*
- * With an alternate signal stack of sysconf(_SC_SIGSTKSZ) bytes, a fault on
- * either side is resolved exactly, and on that stack (SA_ONSTACK): the
- * signal frame must have left marks on it.
- */
-static void fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack(void **state)
-{
-	size_t size = (size_t)sysconf(_SC_SIGSTKSZ), len = page_size(), used;
-	unsigned char *alt, *guarded = map_guarded(len, PROT_NONE), *plain = map_plain(len);
-	stack_t ss = {0}, old;
-
-	(void)state;
-	fault_handlers_restore();
-	alt = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(alt != MAP_FAILED);
-	ss.ss_sp = alt;
-	ss.ss_size = size;
-	assert_int_equal(sigaltstack(&ss, &old), 0);
-	for (int s = 0; s < n_subjects; s++) {
-		copy_use(subjects[s]);
-		for (int side = SRC_HOLE; side <= DST_HOLE; side++) {
-			struct copy_case c = {.n = 100, .want = 90};
-
-			c.src = side == SRC_HOLE ? guarded + len - 10 : plain + 3;
-			c.dst = side == SRC_HOLE ? plain + 3 : guarded + len - 10;
-			c.lo = side == SRC_HOLE ? plain : guarded;
-			c.hi = side == SRC_HOLE ? plain + len : guarded + len;
-			memset(alt, 0xa5, size);
-			run_case(subjects[s], "on an alternate signal stack", &c);
-			used = 0;
-			for (size_t i = 0; i < size; i++)
-				used += alt[i] != 0xa5;
-			if (!used)
-				fail_msg("%s: the fault was resolved but the %zu-byte alternate "
-					 "signal stack is untouched: the handler did not run on it",
-					 subjects[s], size);
-		}
-	}
-	assert_int_equal(sigaltstack(&old, NULL), 0);
-	copy_use("auto");
-	unmap_guarded(guarded, len);
-	munmap(plain, len);
-	munmap(alt, size);
 }
 
 static void zero_bytes_with_null_pointers_copy_nothing_and_return_0(void **state)
@@ -842,24 +502,32 @@ static int setup(void **state)
 {
 	(void)state;
 	n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
+	api.n_subjects = n_subjects;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(
-			source_before_prot_none_every_distance_to_130_every_length_to_300_exact),
-		cmocka_unit_test(
-			dest_before_prot_none_every_distance_to_130_every_length_to_300_exact),
-		cmocka_unit_test(
-			dest_before_read_only_every_distance_to_130_every_length_to_300_exact),
+		FAULT_GRID_TEST(
+			"source_before_prot_none_every_distance_to_130_every_length_to_300_exact",
+			fault_grid_edges_test, &src_none),
+		FAULT_GRID_TEST(
+			"dest_before_prot_none_every_distance_to_130_every_length_to_300_exact",
+			fault_grid_edges_test, &dst_none),
+		FAULT_GRID_TEST(
+			"dest_before_read_only_every_distance_to_130_every_length_to_300_exact",
+			fault_grid_edges_test, &dst_read_only),
 		cmocka_unit_test(copies_past_512_every_alignment_end_exactly),
-		cmocka_unit_test(faults_deep_inside_every_size_class_exact),
-		cmocka_unit_test(hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it),
-		cmocka_unit_test(
-			mapping_beyond_eof_as_source_and_as_destination_stops_at_the_page_after_eof),
-		cmocka_unit_test(fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack),
+		FAULT_GRID_TEST("faults_deep_inside_every_size_class_exact", fault_grid_deep_test,
+				&grid),
+		FAULT_GRID_TEST("hole_in_the_middle_of_1_mib_on_either_side_stops_exactly_at_it",
+				fault_grid_hole_test, &grid),
+		FAULT_GRID_TEST("mapping_beyond_eof_as_source_and_as_destination_stops_at_the_page_"
+				"after_eof",
+				fault_grid_beyond_eof_test, &grid),
+		FAULT_GRID_TEST("fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack",
+				fault_grid_alt_stack_test, &grid),
 		cmocka_unit_test(zero_bytes_with_null_pointers_copy_nothing_and_return_0),
 		cmocka_unit_test(variant_names_are_distinct_and_end_with_null),
 		cmocka_unit_test(use_of_each_supported_variant_makes_it_the_variant_and_the_plan),

@@ -12,7 +12,7 @@
  * neither, anywhere in the arena: before the range, inside it, after it.
  *
  *  - The model: the expected r is computed from the hole geometry alone
- *    (support/copy_check.h, copy_expected: the bytes from the first hole
+ *    (support/fault_case.h, fault_expected: the bytes from the first hole
  *    byte the range meets, the larger count of the two sides), with
  *    nothing of the library in it; hl_try_copy must return exactly that,
  *    copy the bytes before it and write nothing outside [dst, dst+n).
@@ -40,7 +40,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "support/copy_check.h"
+#include "support/fault_case.h"
 #include "support/copy_variants.h"
 #include "support/faults.h"
 #include "support/guarded.h"
@@ -112,9 +112,9 @@ static size_t model_r(const struct draw *d, size_t page, size_t *r_src)
 	size_t rs = 0, rd = 0;
 
 	if (d->holes & HOLE_SRC)
-		rs = copy_expected(d->so, d->n, d->src_hole * page, (d->src_hole + 1) * page);
+		rs = fault_expected(d->so, d->n, d->src_hole * page, (d->src_hole + 1) * page);
 	if (d->holes & HOLE_DST)
-		rd = copy_expected(d->dof, d->n, d->dst_hole * page, (d->dst_hole + 1) * page);
+		rd = fault_expected(d->dof, d->n, d->dst_hole * page, (d->dst_hole + 1) * page);
 	*r_src = rs;
 	return rs > rd ? rs : rd;
 }
@@ -157,7 +157,7 @@ static void one_case(const char *v, const struct draw *d, struct arenas *a, size
 {
 	size_t len = a->len, r_src, r = model_r(d, page, &r_src);
 	unsigned char *dhole = a->dst + d->dst_hole * page;
-	struct copy_case c = {.dst = a->dst + d->dof, .src = a->src + d->so, .n = d->n, .want = r};
+	struct fault_case c = {.dst = a->dst + d->dof, .src = a->src + d->so, .n = d->n, .want = r};
 	char why[256];
 
 	c.lo = a->dst;
@@ -176,7 +176,7 @@ static void one_case(const char *v, const struct draw *d, struct arenas *a, size
 		assert_int_equal(mprotect(a->src + d->src_hole * page, page, PROT_NONE), 0);
 	fault_note("%s: hl_try_copy(dst + %zu, src + %zu, %zu), holes %d at %zu / %zu", v, d->dof,
 		   d->so, d->n, d->holes, d->src_hole, d->dst_hole);
-	if (!copy_run(&c, why, sizeof(why)))
+	if (!fault_run(hl_try_copy, &c, why, sizeof(why)))
 		fail_msg("%s: hl_try_copy(dst + %zu, src + %zu, %zu) with %s%s%s (pages of %zu "
 			 "bytes): %s",
 			 v, d->dof, d->so, d->n,

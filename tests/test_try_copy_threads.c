@@ -31,7 +31,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "support/copy_check.h"
+#include "support/fault_case.h"
 #include "support/copy_variants.h"
 #include "support/faults.h"
 #include "support/guarded.h"
@@ -80,7 +80,7 @@ static void one_call(struct worker *w, unsigned int *seed)
 	size_t len = w->len, d = (size_t)w->id * 41 + next_rand(seed) % 41;
 	size_t n = next_rand(seed) % 300, off = 64 + next_rand(seed) % 64;
 	unsigned int kind = next_rand(seed) % 3;
-	struct copy_case c = {.n = n, .want = n > d ? n - d : 0};
+	struct fault_case c = {.n = n, .want = n > d ? n - d : 0};
 	char why[256];
 
 	if (kind == 0) {
@@ -105,7 +105,7 @@ static void one_call(struct worker *w, unsigned int *seed)
 				      "or the wrong word");
 		return;
 	}
-	if (!copy_run(&c, why, sizeof(why)))
+	if (!fault_run(hl_try_copy, &c, why, sizeof(why)))
 		note_wrong(w, "hl_try_copy, the %s %zu bytes before a PROT_NONE page, n = %zu: %s",
 			   kind == 0 ? "source" : "destination", d, n, why);
 }

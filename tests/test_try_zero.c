@@ -67,6 +67,7 @@
 
 #include "support/child.h"
 #include "support/copy_variants.h"
+#include "support/fault_grid.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
@@ -79,6 +80,8 @@
 #include <hotline/copy.h>
 #include <hotline/zero.h>
 
+#include "../src/plan.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #define ASAN_BUILD 1
 #elif defined(__has_feature)
@@ -90,274 +93,45 @@
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #define MAX_SUBJECTS 32
-#define MAX_D	     130 /* distances 0..MAX_D from dst to the protected page */
-#define MAX_N	     300 /* lengths 0..MAX_N */
-#define EDGE_CANARY  192 /* pattern bytes checked before dst, per call */
 
 static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
 static const char *copy_subjects_[MAX_SUBJECTS];
 static int n_copy_subjects;
 
-static const char *prot_name(int prot)
+/* hl_try_zero through the call pointer of the fault grids (support/fault_case.h): src unused. */
+static size_t try_zero(void *dst, const void *src, size_t n)
 {
-	return prot == PROT_NONE ? "PROT_NONE" : "read-only";
+	(void)src;
+	return hl_try_zero(dst, n);
 }
+
+/* The plan in force, as the fault grids ask for it. */
+static void zero_plan(struct hl_size_plan *p)
+{
+	hl__zero_plan_in_force(p, NULL);
+}
+
+/* hl_try_zero as the fault grids call it (support/fault_grid.h); the subjects are set in setup. */
+static struct fault_api api = {
+	.name = "hl_try_zero",
+	.call = try_zero,
+	.reads_src = false,
+	.use = zero_use,
+	.plan = zero_plan,
+	.subjects = subjects,
+};
+
+/* The grids' states (support/fault_grid.h): only the destination can fault. */
+static struct fault_grid_test grid = {.api = &api};
+static struct fault_grid_test prot_none = {&api, FAULT_DST_HOLE, PROT_NONE};
+static struct fault_grid_test read_only = {&api, FAULT_DST_HOLE, PROT_READ};
 
 /*
- * buf[0, len) is followed by a protected page. Clear n bytes at d bytes
- * before it (buf[lo, len) holding the pattern first) and check: r exact,
- * [dst, dst+n-r) zero, buf[lo, dst) and [dst+n, len) untouched.
+ * The mapping of support/guarded.h's map_beyond_eof, its file truncated
+ * after mapping: stores up to the end of page 2, which holds EOF, succeed;
+ * page 3 raises SIGBUS (fault_grid_beyond_eof).
  */
-static void fault_at(const char *v, const char *where, unsigned char *buf, size_t len, size_t lo,
-		     size_t d, size_t n)
-{
-	unsigned char *dst = buf + len - d;
-	size_t want = n > d ? n - d : 0, r, i, done;
-
-	fill_pattern(buf + lo, len - lo, lo);
-	fault_note("%s: hl_try_zero(%s - %zu, %zu)", v, where, d, n);
-	r = hl_try_zero(dst, n);
-	if (r != want)
-		fail_msg("%s: hl_try_zero(%s - %zu, %zu) returned %zu, expected %zu", v, where, d,
-			 n, r, want);
-	done = n - r;
-	i = first_nonzero(dst, done);
-	if (i < done)
-		fail_msg("%s: hl_try_zero(%s - %zu, %zu) returned %zu but dst[%zu] is 0x%02x, "
-			 "expected 0",
-			 v, where, d, n, r, i, dst[i]);
-	i = first_unlike_pattern(buf + lo, len - d - lo, lo);
-	if (i < len - d - lo)
-		fail_msg("%s: hl_try_zero(%s - %zu, %zu) wrote before dst: dst[-%zu] is 0x%02x", v,
-			 where, d, n, len - d - lo - i, buf[lo + i]);
-	i = first_unlike_pattern(dst + done, d - (done < d ? done : d), len - d + done);
-	if (done < d && i < d - done)
-		fail_msg("%s: hl_try_zero(%s - %zu, %zu) wrote past dst+n: dst[%zu] is 0x%02x", v,
-			 where, d, n, done + i, dst[done + i]);
-}
-
-/* The guard page at buf + len must still hold its pattern (it is read, unprotected if need be). */
-static void check_guard(const char *v, unsigned char *buf, size_t len, int prot)
-{
-	size_t page = page_size(), i;
-
-	if (prot == PROT_NONE)
-		assert_int_equal(mprotect(buf + len, page, PROT_READ), 0);
-	i = first_unlike_pattern(buf + len, page, len);
-	if (i < page)
-		fail_msg("%s: the %s page after the buffer changed: byte %zu is 0x%02x", v,
-			 prot_name(prot), i, buf[len + i]);
-	if (prot == PROT_NONE)
-		assert_int_equal(mprotect(buf + len, page, PROT_NONE), 0);
-}
-
-/* Every distance 0..MAX_D and every length 0..MAX_N, before a page given prot. */
-static void check_edge_grid(int prot)
-{
-	size_t len = 2 * page_size(), lo = len - MAX_D - EDGE_CANARY;
-	unsigned char *buf = map_guarded(len, prot);
-	char where[32];
-
-	fault_handlers_restore();
-	snprintf(where, sizeof(where), "%s page", prot_name(prot));
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
-		for (size_t d = 0; d <= MAX_D; d++)
-			for (size_t n = 0; n <= MAX_N; n = sweep_next(n, 16, MAX_N))
-				fault_at(subjects[s], where, buf, len, len - d - EDGE_CANARY, d, n);
-		if (first_unlike_pattern(buf, lo, 0) < lo)
-			fail_msg("%s: bytes far before dst changed", subjects[s]);
-		check_guard(subjects[s], buf, len, prot);
-	}
-	zero_use("auto");
-	unmap_guarded(buf, len);
-}
-
-static void edge_at_prot_none_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	check_edge_grid(PROT_NONE);
-}
-
-static void edge_at_read_only_every_distance_to_130_every_length_to_300_exact(void **state)
-{
-	(void)state;
-	check_edge_grid(PROT_READ);
-}
-
-/*
- * Calls of many sizes, and for auto of every class of the plan (each bound
- * and bound + 1, and a size well inside the last class), fault at distances
- * from the start to the end of the call.
- */
-static void faults_deep_inside_every_size_class_exact(void **state)
-{
-	size_t sizes[64], n_sizes = 0, max = 0, len, page = page_size();
-	static const size_t fixed[] = {64, 1000, 2049, 4096 + 100, 65536 + 7, (1 << 20) + 3};
-	char plan[512], *p;
-	unsigned char *buf;
-
-	(void)state;
-	fault_handlers_restore();
-	zero_use("auto");
-	hl_zero_plan(plan, sizeof(plan));
-	for (size_t i = 0; i < N_OF(fixed); i++)
-		sizes[n_sizes++] = fixed[i];
-	/* every number in the plan is a class bound */
-	for (p = plan; *p && n_sizes + 2 < N_OF(sizes); p++) {
-		if (*p >= '0' && *p <= '9' && (p == plan || p[-1] == ' ')) {
-			size_t bound = strtoull(p, NULL, 10);
-
-			sizes[n_sizes++] = bound;
-			sizes[n_sizes++] = bound + 1;
-		}
-	}
-	for (size_t i = 0; i < n_sizes; i++)
-		max = sizes[i] > max ? sizes[i] : max;
-	sizes[n_sizes++] = max + max / 4 + 5; /* well inside the last class */
-	max = sizes[n_sizes - 1];
-	len = (max + 2 * page) / page * page;
-	buf = map_guarded(len, PROT_NONE);
-	print_message("plan '%s': sizes up to %zu\n", plan, max);
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
-		for (size_t i = 0; i < n_sizes; i++) {
-			size_t n = sizes[i];
-			size_t ds[] = {1, 63, 64, 65, 4095, 4097, n / 2 + 3, n - 64, n - 1, n};
-
-			/* only auto needs the plan's sizes; every variant gets the fixed ones */
-			if (i >= N_OF(fixed) && strcmp(subjects[s], "auto") != 0)
-				continue;
-			for (size_t k = 0; k < N_OF(ds); k++)
-				if (ds[k] <= n)
-					fault_at(subjects[s], "PROT_NONE page", buf, len,
-						 len - ds[k] - (ds[k] + 4096 <= len ? 4096 : 0),
-						 ds[k], n);
-		}
-	}
-	zero_use("auto");
-	unmap_guarded(buf, len);
-}
-
-/* A PROT_NONE page at 512 KiB + 4096 k of a 1 MiB buffer: the call stops exactly there. */
-static void hole_in_the_middle_of_1_mib_stops_exactly_at_it(void **state)
-{
-	size_t page = page_size(), len = 1 << 20;
-	unsigned char *buf;
-
-	(void)state;
-	fault_handlers_restore();
-	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(buf != MAP_FAILED);
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
-		for (size_t k = 0; k < 4; k++) {
-			size_t hole = (512 << 10) + page * k;
-
-			assert_int_equal(mprotect(buf + hole, page, PROT_NONE), 0);
-			for (size_t a = 0; a < 80; a += 37) {
-				size_t n = len - a, want = len - hole, r, i;
-
-				fill_pattern(buf, hole, 0);
-				fault_note("%s: hl_try_zero(buf + %zu, %zu), PROT_NONE page at %zu",
-					   subjects[s], a, n, hole);
-				r = hl_try_zero(buf + a, n);
-				if (r != want)
-					fail_msg("%s: hl_try_zero(buf + %zu, %zu) with a PROT_NONE "
-						 "page at buf + %zu returned %zu, expected %zu",
-						 subjects[s], a, n, hole, r, want);
-				i = first_nonzero(buf + a, hole - a);
-				if (i < hole - a)
-					fail_msg("%s: hole at %zu: buf[%zu] is 0x%02x, expected 0",
-						 subjects[s], hole, a + i, buf[a + i]);
-				if (first_unlike_pattern(buf, a, 0) < a)
-					fail_msg("%s: hole at %zu: a byte before dst = buf + %zu "
-						 "changed",
-						 subjects[s], hole, a);
-			}
-			assert_int_equal(mprotect(buf + hole, page, PROT_READ | PROT_WRITE), 0);
-		}
-	}
-	zero_use("auto");
-	munmap(buf, len);
-}
-
-/*
- * A shared mapping of 3 pages over a file of 1.5 (made so, or truncated
- * after mapping): stores up to the end of page 2, which holds EOF, succeed;
- * page 3 raises SIGBUS. The file's bytes are cleared through the mapping.
- */
-static void check_one_beyond_eof(const char *v, int fd, unsigned char *map, size_t off, size_t n)
-{
-	size_t page = page_size(), eof = page + page / 2, stop = 2 * page;
-	size_t want = off + n > stop ? off + n - (off > stop ? off : stop) : 0, r, done, i;
-	unsigned char *file = malloc(eof);
-	struct stat st;
-
-	assert_non_null(file);
-	fill_pattern(map, eof, 0);
-	fault_note("%s: hl_try_zero(map + %zu, %zu) over a file of %zu bytes", v, off, n, eof);
-	r = hl_try_zero(map + off, n);
-	if (r != want)
-		fail_msg("%s: hl_try_zero(map + %zu, %zu) over a file of %zu bytes mapped for %zu "
-			 "returned %zu, expected %zu (page %zu.. raises SIGBUS)",
-			 v, off, n, eof, 3 * page, r, want, stop);
-	done = n - r;
-	i = first_nonzero(map + off, done);
-	if (i < done)
-		fail_msg("%s: hl_try_zero(map + %zu, %zu): map[%zu] is 0x%02x, expected 0", v, off,
-			 n, off + i, map[off + i]);
-	if (pread(fd, file, eof, 0) != (ssize_t)eof)
-		fail_msg("pread of the file: %s", strerror(errno));
-	for (i = 0; i < eof; i++) {
-		bool cleared = i >= off && i < off + done;
-		unsigned char want_byte = cleared ? 0 : (unsigned char)(i % 251 + 1);
-
-		if (file[i] != want_byte)
-			fail_msg("%s: after hl_try_zero(map + %zu, %zu) the file's byte %zu is "
-				 "0x%02x, expected 0x%02x",
-				 v, off, n, i, file[i], want_byte);
-	}
-	assert_int_equal(fstat(fd, &st), 0);
-	if ((size_t)st.st_size != eof)
-		fail_msg("%s: the file is %lld bytes after hl_try_zero, expected %zu", v,
-			 (long long)st.st_size, eof);
-	free(file);
-}
-
-static void check_beyond_eof(int fd, unsigned char *map)
-{
-	size_t page = page_size(), eof = page + page / 2, stop = 2 * page;
-	size_t offs[] = {0, 100, page - 1, page + 5, eof, stop - 1, stop, stop + 7};
-
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
-		for (size_t o = 0; o < N_OF(offs); o++) {
-			size_t off = offs[o];
-			size_t lens[] = {3 * page - off, stop - off, stop - off + 1, 1, 0};
-
-			for (size_t l = 0; l < N_OF(lens); l++)
-				if (lens[l] <= 3 * page - off)
-					check_one_beyond_eof(subjects[s], fd, map, off, lens[l]);
-		}
-	}
-	zero_use("auto");
-}
-
-static void mapping_beyond_eof_clears_up_to_the_page_holding_eof(void **state)
-{
-	unsigned char *map;
-	int fd;
-
-	(void)state;
-	fault_handlers_restore();
-	map = map_beyond_eof(&fd);
-	check_beyond_eof(fd, map);
-	munmap(map, 3 * page_size());
-	close(fd);
-}
-
 static void file_truncated_under_a_mapping_clears_up_to_the_page_holding_eof(void **state)
 {
 	size_t page = page_size();
@@ -371,46 +145,9 @@ static void file_truncated_under_a_mapping_clears_up_to_the_page_holding_eof(voi
 	fill_pattern(map, 3 * page, 0);
 	assert_int_equal(msync(map, 3 * page, MS_SYNC), 0);
 	assert_int_equal(ftruncate(fd, (off_t)(page + page / 2)), 0);
-	check_beyond_eof(fd, map);
+	fault_grid_beyond_eof(&api, fd, map);
 	munmap(map, 3 * page);
 	close(fd);
-}
-
-/*
- * With an alternate signal stack of sysconf(_SC_SIGSTKSZ) bytes, a fault is
- * resolved exactly, and on that stack (hotline installs with SA_ONSTACK):
- * the signal frame must have left marks on it.
- */
-static void fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack(void **state)
-{
-	size_t size = (size_t)sysconf(_SC_SIGSTKSZ), len = page_size(), used;
-	unsigned char *alt, *buf;
-	stack_t ss = {0}, old;
-
-	(void)state;
-	fault_handlers_restore();
-	alt = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(alt != MAP_FAILED);
-	ss.ss_sp = alt;
-	ss.ss_size = size;
-	assert_int_equal(sigaltstack(&ss, &old), 0);
-	buf = map_guarded(len, PROT_NONE);
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
-		memset(alt, 0xa5, size);
-		fault_at(subjects[s], "PROT_NONE page (alternate stack)", buf, len, 0, 10, 100);
-		used = 0;
-		for (size_t i = 0; i < size; i++)
-			used += alt[i] != 0xa5;
-		if (!used)
-			fail_msg("%s: the fault was resolved but the %zu-byte alternate signal "
-				 "stack is untouched: the handler did not run on it (SA_ONSTACK?)",
-				 subjects[s], size);
-	}
-	assert_int_equal(sigaltstack(&old, NULL), 0);
-	zero_use("auto");
-	unmap_guarded(buf, len);
-	munmap(alt, size);
 }
 
 static void prepare_returns_0_every_time(void **state)
@@ -1091,6 +828,7 @@ static int setup(void **state)
 {
 	(void)state;
 	n_subjects = zero_subjects(subjects, MAX_SUBJECTS);
+	api.n_subjects = n_subjects;
 	n_copy_subjects = copy_subjects(copy_subjects_, MAX_SUBJECTS);
 	return 0;
 }
@@ -1099,13 +837,19 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(prepare_returns_0_every_time),
-		cmocka_unit_test(edge_at_prot_none_every_distance_to_130_every_length_to_300_exact),
-		cmocka_unit_test(edge_at_read_only_every_distance_to_130_every_length_to_300_exact),
-		cmocka_unit_test(faults_deep_inside_every_size_class_exact),
-		cmocka_unit_test(hole_in_the_middle_of_1_mib_stops_exactly_at_it),
-		cmocka_unit_test(mapping_beyond_eof_clears_up_to_the_page_holding_eof),
+		FAULT_GRID_TEST("edge_at_prot_none_every_distance_to_130_every_length_to_300_exact",
+				fault_grid_edges_test, &prot_none),
+		FAULT_GRID_TEST("edge_at_read_only_every_distance_to_130_every_length_to_300_exact",
+				fault_grid_edges_test, &read_only),
+		FAULT_GRID_TEST("faults_deep_inside_every_size_class_exact", fault_grid_deep_test,
+				&grid),
+		FAULT_GRID_TEST("hole_in_the_middle_of_1_mib_stops_exactly_at_it",
+				fault_grid_hole_test, &grid),
+		FAULT_GRID_TEST("mapping_beyond_eof_clears_up_to_the_page_holding_eof",
+				fault_grid_beyond_eof_test, &grid),
 		cmocka_unit_test(file_truncated_under_a_mapping_clears_up_to_the_page_holding_eof),
-		cmocka_unit_test(fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack),
+		FAULT_GRID_TEST("fault_on_an_alternate_signal_stack_is_exact_and_uses_that_stack",
+				fault_grid_alt_stack_test, &grid),
 		cmocka_unit_test(stray_null_store_still_dies_of_sigsegv),
 		cmocka_unit_test(store_to_read_only_page_plain_or_by_hl_zero_dies_of_sigsegv),
 		cmocka_unit_test(plain_load_or_store_beyond_eof_dies_of_sigbus),

@@ -858,7 +858,7 @@ static void full_mask_handler_after_open_call_is_killed_by_sigsegv(void **state)
  * copy.h: hl_try_copy is async-signal-safe once the handler is installed
  * (by hl_try_zero_prepare): its first call after that must take no lock a
  * signal handler's hl_try_copy could then wait for (it did, until
- * hl__copy_installed published the choice at install).
+ * the choice was published from the handler's installation).
  */
 static void first_try_copy_after_prepare_interrupted_by_a_copying_handler(void **state)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_user_top.c - the library's probe for the end of user space, which
- * runs when the library is loaded (src/zero.c, probe_user_top), in every
+ * runs when the library is loaded (src/fault.c, probe_user_top), in every
  * build: release, ASan+UBSan and ThreadSanitizer.
  *
  * The probe asks the kernel for a page just below each candidate end. It

@@ -13,6 +13,8 @@
 
 #include <hotline/cpu.h>
 
+#include "../variant.h"
+
 /*
  * Fill what this architecture can tell about the CPU. Called once, with
  * *cpu zeroed; strings it stores must stay valid for the whole process.
@@ -23,37 +25,44 @@ void hl_arch_cpu_probe(struct hl_cpu *cpu);
  * Clearing (zero.c). A variant clears [dst, dst+n) and returns the number
  * of bytes it could not clear. Each comes in two forms: fn, for hl_zero,
  * in which a fault is a crash; and try_fn, for hl_try_zero, whose faults
- * hl_arch_zero_fixup() resolves, so that it returns the bytes left.
+ * hl_arch_fault_fixup() resolves, so that it returns the bytes left.
  */
 typedef size_t (*hl_zero_fn)(void *dst, size_t n);
 
-struct hl_zero_impl {
-	const char *name;
-	hl_zero_fn fn, try_fn;
-	bool (*supported)(const struct hl_cpu *cpu);
-};
-
-/* Every variant of this architecture, ending with a { NULL } entry. */
-extern const struct hl_zero_impl hl_arch_zero_impls[];
-
 /*
- * The code of hl_zero's automatic plan: fn (and try_fn) clear every size
- * by the plan whose layout (plan.h: which variant up to which size) the
- * portable rules derived for this machine; zero.c publishes its thresholds
- * in hl__zero_vec_max / hl__zero_rep_max, where the plan's code reads
- * them. inline_entry: the plan is the body of hl_zero and hl_try_zero
- * themselves, so no redirect is needed (fn and try_fn are then NULL).
- * hl_arch_zero_auto fills it for layout l, by l's variant names: a plan
- * of one variant is that variant of hl_arch_zero_impls.
+ * The code of an automatic plan (plan.h: which variant up to which size,
+ * the portable rules' layout for this machine): fn (and try_fn) clear
+ * every size by it, reading its thresholds where zero.c publishes them,
+ * in hl__zero_vec_max / hl__zero_rep_max. inline_entry: the plan is the
+ * body of hl_zero and hl_try_zero themselves, so no redirect is needed
+ * (fn and try_fn are then NULL).
  */
-struct hl_plan_layout;
 struct hl_zero_auto {
 	hl_zero_fn fn, try_fn;
 	bool inline_entry;
 };
-void hl_arch_zero_auto(const struct hl_plan_layout *l, struct hl_zero_auto *plan);
-/* The variant of hl_arch_zero_impls named name, or NULL (zero.c). */
-const struct hl_zero_impl *hl__zero_impl(const char *name);
+
+/*
+ * A variant (its name and whether a CPU runs it: variant.h), its two
+ * forms, and `leads`: the code of an automatic plan whose first class it
+ * is (plan.h, the layout's name). Left empty, that plan is the variant
+ * itself; a plan of several classes with code of its own (the entry
+ * points' body, or an auto_* routine of the assembly) is named here. So
+ * zero.c finds a plan's code in the table, by the registry's name lookup,
+ * and no code compares variant names.
+ */
+struct hl_zero_impl {
+	struct hl_variant v;
+	hl_zero_fn fn, try_fn;
+	struct hl_zero_auto leads;
+};
+
+/*
+ * Every variant of this architecture, ending with a { NULL } entry. The
+ * first is the fallback, should the plan name none of them (the plan
+ * tests hold the rules to the tables).
+ */
+extern const struct hl_zero_impl hl_arch_zero_impls[];
 extern size_t hl__zero_vec_max, hl__zero_rep_max;
 
 /*
@@ -66,35 +75,38 @@ extern size_t hl__zero_vec_max, hl__zero_rep_max;
 extern hl_zero_fn hl__zero_redirect, hl__try_zero_redirect;
 
 /*
- * hl_try_zero's fault resolution, called from the SIGSEGV/SIGBUS handler
+ * The fault resolution, called from the SIGSEGV/SIGBUS handler (fault.c)
  * for a kernel-raised access fault at addr: if the interrupted instruction
- * is a store of a try_fn, and addr lies in what it is clearing, redirect
+ * is an armed variant's load or store (in the exception table), and addr
+ * lies in what it may touch (hl__extable_fixup), redirect
  * the signal context uc to the store's fixup and return true (or do not
  * return at all, where the architecture recovers by siglongjmp); otherwise
  * return false and leave uc alone. addr is HL_FAULT_ADDR_UNKNOWN for a
  * fault the kernel reports without one (a general-protection fault): then
  * the instruction alone decides, and the fixup finds the address.
- * It must call nothing outside the library (zero.c says why).
+ * It must call nothing outside the library (fault.c says why).
  */
 #define HL_FAULT_ADDR_UNKNOWN UINTPTR_MAX
-bool hl_arch_zero_fixup(void *uc, uintptr_t addr);
+bool hl_arch_fault_fixup(void *uc, uintptr_t addr);
 
 /*
  * hl_try_zero's entry checks, done by the architecture's entry point
  * before it stores anything: the range [dst, dst + n) must not wrap and
  * must end at or below hl__try_zero_thread_top. That is a thread-local
- * copy of the end of the user address space, 0 until zero.c has found
+ * copy of the end of the user address space, 0 until fault.c has found
  * that this thread does not block SIGSEGV/SIGBUS (so one comparison checks
- * both). When a check fails the entry tail-calls hl__try_zero_slow
- * (zero.c), which returns n or calls hl__try_zero_checked: the entry point
- * just after its checks.
+ * both: fault.h, hl__fault_open). When a check fails the entry tail-calls
+ * hl__try_zero_slow (zero.c), which returns n or calls
+ * hl__try_zero_checked: the entry point just after its checks. An entry
+ * written in C (arch/generic/) calls the fault layer's hl__fault_slow
+ * itself instead, so that it calls nothing above it.
  */
 extern _Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
 size_t hl__try_zero_slow(void *dst, size_t n);
 size_t hl__try_zero_checked(void *dst, size_t n);
 
 /*
- * The user address space, for zero.c's search of its end: the most
+ * The user address space, for fault.c's search of its end: the most
  * address bits it can have on this architecture (the search starts
  * there), and the end to assume if the kernel cannot be asked.
  */
@@ -112,21 +124,21 @@ enum hl_extable_kind {
 	HL_EXTABLE_COPY = 1,   /* hl_try_copy's: stores [dst, end), loads [src, src + end - dst) */
 	HL_EXTABLE_LOAD64 = 2, /* hl_try_load64's load: [dst, dst + 8) */
 };
-struct hl_zero_extable {
+struct hl_extable {
 	int32_t start, end, fixup, kind;
 };
 
 /*
- * The one decision every architecture's hl_arch_zero_fixup makes (zero.c):
+ * The one decision every architecture's hl_arch_fault_fixup makes (extable.c):
  * the fixup for a fault at pc in the table [begin, end), given the
  * interrupted code's progress registers (dst, src and the destination's
  * end, as the variants' protocol keeps them), or 0 when pc is not in the
  * table or addr (unless HL_FAULT_ADDR_UNKNOWN) lies outside what that
  * entry's kind may touch.
  */
-uintptr_t hl__zero_extable_fixup(const struct hl_zero_extable *begin,
-				 const struct hl_zero_extable *end, uintptr_t pc, uintptr_t addr,
-				 uintptr_t dst, uintptr_t src, uintptr_t dst_end);
+uintptr_t hl__extable_fixup(const struct hl_extable *begin, const struct hl_extable *end,
+			    uintptr_t pc, uintptr_t addr, uintptr_t dst, uintptr_t src,
+			    uintptr_t dst_end);
 
 /*
  * Copying (copy.c): hl_try_copy's variants, in the exception table like
@@ -137,18 +149,9 @@ uintptr_t hl__zero_extable_fixup(const struct hl_zero_extable *begin,
  */
 typedef size_t (*hl_copy_fn)(void *dst, const void *src, size_t n);
 
-struct hl_copy_impl {
-	const char *name;
-	hl_copy_fn try_fn;
-	bool (*supported)(const struct hl_cpu *cpu);
-};
-
-/* Every copy variant of this architecture, ending with a { NULL } entry. */
-extern const struct hl_copy_impl hl_arch_copy_impls[];
-
 /*
  * The code of hl_try_copy's automatic plan, as hl_zero's (above): try_fn
- * copies every size by the plan of layout l (plan.h); copy.c publishes its
+ * copies every size by the plan's layout (plan.h); copy.c publishes its
  * thresholds in hl__copy_vec_max and hl__copy_rep_max, where the plan's
  * code reads them. inline_entry: the plan is the body of hl_try_copy
  * itself, so no redirect is needed (try_fn is then NULL).
@@ -157,9 +160,17 @@ struct hl_copy_auto {
 	hl_copy_fn try_fn;
 	bool inline_entry;
 };
-void hl_arch_copy_auto(const struct hl_plan_layout *l, struct hl_copy_auto *plan);
-/* The variant of hl_arch_copy_impls named name, or NULL (copy.c). */
-const struct hl_copy_impl *hl__copy_impl(const char *name);
+
+/* A copy variant, and the code of the plans it leads, as hl_zero_impl's. */
+struct hl_copy_impl {
+	struct hl_variant v;
+	hl_copy_fn try_fn;
+	struct hl_copy_auto leads;
+};
+
+/* Every copy variant of this architecture, ending with a { NULL } entry; the first is the fallback.
+ */
+extern const struct hl_copy_impl hl_arch_copy_impls[];
 extern size_t hl__copy_vec_max, hl__copy_rep_max;
 extern unsigned hl__copy_alias_window; /* plan.h, struct hl_plan_layout */
 
@@ -172,23 +183,10 @@ extern unsigned hl__copy_alias_window; /* plan.h, struct hl_plan_layout */
  * hl__try_load64_slow when the check fails.
  */
 extern hl_copy_fn hl__try_copy_redirect;
-void hl__copy_installed(void); /* zero.c's install(): the handler is in, publish the choice */
 size_t hl__try_copy_slow(void *dst, const void *src, size_t n);
 size_t hl__try_copy_checked(void *dst, const void *src, size_t n);
 bool hl__try_load64_slow(const void *p, uint64_t *out);
 bool hl__try_load64_checked(const void *p, uint64_t *out);
-
-/*
- * The fault signals for one call (zero.c): the end of the user address
- * space, and whether this thread may fault now. hl__fault_open() returns
- * 0 if the thread does not block SIGSEGV/SIGBUS (and remembers that in
- * hl__try_zero_thread_top), 1 if it unblocked them for this call (the
- * caller then calls hl__fault_close(old) after it), -1 if it could not.
- */
-uintptr_t hl__user_top(void);
-bool hl__user_range(const void *p, size_t n); /* [p, p + n) does not wrap, ends by the top */
-int hl__fault_open(sigset_t *old);
-void hl__fault_close(const sigset_t *old);
 
 /*
  * static inline void hl_arch_relax(void): the spin-wait hint (cpu_relax),

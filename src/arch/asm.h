@@ -11,8 +11,9 @@
  * __start_hl_extable and __stop_hl_extable, because the section's name is
  * a C identifier. Each entry is a range of instructions and its fixup as
  * 32-bit offsets from the entry itself, and its kind (arch.h, struct
- * hl_zero_extable), so the table needs no relocation: one table, one
- * handler, one search, whichever file an entry comes from.
+ * hl_extable), so the table needs no relocation: one table, one handler
+ * (src/fault.c), one search (src/extable.c), whichever file an entry
+ * comes from.
  */
 
 /* Assembler, not C: clang-format must leave it alone. */

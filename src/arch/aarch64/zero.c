@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * aarch64/zero.c - which clearing variants this CPU can run, the code of
- * the automatic plan (src/plan.c chooses it), and the signal-context side
- * of hl_try_zero's fixups. The variants themselves, and their exception
- * table, are in zero.S beside this file.
+ * the automatic plans they lead (src/plan.c chooses the plan), and the
+ * signal-context side of the fault layer's fixups (src/fault.c). The
+ * variants themselves, and their entries in the exception table, are in
+ * zero.S beside this file.
  */
 #include <signal.h>
 #include <stdint.h>
-#include <string.h>
 #include <ucontext.h>
 
-#include "../../plan.h"
 #include "../../zero_plan.h"
 #include "../arch.h"
 #include "supported.h"
@@ -27,8 +26,8 @@ VARIANT(mops);
  * The exception table's bounds (../asm.h): the linker names them after the
  * section hl_extable, which every .S file of this directory adds to.
  */
-extern const struct hl_zero_extable __start_hl_extable[] __attribute__((visibility("hidden")));
-extern const struct hl_zero_extable __stop_hl_extable[] __attribute__((visibility("hidden")));
+extern const struct hl_extable __start_hl_extable[] __attribute__((visibility("hidden")));
+extern const struct hl_extable __stop_hl_extable[] __attribute__((visibility("hidden")));
 
 /* The largest DC ZVA block the architecture allows: DCZID_EL0.BS = 9, 2 KiB. */
 #define ZVA_MAX_BLOCK 2048u
@@ -43,39 +42,23 @@ static bool has_zva(const struct hl_cpu *cpu)
 	return cpu->dczva_block >= 64 && cpu->dczva_block <= ZVA_MAX_BLOCK;
 }
 
-const struct hl_zero_impl hl_arch_zero_impls[] = {
-/* clang-format off */
-#define IMPL(name, supported) { #name, hl__zero_##name, hl__try_zero_##name, supported }
-	/* clang-format on */
-	IMPL(stp, hl__arm64_always),
-	IMPL(dc_zva, has_zva),
-	IMPL(mops, hl__arm64_mops),
-	{NULL, NULL, NULL, NULL},
-};
-
 /*
  * The code of the automatic plan (plan.c chooses its variants, zero_plan.c
- * the threshold): the stp plan, with or without its dc_zva class, is the
- * body of hl_zero and hl_try_zero themselves (zero.S); a plan of one
- * other variant (mops) is that variant, through the redirect.
+ * the threshold), by its first variant: the stp plan, with or without its
+ * dc_zva class, is the body of hl_zero and hl_try_zero themselves
+ * (zero.S); a plan of one other variant (mops) is that variant, through
+ * the redirect. stp comes first: the fallback.
  */
-void hl_arch_zero_auto(const struct hl_plan_layout *l, struct hl_zero_auto *plan)
-{
-	const struct hl_zero_impl *v;
-
-	if (strcmp(l->name, "stp") == 0) {
-		plan->inline_entry = true;
-		return;
+#define IMPL(name, supported, ...)                                                                 \
+	{                                                                                          \
+		{#name, supported}, hl__zero_##name, hl__try_zero_##name, __VA_ARGS__              \
 	}
-	/* the rules name only variants of the table (test_zero_plan holds them to it) */
-	v = hl__zero_impl(l->name);
-	if (!v) {
-		plan->inline_entry = true;
-		return;
-	}
-	plan->fn = v->fn;
-	plan->try_fn = v->try_fn;
-}
+const struct hl_zero_impl hl_arch_zero_impls[] = {
+	IMPL(stp, hl__arm64_always, {.inline_entry = true}),
+	IMPL(dc_zva, has_zva, {0}),
+	IMPL(mops, hl__arm64_mops, {0}),
+	{{NULL, NULL}, NULL, NULL, {0}},
+};
 
 /* arm64 has no user-space cache enumeration that Linux lets us read: sysfs says. */
 void hl_arch_zero_caches(struct hl_zero_machine *m)
@@ -102,12 +85,12 @@ uintptr_t hl_arch_user_top_min(void)
  * stores in [x0, x2) and loads in [x1, x1 + (x2 - x0)); hl_try_load64
  * loads [x0, x0 + 8). A fault elsewhere is not ours.
  */
-bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
+bool hl_arch_fault_fixup(void *uc, uintptr_t addr)
 {
 	mcontext_t *m = &((ucontext_t *)uc)->uc_mcontext;
-	uintptr_t fixup = hl__zero_extable_fixup(__start_hl_extable, __stop_hl_extable,
-						 (uintptr_t)m->pc, addr, (uintptr_t)m->regs[0],
-						 (uintptr_t)m->regs[1], (uintptr_t)m->regs[2]);
+	uintptr_t fixup = hl__extable_fixup(__start_hl_extable, __stop_hl_extable, (uintptr_t)m->pc,
+					    addr, (uintptr_t)m->regs[0], (uintptr_t)m->regs[1],
+					    (uintptr_t)m->regs[2]);
 
 	if (!fixup)
 		return false;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * x86_64/copy.c - which copy variants this CPU can run, and the code of
- * the automatic plan (src/plan.c chooses it). The variants themselves are
- * in copy.S, whose entries join zero.S's in the one exception table.
+ * the automatic plans they lead (src/plan.c chooses the plan). The
+ * variants themselves are in copy.S, whose entries join zero.S's in the
+ * one exception table.
  */
 #include <stdint.h>
-#include <string.h>
 
-#include "../../plan.h"
 #include "../arch.h"
 #include "supported.h"
 
@@ -31,32 +30,19 @@ __attribute__((constructor)) static void nt_width(void)
 	hl__copy_nt_zmm = hl__x86_avx512(hl_cpu());
 }
 
-const struct hl_copy_impl hl_arch_copy_impls[] = {
-	{"rep_movsb", hl__try_copy_rep_movsb, hl__x86_always},
-	{"movq", hl__try_copy_movq, hl__x86_always},
-	{"avx2", hl__try_copy_avx2, hl__x86_avx2},
-	{"avx512", hl__try_copy_avx512, hl__x86_avx512},
-	{"nontemporal", hl__try_copy_nontemporal, hl__x86_always},
-	{NULL, NULL, NULL},
-};
 /*
  * The code of the automatic plan (plan.c chooses it; docs/copy.md,
- * "Measured", has the figures behind it): the avx512 plan is the body of
- * hl_try_copy itself, the avx2 plan copy.S's auto_avx2 (each with or
- * without its rep movsb class, as hl__copy_vec_max says); a plan of one
- * variant is that variant.
+ * "Measured", has the figures behind it), by its first variant: the
+ * avx512 plan is the body of hl_try_copy itself, the avx2 plan copy.S's
+ * auto_avx2 (each with or without its rep movsb class, as hl__copy_vec_max
+ * says); a plan of one variant is that variant. rep_movsb comes first: the
+ * fallback.
  */
-void hl_arch_copy_auto(const struct hl_plan_layout *l, struct hl_copy_auto *plan)
-{
-	const struct hl_copy_impl *v;
-
-	if (strcmp(l->name, "avx512") == 0) {
-		plan->inline_entry = true; /* hl_try_copy is this plan */
-	} else if (strcmp(l->name, "avx2") == 0) {
-		plan->try_fn = hl__try_copy_auto_avx2;
-	} else {
-		/* the rules name only variants of the table (test_zero_plan holds them to it) */
-		v = hl__copy_impl(l->name);
-		plan->try_fn = v ? v->try_fn : hl__try_copy_rep_movsb;
-	}
-}
+const struct hl_copy_impl hl_arch_copy_impls[] = {
+	{{"rep_movsb", hl__x86_always}, hl__try_copy_rep_movsb, {0}},
+	{{"movq", hl__x86_always}, hl__try_copy_movq, {0}},
+	{{"avx2", hl__x86_avx2}, hl__try_copy_avx2, {hl__try_copy_auto_avx2, false}},
+	{{"avx512", hl__x86_avx512}, hl__try_copy_avx512, {.inline_entry = true}},
+	{{"nontemporal", hl__x86_always}, hl__try_copy_nontemporal, {0}},
+	{{NULL, NULL}, NULL, {0}},
+};

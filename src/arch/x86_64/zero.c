@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * x86_64/zero.c - which clearing variants this CPU can run, the code of
- * the automatic plan (src/plan.c chooses it), and the signal-context side
- * of hl_try_zero's fixups. The variants themselves, and their exception
- * table, are in zero.S beside this file.
+ * the automatic plans they lead (src/plan.c chooses the plan), and the
+ * signal-context side of the fault layer's fixups (src/fault.c). The
+ * variants themselves, and their entries in the exception table, are in
+ * zero.S beside this file.
  */
 #include <cpuid.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "../../plan.h"
 #include "../../zero_plan.h"
 #include "../arch.h"
 #include "supported.h"
@@ -34,48 +33,34 @@ VARIANT(auto_avx2);
  * The exception table's bounds (../asm.h): the linker names them after the
  * section hl_extable, which every .S file of this directory adds to.
  */
-extern const struct hl_zero_extable __start_hl_extable[] __attribute__((visibility("hidden")));
-extern const struct hl_zero_extable __stop_hl_extable[] __attribute__((visibility("hidden")));
+extern const struct hl_extable __start_hl_extable[] __attribute__((visibility("hidden")));
+extern const struct hl_extable __stop_hl_extable[] __attribute__((visibility("hidden")));
 
 /*
  * The string variants run on every x86-64; ERMS, FSRM and REP_GOOD only
  * say whether they are fast, which is the plan's business, not a reason to
  * refuse them.
- */
-const struct hl_zero_impl hl_arch_zero_impls[] = {
-/* clang-format off */
-#define IMPL(name, supported) { #name, hl__zero_##name, hl__try_zero_##name, supported }
-	/* clang-format on */
-	IMPL(rep_stosb, hl__x86_always),     IMPL(rep_stosq, hl__x86_always),
-	IMPL(movq_unrolled, hl__x86_always), IMPL(avx2, hl__x86_avx2),
-	IMPL(avx512, hl__x86_avx512),	     IMPL(evex256, hl__x86_avx512),
-	IMPL(nontemporal, hl__x86_always),   {NULL, NULL, NULL, NULL},
-};
-
-/*
+ *
  * The code of the automatic plan (plan.c chooses its variants, zero_plan.c
- * its thresholds; docs/zero.md has the measurements behind both): the
- * avx512 plan is the body of hl_zero and hl_try_zero themselves; the avx2
- * plan is zero.S's auto_avx2; a plan of one variant is that variant.
+ * its thresholds; docs/zero.md has the measurements behind both), by its
+ * first variant: the avx512 plan is the body of hl_zero and hl_try_zero
+ * themselves; the avx2 plan is zero.S's auto_avx2; a plan of one variant
+ * is that variant. rep_stosb comes first: the fallback.
  */
-void hl_arch_zero_auto(const struct hl_plan_layout *l, struct hl_zero_auto *plan)
-{
-	const struct hl_zero_impl *v;
-
-	if (strcmp(l->name, "avx512") == 0) {
-		plan->inline_entry = true; /* hl_zero and hl_try_zero are this plan */
-	} else if (strcmp(l->name, "avx2") == 0) {
-		plan->fn = hl__zero_auto_avx2;
-		plan->try_fn = hl__try_zero_auto_avx2;
-	} else {
-		/* the rules name only variants of the table (test_zero_plan holds them to it) */
-		v = hl__zero_impl(l->name);
-		if (!v)
-			v = hl__zero_impl("rep_stosb");
-		plan->fn = v->fn;
-		plan->try_fn = v->try_fn;
+#define IMPL(name, supported, ...)                                                                 \
+	{                                                                                          \
+		{#name, supported}, hl__zero_##name, hl__try_zero_##name, __VA_ARGS__              \
 	}
-}
+const struct hl_zero_impl hl_arch_zero_impls[] = {
+	IMPL(rep_stosb, hl__x86_always, {0}),
+	IMPL(rep_stosq, hl__x86_always, {0}),
+	IMPL(movq_unrolled, hl__x86_always, {0}),
+	IMPL(avx2, hl__x86_avx2, {hl__zero_auto_avx2, hl__try_zero_auto_avx2, false}),
+	IMPL(avx512, hl__x86_avx512, {.inline_entry = true}),
+	IMPL(evex256, hl__x86_avx512, {0}),
+	IMPL(nontemporal, hl__x86_always, {0}),
+	{{NULL, NULL}, NULL, NULL, {0}},
+};
 
 /*
  * The deterministic cache parameters: CPUID leaf 4 on Intel, 0x8000001D on
@@ -148,12 +133,12 @@ uintptr_t hl_arch_user_top_min(void)
  * stores in [rdi, rdx) and loads in [rsi, rsi + (rdx - rdi)); hl_try_load64
  * loads [rdi, rdi + 8). A fault elsewhere is not ours.
  */
-bool hl_arch_zero_fixup(void *uc, uintptr_t addr)
+bool hl_arch_fault_fixup(void *uc, uintptr_t addr)
 {
 	greg_t *r = ((ucontext_t *)uc)->uc_mcontext.gregs;
-	uintptr_t fixup = hl__zero_extable_fixup(__start_hl_extable, __stop_hl_extable,
-						 (uintptr_t)r[REG_RIP], addr, (uintptr_t)r[REG_RDI],
-						 (uintptr_t)r[REG_RSI], (uintptr_t)r[REG_RDX]);
+	uintptr_t fixup = hl__extable_fixup(__start_hl_extable, __stop_hl_extable,
+					    (uintptr_t)r[REG_RIP], addr, (uintptr_t)r[REG_RDI],
+					    (uintptr_t)r[REG_RSI], (uintptr_t)r[REG_RDX]);
 
 	if (!fixup)
 		return false;

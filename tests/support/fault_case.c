@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * support/copy_check.c - runs one hl_try_copy over canary-filled memory and checks the contract.
+ * support/fault_case.c - runs one call of hl_try_zero or hl_try_copy over canary-filled memory
+ * and checks the contract.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include <hotline/copy.h>
-
-#include "support/copy_check.h"
+#include "support/fault_case.h"
 #include "support/pattern.h"
 
-size_t copy_expected(uintptr_t start, size_t n, uintptr_t hole, uintptr_t hole_end)
+size_t fault_expected(uintptr_t start, size_t n, uintptr_t hole, uintptr_t hole_end)
 {
 	if (start >= hole_end || start + n <= hole)
 		return 0;
@@ -19,13 +18,13 @@ size_t copy_expected(uintptr_t start, size_t n, uintptr_t hole, uintptr_t hole_e
 	return n - (size_t)(hole - start);
 }
 
-bool copy_run(struct copy_case *c, char *why, size_t size)
+bool fault_run(fault_call call, struct fault_case *c, char *why, size_t size)
 {
 	size_t done, i, before = (size_t)(c->dst - c->lo);
 	unsigned char *end = c->dst + c->n;
 
 	fill_canary(c->lo, (size_t)(c->hi - c->lo));
-	c->got = hl_try_copy(c->dst, c->src, c->n);
+	c->got = call(c->dst, c->src, c->n);
 	if (c->got != c->want) {
 		snprintf(why, size, "returned %zu, expected %zu", c->got, c->want);
 		return false;
