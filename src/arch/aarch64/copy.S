@@ -2,7 +2,7 @@
 /*
  * aarch64/copy.S - hl_try_copy's variants and hl_try_load64 on arm64.
  * Their entries join hl_try_zero's in the one exception table (../asm.h),
- * which the same handler (../../zero.c) searches.
+ * which the same handler (../../fault.c) searches.
  *
  * Every variant is size_t fn(void *dst, const void *src, size_t n)
  * (AAPCS64: x0, x1, x2) and returns in x0 the bytes it did not copy. The

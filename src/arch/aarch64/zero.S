@@ -5,7 +5,7 @@
  *
  * Every variant is size_t fn(void *dst, size_t n) (AAPCS64: x0, x1) and
  * returns in x0 the number of bytes it did not clear: always 0 unless a
- * store faulted and the signal handler (../../zero.c, with zero.c beside
+ * store faulted and the signal handler (../../fault.c, with zero.c beside
  * this file) redirected it to a fixup here.
  *
  * The protocol that makes a fault byte-exact, the same as on x86-64:

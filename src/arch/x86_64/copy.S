@@ -2,7 +2,7 @@
 /*
  * x86_64/copy.S - hl_try_copy's variants and hl_try_load64. Their entries
  * join hl_try_zero's in the one exception table (../asm.h), which the
- * same handler (../../zero.c) searches.
+ * same handler (../../fault.c) searches.
  *
  * Every variant is size_t fn(void *dst, const void *src, size_t n)
  * (System V: rdi, rsi, rdx) and returns in rax the bytes it did not copy.

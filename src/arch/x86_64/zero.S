@@ -5,7 +5,7 @@
  *
  * Every variant is size_t fn(void *dst, size_t n) (System V: rdi, rsi) and
  * returns in rax the number of bytes it did not clear: always 0 unless a
- * store faulted and the signal handler (../../zero.c) redirected it here.
+ * store faulted and the signal handler (../../fault.c) redirected it here.
  *
  * The protocol that makes a fault byte-exact, shared by every variant:
  *  - rdx holds end = dst + n from entry to exit;
