@@ -27,6 +27,7 @@
  */
 
 #include "../asm.h"
+#include "try_checks.h"
 
 /* clang-format off */
 
@@ -179,25 +180,15 @@ ENDFUNC hl__copy_bytes_sfence
 .endm
 
 /*
- * TRY_COPY_CHECKS: hl_try_zero's entry checks (zero.S, TRY_ZERO_CHECKS)
- * on both ranges: both must end at or below this thread's
- * hl__try_zero_thread_top (0 until the thread is known not to block
- * SIGSEGV and SIGBUS): n <= top, then dst <= top - n and src <= top - n.
- * No sum is formed, so none can wrap. A failed check goes to
+ * TRY_COPY_CHECKS: hl_try_zero's entry checks (try_checks.h) on both
+ * ranges, [dst, dst + n) and [src, src + n); a failed check goes to
  * hl__try_copy_slow (../../copy.c) with rdi, rsi and rdx as they came.
  * The length is TRY_COPY_CHECKS_SIZE bytes (tests/build/zero_layout.sh
  * checks it): 7 + 4 + 3 + 6 + 3 + 6 + 3 + 6.
  */
 #define TRY_COPY_CHECKS_SIZE 38
 .macro TRY_COPY_CHECKS
-	movq	hl__try_zero_thread_top@gottpoff(%rip), %rax
-	movq	%fs:(%rax), %rax
-	subq	%rdx, %rax
-	jb	hl__try_copy_slow
-	cmpq	%rax, %rdi
-	ja	hl__try_copy_slow
-	cmpq	%rax, %rsi
-	ja	hl__try_copy_slow
+	TRY_CHECKS %rdx, hl__try_copy_slow, %rdi, %rsi
 .endm
 
 /*

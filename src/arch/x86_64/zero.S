@@ -31,10 +31,11 @@
  */
 
 #include "../asm.h"
+#include "try_checks.h"
 
 /*
- * The length of TRY_ZERO_CHECKS (below) in bytes: 7 + 4 + 3 + 6 (jb rel32:
- * the target is global) + 3 + 6. VEC_ZERO starts hl_try_zero this far before a 64-byte boundary;
+ * The length of TRY_ZERO_CHECKS (below) in bytes: 7 + 4 + 3 + 6 + 3 + 6
+ * (try_checks.h). VEC_ZERO starts hl_try_zero this far before a 64-byte boundary;
  * tests/build/zero_layout.sh fails when the figure is wrong.
  */
 #define TRY_ZERO_CHECKS_SIZE 29
@@ -343,27 +344,14 @@ ENDFUNC \fn
 .endm
 
 /*
- * TRY_ZERO_CHECKS: what hl_try_zero checks before it stores anything; a
- * check that fails sends the call to hl__try_zero_slow (../../zero.c),
- * which sorts it out and comes back to hl__try_zero_checked, just after
- * these checks, or returns n. The range must end at or below
- * hl__try_zero_thread_top, a thread-local copy of the end of the user
- * address space that is 0 until a call has found this thread not blocking
- * SIGSEGV and SIGBUS: n <= top (jb) and dst <= top - n (ja), which is
- * dst + n <= top with no sum that could wrap. Two compare-and-branch
- * pairs, one subtraction and two loads: every instruction here is paid by
- * every call, and a hot loop of small clears is bound by their number.
- * The variable is initial-exec: its offset from %fs comes from the GOT, or
- * is an immediate once linked into a program. rdi and rsi are untouched
- * (the slow path takes them as they came); rax is clobbered.
+ * TRY_ZERO_CHECKS: what hl_try_zero checks before it stores anything
+ * (try_checks.h): [dst, dst + n) must end at or below this thread's end
+ * of user space; else hl__try_zero_slow (../../zero.c) sorts the call out
+ * and comes back to hl__try_zero_checked, just after these checks, or
+ * returns n.
  */
 .macro TRY_ZERO_CHECKS
-	movq	hl__try_zero_thread_top@gottpoff(%rip), %rax
-	movq	%fs:(%rax), %rax
-	subq	%rsi, %rax
-	jb	hl__try_zero_slow
-	cmpq	%rax, %rdi
-	ja	hl__try_zero_slow
+	TRY_CHECKS %rsi, hl__try_zero_slow, %rdi
 .endm
 
 /*
