@@ -125,7 +125,7 @@ HL_API hl_rcuref_handler_t hl_rcuref_set_handler(hl_rcuref_handler_t h);
 HL_API HL_COLD bool hl__rcuref_get_slow(hl_rcuref_t *r, unsigned int v);
 HL_API HL_COLD bool hl__rcuref_put_slow(hl_rcuref_t *r, unsigned int v);
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(HL_TSAN)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(HL_TSAN) && !defined(HL_VERIFY)
 /*
  * x86-64: the fast paths branch on the flags of a result-less locked add,
  * which measured 1.00x atomic_faa at 2 threads on a Zen 4 where lock
