@@ -44,9 +44,11 @@
  * these objects). A plain free() right after the put that returned true is
  * not enough when other threads can still reach the object. The slow paths
  * only move a count back to its zone's middle while it is still in that
- * zone, so reinitialising type-stable memory with hl_rcuref_init() is safe
- * against stragglers: their increment is overwritten and their get fails,
- * or lands on the new object (check its identity after the get).
+ * zone, and never take a last put's NOREF, so reinitialising type-stable
+ * memory with hl_rcuref_init() is safe against stragglers: their increment
+ * is overwritten and their get fails, or lands on the new object (check its
+ * identity after the get), and the new life still has exactly one put
+ * that returns true (model-checked: docs/verification.md).
  *
  * Ordering: get is relaxed (the lookup that found the object orders it: a
  * lock, an acquire load, RCU's dependency ordering). put is release, so

@@ -51,7 +51,8 @@ int main(void)
 	verify_run(3, top);
 	v = atomic_load_explicit(&r.refcnt, memory_order_relaxed);
 	assert(v > HL_RCUREF_MAXREF && v < HL_RCUREF_RELEASED);
-	assert(atomic_load_explicit(&reports, memory_order_relaxed) >= 1); /* each crossing reports */
+	assert(atomic_load_explicit(&reports, memory_order_relaxed) >=
+	       1); /* each crossing reports */
 
 	hl_rcuref_init(&r, 1);
 	verify_run(3, bottom);
