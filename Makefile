@@ -18,6 +18,10 @@
 #                     build-deb/packages/
 #   make test-deb     make deb, then check them (tests/install/deb.sh:
 #                     contents, lintian, unpacked and used)
+#   make verify       model-check the primitives with GenMC under the rc11
+#                     and imm memory models (scripts/verify.sh,
+#                     docs/verification.md); GENMC_SRC=PATH (a GenMC source
+#                     tarball or tree) builds GenMC once into a cache
 #
 # Missing Debian packages are installed when run as root (scripts/deps.sh),
 # or the exact apt-get line is printed.
@@ -47,7 +51,7 @@ ARM64_TEST_SCALE ?= 8
 ARM64_CTEST = HOTLINE_TEST_SCALE=$(ARM64_TEST_SCALE) $(CTEST) --output-on-failure -j$(JOBS)
 
 .PHONY: all build test test-release test-asan test-tsan test-arm64 test-arm64-lse \
-	test-arm64-v80 build-arm64 bench bench-quick install deb test-deb clean
+	test-arm64-v80 build-arm64 bench bench-quick install deb test-deb verify clean
 
 all: build
 
@@ -134,6 +138,11 @@ deb:
 
 test-deb: deb
 	sh tests/install/deb.sh build-deb/packages $(CURDIR)
+
+# GenMC is built (once, GENMC_SRC) into a cache outside the clone; without
+# it the script says in one line how to get it and fails.
+verify:
+	GENMC_SRC="$(GENMC_SRC)" JOBS=$(JOBS) scripts/verify.sh
 
 clean:
 	rm -rf build build-asan build-tsan build-arm64 build-deb $(OUT)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the Debian packages a make target needs are present.
 #
-#   scripts/deps.sh test|bench|arm64|deb|all
+#   scripts/deps.sh test|bench|arm64|deb|verify|all
 #
 # As root, missing packages are installed with apt-get (after one
 # 'apt-get update' if the first attempt fails). Otherwise the exact
@@ -16,6 +16,10 @@
 # their --help (man/CMakeLists.txt). man-db renders them in the install test;
 # deb (make deb, make test-deb) adds dpkg-dev (dpkg-shlibdeps, which CPack
 # runs) and lintian, which checks the packages.
+#
+# verify (make verify): what GenMC, the model checker, builds with (LLVM and
+# Clang 14, autotools; scripts/verify.sh builds it) and what it runs the
+# clients with (clang). Not in all: only make verify needs it.
 set -eu
 
 common="cmake make gcc pkg-config binutils libjansson-dev libhwloc-dev python3 python3-matplotlib python3-numpy python3-scipy help2man"
@@ -24,8 +28,9 @@ test)  pkgs="$common g++ clang libcmocka-dev libasan8 libubsan1 libtsan2 valgrin
 bench) pkgs="$common" ;;
 arm64) pkgs="$common gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user libc6:arm64 libstdc++6:arm64 libcmocka-dev:arm64 libjansson-dev:arm64 libhwloc-dev:arm64" ;;
 deb)   pkgs="$common g++ libcmocka-dev man-db dpkg-dev fakeroot lintian" ;;
+verify) pkgs="make g++ clang llvm llvm-dev libffi-dev zlib1g-dev libedit-dev autoconf automake" ;;
 all)   pkgs="$common g++ clang libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db dpkg-dev fakeroot lintian systemtap-sdt-dev bpftrace" ;;
-*)     echo "deps.sh: unknown set '$1' (expected test, bench, arm64, deb or all)" >&2; exit 2 ;;
+*)     echo "deps.sh: unknown set '$1' (expected test, bench, arm64, deb, verify or all)" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -20,12 +20,11 @@
  * Waiters behind the head sleep, so that oversubscription costs wake-ups
  * of the few that reach the head, not time slices burnt by all of them.
  *
- * Queue nodes live in slots, one per thread that has ever had to queue and
- * is still alive: four nodes per slot (nesting, as the kernel's per-CPU
- * nodes) in one cache line. Slots are allocated in chunks that are never
- * freed, so a waker may touch a node whose thread has moved on (at worst a
- * spurious futex wake, which waiters tolerate); a slot returns to a free
- * list when its thread exits and is reused by the next thread.
+ * Queue nodes live in per-thread slots, four nodes each (nesting). Where
+ * they come from, the futex, yielding and the fork() generation are the OS
+ * glue's (qspinlock_os.h; the interface is in qspinlock_node.h), so that
+ * this file is the algorithm alone and the model checker checks it as it
+ * ships (make verify, docs/verification.md).
  *
  * fork(). The child has one thread, but the lock words it inherits may
  * still name waiters that stayed in the parent: a pending bit, and a tail
@@ -50,28 +49,18 @@
  * a thread queues on it, never a hang (a queue head does not wait for the
  * pending waiter).
  */
-#include <errno.h>
-#include <limits.h>
-#include <linux/futex.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include <stdbool.h>
 
 #include <hotline/qspinlock.h>
 
-#include "arch/arch.h"
 #include "probes.h"
+#include "qspinlock_node.h"
+#ifdef HL_VERIFY
+#include "qspinlock_os_verify.h" /* tests/verify/: the model checker's glue */
+#else
+#include "qspinlock_os.h"
+#endif
 
-#define TAIL_IDX_SHIFT	  16
-#define TAIL_IDX_MASK	  (0x3u << TAIL_IDX_SHIFT)
-#define TAIL_SLOT_SHIFT	  18
-#define MAX_NODES	  4		   /* nesting levels per thread */
-#define MAX_SLOTS	  ((1u << 14) - 1) /* tail field holds slot + 1 */
-#define CHUNK_SLOTS	  256
-#define NR_CHUNKS	  ((MAX_SLOTS + CHUNK_SLOTS - 1) / CHUNK_SLOTS)
 #define PENDING_GEN_SHIFT 9
 #define PENDING_GEN_MASK  (0x7fu << PENDING_GEN_SHIFT) /* the pending waiter's generation */
 #define PENDING_BITS	  (HL_QSPIN_PENDING | PENDING_GEN_MASK)
@@ -89,150 +78,7 @@
 #define SPIN_WORD (1u << 9)
 #endif
 
-/* A queue node's state: also its futex word. */
-enum { NODE_WAITING, NODE_GRANTED, NODE_SLEEPING };
-
-struct qnode {
-	_Atomic(struct qnode *) next;
-	atomic_uint state;
-	atomic_uint gen; /* fork generation it was last queued in */
-};
-
-struct qslot {
-	_Alignas(64) struct qnode node[MAX_NODES];
-};
-
-static _Atomic(struct qslot *) chunks[NR_CHUNKS];
-
-static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned int slots_used; /* slots ever handed out (high-water mark) */
-static unsigned int free_slots[MAX_SLOTS];
-static unsigned int nr_free;
-
-static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-static pthread_key_t slot_key;
-static bool key_ok;
-
-/*
- * This process's fork generation: 0, one more than the parent's in a child.
- * Written only by the atfork handler, while the child has a single thread.
- */
-static unsigned int fork_gen;
-
-static _Thread_local struct qslot *my_slot;
-static _Thread_local unsigned int my_slot_nr;
 static _Thread_local unsigned int my_nesting;
-
-static struct qslot *slot_addr(unsigned int nr)
-{
-	struct qslot *chunk = atomic_load_explicit(&chunks[nr / CHUNK_SLOTS], memory_order_acquire);
-
-	return &chunk[nr % CHUNK_SLOTS];
-}
-
-/* Thread exit: the slot goes back to the free list. */
-static void slot_release(void *unused)
-{
-	(void)unused;
-	pthread_mutex_lock(&slots_lock);
-	free_slots[nr_free++] = my_slot_nr;
-	pthread_mutex_unlock(&slots_lock);
-	my_slot = NULL;
-}
-
-/*
- * fork(): the slot table is consistent in the child (no thread was in the
- * middle of taking or returning a slot), and the child is a generation on.
- */
-static void fork_prepare(void)
-{
-	pthread_mutex_lock(&slots_lock);
-}
-
-static void fork_parent(void)
-{
-	pthread_mutex_unlock(&slots_lock);
-}
-
-static void fork_child(void)
-{
-	pthread_mutex_unlock(&slots_lock);
-	fork_gen++;
-}
-
-__attribute__((constructor)) static void fork_handlers(void)
-{
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
-}
-
-static void key_init(void)
-{
-	key_ok = pthread_key_create(&slot_key, slot_release) == 0;
-}
-
-/* This thread's slot, taken on first use; NULL when none can be had. */
-static struct qslot *this_slot(void)
-{
-	struct qslot *chunk;
-	unsigned int nr;
-
-	if (hl_likely(my_slot))
-		return my_slot;
-
-	pthread_once(&key_once, key_init);
-	if (!key_ok)
-		return NULL;
-
-	pthread_mutex_lock(&slots_lock);
-	if (nr_free) {
-		nr = free_slots[--nr_free];
-	} else if (slots_used < MAX_SLOTS) {
-		nr = slots_used;
-		chunk = atomic_load_explicit(&chunks[nr / CHUNK_SLOTS], memory_order_relaxed);
-		if (!chunk) {
-			chunk = aligned_alloc(_Alignof(struct qslot),
-					      CHUNK_SLOTS * sizeof(struct qslot));
-			if (!chunk) {
-				pthread_mutex_unlock(&slots_lock);
-				return NULL;
-			}
-			for (unsigned int i = 0; i < CHUNK_SLOTS; i++)
-				for (unsigned int j = 0; j < MAX_NODES; j++) {
-					atomic_init(&chunk[i].node[j].next, NULL);
-					atomic_init(&chunk[i].node[j].state, NODE_WAITING);
-					atomic_init(&chunk[i].node[j].gen, 0);
-				}
-			atomic_store_explicit(&chunks[nr / CHUNK_SLOTS], chunk,
-					      memory_order_release);
-		}
-		slots_used++;
-	} else {
-		pthread_mutex_unlock(&slots_lock);
-		return NULL;
-	}
-	pthread_mutex_unlock(&slots_lock);
-
-	if (pthread_setspecific(slot_key, slot_addr(nr)) != 0) {
-		pthread_mutex_lock(&slots_lock);
-		free_slots[nr_free++] = nr;
-		pthread_mutex_unlock(&slots_lock);
-		return NULL;
-	}
-	my_slot_nr = nr;
-	my_slot = slot_addr(nr);
-	return my_slot;
-}
-
-static void futex_wait(atomic_uint *word, unsigned int val)
-{
-	/* EINTR, EAGAIN and spurious wake-ups all just send the caller round again. */
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-static void futex_wake(atomic_uint *word)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
 
 /* Wait for the locked byte to clear; returns the word seen clear. */
 static unsigned int wait_unlocked(hl_qspinlock_t *l)
@@ -245,9 +91,9 @@ static unsigned int wait_unlocked(hl_qspinlock_t *l)
 		if (!(val & HL_QSPIN_LOCKED_MASK))
 			return val;
 		if (++spins < SPIN_WORD) {
-			hl_arch_relax();
+			cpu_relax();
 		} else {
-			sched_yield();
+			yield_cpu();
 			spins = 0;
 		}
 	}
@@ -278,7 +124,7 @@ static void wait_turn(struct qnode *node)
 	for (unsigned int spins = 0; spins < SPIN_QUEUED; spins++) {
 		if (atomic_load_explicit(&node->state, memory_order_acquire) == NODE_GRANTED)
 			return;
-		hl_arch_relax();
+		cpu_relax();
 	}
 	state = NODE_WAITING;
 	if (!atomic_compare_exchange_strong_explicit(&node->state, &state, NODE_SLEEPING,
@@ -298,9 +144,9 @@ static struct qnode *wait_next(struct qnode *node)
 
 	while (!(next = atomic_load_explicit(&node->next, memory_order_acquire))) {
 		if (++spins < SPIN_WORD) {
-			hl_arch_relax();
+			cpu_relax();
 		} else {
-			sched_yield(); /* it was preempted between the two steps */
+			yield_cpu(); /* it was preempted between the two steps */
 			spins = 0;
 		}
 	}
@@ -355,9 +201,9 @@ static HL_COLD unsigned int forget_the_parent(hl_qspinlock_t *l)
 
 static void lock_queued(hl_qspinlock_t *l)
 {
-	struct qslot *slot = this_slot();
+	unsigned int idx = my_nesting, slot_nr, tail, val;
+	struct qslot *slot = this_slot(&slot_nr);
 	struct qnode *node;
-	unsigned int idx = my_nesting, tail, val;
 
 	if (!slot || idx >= MAX_NODES) {
 		lock_on_word(l, 0);
@@ -369,7 +215,7 @@ static void lock_queued(hl_qspinlock_t *l)
 	atomic_store_explicit(&node->state, NODE_WAITING, memory_order_relaxed);
 	atomic_store_explicit(&node->gen, fork_gen, memory_order_relaxed);
 
-	tail = ((my_slot_nr + 1) << TAIL_SLOT_SHIFT) | (idx << TAIL_IDX_SHIFT);
+	tail = ((slot_nr + 1) << TAIL_SLOT_SHIFT) | (idx << TAIL_IDX_SHIFT);
 
 	/* Publish the node as the tail (release: its initialisation first). */
 	val = atomic_load_explicit(&l->val, memory_order_relaxed);

@@ -53,6 +53,22 @@ static bool in_dead_zone(unsigned int v)
 }
 
 /*
+ * What a repair in the dead zone moves back to HL_RCUREF_DEAD: the dead
+ * zone but NOREF. NOREF belongs to a last put that is about to mark the
+ * count dead with its compare-and-swap; in type-stable memory that put may
+ * be the next life's, after hl_rcuref_init(), while a straggler's get from
+ * the previous life is still repairing its add. Were the straggler to take
+ * NOREF to DEAD, that put's compare-and-swap would fail and the new life
+ * would have no put that returns true: the object would never be freed
+ * (make verify's rcuref_reinit client finds it). Drift from DEAD never
+ * reaches NOREF: it is 2^29 away.
+ */
+static bool in_dead_zone_to_park(unsigned int v)
+{
+	return in_dead_zone(v) && v != HL_RCUREF_NOREF;
+}
+
+/*
  * Move r to to while it is in the zone in_zone() says: true if it was
  * there when we looked (and is now to, or was moved on by a racing
  * operation that found it there too), false if it had left the zone.
@@ -78,7 +94,7 @@ static bool get_zone(hl_rcuref_t *r, unsigned int v, bool crossed)
 {
 	/* Our add landed in the dead zone: the object is dead. Undo the drift. */
 	if (in_dead_zone(v)) {
-		park(r, in_dead_zone, HL_RCUREF_DEAD);
+		park(r, in_dead_zone_to_park, HL_RCUREF_DEAD);
 		return false;
 	}
 	/*
@@ -112,7 +128,7 @@ static bool put_zone(hl_rcuref_t *r, unsigned int v, bool last)
 	}
 	if (in_dead_zone(v)) {
 		/* A put on a dead count: more puts than gets. */
-		park(r, in_dead_zone, HL_RCUREF_DEAD);
+		park(r, in_dead_zone_to_park, HL_RCUREF_DEAD);
 		report(r, HL_RCUREF_PUT_UAF);
 		return false;
 	}

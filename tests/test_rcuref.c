@@ -173,7 +173,8 @@ static const struct row rows[] = {
 	{DEAD + 7, GET, false, DEAD, NO_REPORT},
 	{DEAD - 7, GET, false, DEAD, NO_REPORT},
 	{RELEASED, GET, false, DEAD, NO_REPORT},
-	{NOREF - 1, GET, false, DEAD, NO_REPORT},
+	/* ... but not from NOREF, which is a last put's to mark (src/rcuref.c) */
+	{NOREF - 1, GET, false, NOREF, NO_REPORT},
 	{DEAD, PUT, false, DEAD, PUT_UAF},
 	{DEAD + 7, PUT, false, DEAD, PUT_UAF},
 	{RELEASED + 1, PUT, false, DEAD, PUT_UAF},

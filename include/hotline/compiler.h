@@ -37,6 +37,13 @@
 #endif
 
 /*
+ * HL_VERIFY: built for the GenMC model checker (make verify; see
+ * docs/verification.md), never by users. GenMC runs LLVM IR under a memory
+ * model and has no inline assembly nor mixed-size accesses, so the headers
+ * take their portable C paths, as under ThreadSanitizer.
+ */
+
+/*
  * Atomics, in C and in C++: where the C++ mechanism lives.
  *
  * The words hotline's inline functions touch (hl_refcount_t, hl_qspinlock_t,

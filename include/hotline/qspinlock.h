@@ -128,7 +128,7 @@ static inline bool hl_qspin_trylock(hl_qspinlock_t *l)
  */
 static inline void hl_qspin_unlock(hl_qspinlock_t *l)
 {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && !defined(HL_TSAN)
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && !defined(HL_TSAN) && !defined(HL_VERIFY)
 	/*
 	 * The kernel's byte store. C11 has no way to name one byte of an
 	 * atomic_uint; GCC and Clang's __atomic builtins do, and both target

@@ -44,9 +44,11 @@
  * these objects). A plain free() right after the put that returned true is
  * not enough when other threads can still reach the object. The slow paths
  * only move a count back to its zone's middle while it is still in that
- * zone, so reinitialising type-stable memory with hl_rcuref_init() is safe
- * against stragglers: their increment is overwritten and their get fails,
- * or lands on the new object (check its identity after the get).
+ * zone, and never take a last put's NOREF, so reinitialising type-stable
+ * memory with hl_rcuref_init() is safe against stragglers: their increment
+ * is overwritten and their get fails, or lands on the new object (check its
+ * identity after the get), and the new life still has exactly one put
+ * that returns true (model-checked: docs/verification.md).
  *
  * Ordering: get is relaxed (the lookup that found the object orders it: a
  * lock, an acquire load, RCU's dependency ordering). put is release, so
@@ -125,7 +127,7 @@ HL_API hl_rcuref_handler_t hl_rcuref_set_handler(hl_rcuref_handler_t h);
 HL_API HL_COLD bool hl__rcuref_get_slow(hl_rcuref_t *r, unsigned int v);
 HL_API HL_COLD bool hl__rcuref_put_slow(hl_rcuref_t *r, unsigned int v);
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(HL_TSAN)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(HL_TSAN) && !defined(HL_VERIFY)
 /*
  * x86-64: the fast paths branch on the flags of a result-less locked add,
  * which measured 1.00x atomic_faa at 2 threads on a Zen 4 where lock

@@ -145,7 +145,7 @@ static inline bool hl__refcount_add_bad(int old, int i)
 	       i < 0;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(HL_TSAN)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(HL_TSAN) && !defined(HL_VERIFY)
 /*
  * x86-64: the decrements branch on the flags of a result-less lock sub, as
  * hl_rcuref_put does (docs/refcount.md, "Cost"). A sub sets the flags as a
