@@ -19,6 +19,7 @@
  * 3 + 6 per pointer (jb/ja rel32: the targets are global).
  */
 
+/* Assembler, not C: clang-format must leave it alone. */
 /* clang-format off */
 .macro TRY_CHECKS n, slow, p1, p2=
 	movq	hl__try_zero_thread_top@gottpoff(%rip), %rax
@@ -32,4 +33,3 @@
 	ja	\slow
 .endif
 .endm
-/* clang-format on */
