@@ -497,37 +497,34 @@ ENDFUNC hl__try_copy_movq
  * 1.2x, both in one run. zmm16-19 leave no dirty upper state.
  */
 #define NT_PAGES 4
-FUNC hl__try_copy_nontemporal
-	cmpq	$128, %rdx
-	jb	hl__try_copy_movq
-	movq	%rdx, %rcx
-	addq	%rdi, %rdx
-	xorl	%eax, %eax
-1:	movdqu	(%rsi), %xmm0
-	movdqu	16(%rsi), %xmm1
-	movdqu	32(%rsi), %xmm2
-	movdqu	48(%rsi), %xmm3
-	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm1, 16(%rdi)
-	movdqu	%xmm2, 32(%rdi)
-	movdqu	%xmm3, 48(%rdi)
-	movq	%rsi, %r8
-	subq	%rdi, %r8
-	addq	$64, %rdi
-	andq	$-64, %rdi
-	leaq	(%rdi,%r8), %rsi
-	leaq	-64(%rdx), %r9
-	movq	%r9, %r11
-	subq	%rdi, %r11
-	cmpq	$(NT_PAGES * 4096), %r11
-	jb	5f
-	cmpb	$0, hl__copy_nt_zmm(%rip)
-	jne	16f
-6:	xorl	%r10d, %r10d		/* a block of NT_PAGES pages, side by side */
-7:	prefetcht0 256(%rsi,%r10)
+/*
+ * NT_BLOCKS wide: copy blocks of NT_PAGES pages while r11 (the bytes left
+ * before the tail) holds one, advancing rdi and rsi a block at a time
+ * (r10 is the offset inside it). Each step prefetches ahead in every page,
+ * loads one line from each, then streams them out: from xmm0-15 in
+ * 16-byte stores (wide = 0), or from zmm16-19 in whole-line stores
+ * (wide = 1, AVX-512).
+ */
+.macro NT_BLOCKS wide
+.Lnt_block\@:
+	xorl	%r10d, %r10d
+.Lnt_step\@:
+	prefetcht0 256(%rsi,%r10)
 	prefetcht0 (4096 + 256)(%rsi,%r10)
 	prefetcht0 (2 * 4096 + 256)(%rsi,%r10)
 	prefetcht0 (3 * 4096 + 256)(%rsi,%r10)
+.if \wide
+	leaq	(%rsi,%r10), %rcx
+	vmovdqu64 (%rcx), %zmm16
+	vmovdqu64 4096(%rcx), %zmm17
+	vmovdqu64 (2 * 4096)(%rcx), %zmm18
+	vmovdqu64 (3 * 4096)(%rcx), %zmm19
+	leaq	(%rdi,%r10), %rcx
+	vmovntdq %zmm16, (%rcx)
+	vmovntdq %zmm17, 4096(%rcx)
+	vmovntdq %zmm18, (2 * 4096)(%rcx)
+	vmovntdq %zmm19, (3 * 4096)(%rcx)
+.else
 	leaq	(%rsi,%r10), %rcx
 	movdqu	(%rcx), %xmm0
 	movdqu	16(%rcx), %xmm1
@@ -562,38 +559,46 @@ FUNC hl__try_copy_nontemporal
 	movntdq	%xmm13, (3 * 4096 + 16)(%rcx)
 	movntdq	%xmm14, (3 * 4096 + 32)(%rcx)
 	movntdq	%xmm15, (3 * 4096 + 48)(%rcx)
+.endif
 	addq	$64, %r10
 	cmpq	$4096, %r10
-	jb	7b
+	jb	.Lnt_step\@
 	addq	$(NT_PAGES * 4096), %rdi
 	addq	$(NT_PAGES * 4096), %rsi
 	subq	$(NT_PAGES * 4096), %r11
 	cmpq	$(NT_PAGES * 4096), %r11
-	jae	6b
+	jae	.Lnt_block\@
+.endm
+
+FUNC hl__try_copy_nontemporal
+	cmpq	$128, %rdx
+	jb	hl__try_copy_movq
+	movq	%rdx, %rcx
+	addq	%rdi, %rdx
+	xorl	%eax, %eax
+1:	movdqu	(%rsi), %xmm0
+	movdqu	16(%rsi), %xmm1
+	movdqu	32(%rsi), %xmm2
+	movdqu	48(%rsi), %xmm3
+	movdqu	%xmm0, (%rdi)
+	movdqu	%xmm1, 16(%rdi)
+	movdqu	%xmm2, 32(%rdi)
+	movdqu	%xmm3, 48(%rdi)
+	movq	%rsi, %r8
+	subq	%rdi, %r8
+	addq	$64, %rdi
+	andq	$-64, %rdi
+	leaq	(%rdi,%r8), %rsi
+	leaq	-64(%rdx), %r9
+	movq	%r9, %r11
+	subq	%rdi, %r11
+	cmpq	$(NT_PAGES * 4096), %r11
+	jb	5f
+	cmpb	$0, hl__copy_nt_zmm(%rip)
+	jne	16f
+	NT_BLOCKS 0
 	jmp	5f
-16:	xorl	%r10d, %r10d		/* the same block, a whole line per register */
-17:	prefetcht0 256(%rsi,%r10)
-	prefetcht0 (4096 + 256)(%rsi,%r10)
-	prefetcht0 (2 * 4096 + 256)(%rsi,%r10)
-	prefetcht0 (3 * 4096 + 256)(%rsi,%r10)
-	leaq	(%rsi,%r10), %rcx
-	vmovdqu64 (%rcx), %zmm16
-	vmovdqu64 4096(%rcx), %zmm17
-	vmovdqu64 (2 * 4096)(%rcx), %zmm18
-	vmovdqu64 (3 * 4096)(%rcx), %zmm19
-	leaq	(%rdi,%r10), %rcx
-	vmovntdq %zmm16, (%rcx)
-	vmovntdq %zmm17, 4096(%rcx)
-	vmovntdq %zmm18, (2 * 4096)(%rcx)
-	vmovntdq %zmm19, (3 * 4096)(%rcx)
-	addq	$64, %r10
-	cmpq	$4096, %r10
-	jb	17b
-	addq	$(NT_PAGES * 4096), %rdi
-	addq	$(NT_PAGES * 4096), %rsi
-	subq	$(NT_PAGES * 4096), %r11
-	cmpq	$(NT_PAGES * 4096), %r11
-	jae	16b
+16:	NT_BLOCKS 1
 5:	cmpq	%r9, %rdi
 	jae	3f
 2:	prefetchnta 512(%rsi)
