@@ -36,14 +36,15 @@ uintptr_t hl__extable_fixup(const struct hl_extable *begin, const struct hl_exta
 			    uintptr_t dst_end)
 {
 	const struct hl_extable *e = extable_find(begin, end, pc);
-	uintptr_t left = dst_end - dst;
+	uintptr_t left;
 	bool ours;
 
 	if (!e)
 		return 0;
+	left = e->kind == HL_EXTABLE_COPY_N ? dst_end : dst_end - dst;
 	if (e->kind == HL_EXTABLE_LOAD64)
 		ours = inside(addr, dst, 8);
-	else if (e->kind == HL_EXTABLE_COPY)
+	else if (e->kind == HL_EXTABLE_COPY || e->kind == HL_EXTABLE_COPY_N)
 		ours = inside(addr, dst, left) || inside(addr, src, left);
 	else
 		ours = inside(addr, dst, left);

@@ -45,6 +45,7 @@ static size_t resolve_and_zero(void *dst, size_t n);
 static size_t install_and_try_zero(void *dst, size_t n);
 hl_zero_fn hl__zero_redirect = resolve_and_zero;
 hl_zero_fn hl__try_zero_redirect = install_and_try_zero;
+size_t hl__zero_redirect_direct_max, hl__try_zero_redirect_direct_max;
 
 static void init(void);
 static void publish(const struct hl_variant *chosen, bool installed);
@@ -57,22 +58,19 @@ static struct hl_choice choice = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
-static void set_redirect(hl_zero_fn *redirect, hl_zero_fn fn)
-{
-	__atomic_store_n(redirect, fn, __ATOMIC_RELEASE);
-}
-
 /* The choice's hook: the variant chosen (NULL: the automatic plan) into the redirects. */
 static void publish(const struct hl_variant *chosen, bool installed)
 {
 	const struct hl_zero_impl *v = (const struct hl_zero_impl *)chosen;
 	bool inline_plan = !v && auto_plan.inline_entry;
+	hl_zero_fn fn = inline_plan ? NULL : v ? v->fn : auto_plan.fn;
+	hl_zero_fn try_fn = inline_plan ? NULL : v ? v->try_fn : auto_plan.try_fn;
 
-	set_redirect(&hl__zero_redirect, inline_plan ? NULL : v ? v->fn : auto_plan.fn);
+	HL_REDIRECT_PUBLISH(&hl__zero_redirect, &hl__zero_redirect_direct_max, fn,
+			    hl_arch_zero_direct_max);
 	if (installed)
-		set_redirect(&hl__try_zero_redirect, inline_plan ? NULL
-						     : v	 ? v->try_fn
-								 : auto_plan.try_fn);
+		HL_REDIRECT_PUBLISH(&hl__try_zero_redirect, &hl__try_zero_redirect_direct_max,
+				    try_fn, hl_arch_zero_direct_max);
 }
 
 /*

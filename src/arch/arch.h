@@ -67,12 +67,37 @@ extern size_t hl__zero_vec_max, hl__zero_rep_max;
 
 /*
  * The architecture defines the public entry points hl_zero and
- * hl_try_zero. Each first loads its redirect: if it is not NULL, the call
- * goes there (a forced variant, a plan that is not inline, or zero.c's
+ * hl_try_zero. Each loads its redirect: if it is not NULL, the call goes
+ * there (a forced variant, a plan that is not inline, or zero.c's
  * resolvers before the first use); if it is NULL, the entry runs the
  * automatic plan itself. One load and a predicted branch: no extra call.
+ *
+ * An entry may skip that load for its smallest sizes, which a hot loop of
+ * calls is bound by the instructions of: sizes up to the redirect's
+ * direct_max (hl__zero_redirect_direct_max for hl__zero_redirect, and so
+ * on) run the entry's own body without it. HL_REDIRECT_PUBLISH keeps the
+ * pair consistent: direct_max is the architecture's hl_arch_zero_direct_max
+ * (hl_arch_copy_direct_max for hl_try_copy: 0 where the entry loads the
+ * redirect for every size) while the redirect is NULL, and 0 while it is
+ * not. It stores the redirect before 0 and the size before NULL, so that a
+ * call that starts after it returns sees both; an entry that reads a
+ * direct_max of 0 and then a NULL redirect must still send its small sizes
+ * to its small path.
  */
 extern hl_zero_fn hl__zero_redirect, hl__try_zero_redirect;
+extern size_t hl__zero_redirect_direct_max, hl__try_zero_redirect_direct_max;
+extern const size_t hl_arch_zero_direct_max, hl_arch_copy_direct_max;
+
+#define HL_REDIRECT_PUBLISH(redirect, direct_max, fn, max)                                         \
+	do {                                                                                       \
+		if (fn) {                                                                          \
+			__atomic_store_n(redirect, fn, __ATOMIC_RELEASE);                          \
+			__atomic_store_n(direct_max, (size_t)0, __ATOMIC_RELEASE);                 \
+		} else {                                                                           \
+			__atomic_store_n(direct_max, max, __ATOMIC_RELEASE);                       \
+			__atomic_store_n(redirect, fn, __ATOMIC_RELEASE);                          \
+		}                                                                                  \
+	} while (0)
 
 /*
  * The fault resolution, called from the SIGSEGV/SIGBUS handler (fault.c)
@@ -123,6 +148,7 @@ enum hl_extable_kind {
 	HL_EXTABLE_ZERO = 0,   /* hl_try_zero's stores: [dst, end) */
 	HL_EXTABLE_COPY = 1,   /* hl_try_copy's: stores [dst, end), loads [src, src + end - dst) */
 	HL_EXTABLE_LOAD64 = 2, /* hl_try_load64's load: [dst, dst + 8) */
+	HL_EXTABLE_COPY_N = 3, /* hl_try_copy's, n where the end was: [dst, dst + n), [src, ...) */
 };
 struct hl_extable {
 	int32_t start, end, fixup, kind;
@@ -132,7 +158,9 @@ struct hl_extable {
  * The one decision every architecture's hl_arch_fault_fixup makes (extable.c):
  * the fixup for a fault at pc in the table [begin, end), given the
  * interrupted code's progress registers (dst, src and the destination's
- * end, as the variants' protocol keeps them), or 0 when pc is not in the
+ * end, as the variants' protocol keeps them; for HL_EXTABLE_COPY_N the
+ * register where the end would be holds the bytes from dst instead), or
+ * 0 when pc is not in the
  * table or addr (unless HL_FAULT_ADDR_UNKNOWN) lies outside what that
  * entry's kind may touch.
  */
@@ -183,6 +211,7 @@ extern unsigned hl__copy_alias_window; /* plan.h, struct hl_plan_layout */
  * hl__try_load64_slow when the check fails.
  */
 extern hl_copy_fn hl__try_copy_redirect;
+extern size_t hl__try_copy_redirect_direct_max;
 size_t hl__try_copy_slow(void *dst, const void *src, size_t n);
 size_t hl__try_copy_checked(void *dst, const void *src, size_t n);
 bool hl__try_load64_slow(const void *p, uint64_t *out);

@@ -3,8 +3,9 @@
 # checks (the range lies in user space, this thread does not block SIGSEGV
 # and SIGBUS: a few instructions, each failing check a tail jump to the
 # slow path, nothing called), both entry points are the same instructions
-# (the automatic plan behind one redirect load and branch), with no call on
-# the way in. Prints the entry it judged.
+# (the automatic plan behind one redirect load and branch, which x86-64
+# skips for its small sizes), with no call on the way in. Prints the entry
+# it judged.
 #   zero_codegen.sh OBJDUMP LIBHOTLINE_A
 set -u
 objdump=$1 lib=$2
@@ -55,22 +56,33 @@ printf '%s\n' "$zero" | head -12
 	printf '%s\n' "$try" >"$tmp/b"
 	diff "$tmp/a" "$tmp/b" | head -20
 }
-# The way in: load the redirect, test it, branch; then straight to the stores.
-# x86-64: mov/test/jne. arm64: end = dst + n, the redirect's address
-# (adrp/add), a load-acquire (ordering the plan's threshold after it) and
-# cbnz. A call would be call (x86-64) or bl (arm64).
+# The way in. arm64: end = dst + n, the redirect's address (adrp/add), a
+# load-acquire (ordering the plan's threshold after it) and cbnz; then
+# straight to the stores. x86-64: end = dst + n, rax = 0, then n compared
+# with the redirect's direct_max (arch.h), so that the small sizes (up to
+# 63 while the redirect is NULL) go to their stores with no other load;
+# larger sizes then load the redirect, test it and branch (mov/test/jne).
+# A call would be call (x86-64) or bl (arm64).
 if grep -q 'file format elf64-littleaarch64' "$tmp/dis"; then
-	way_in="add adrp add ldar cbnz " call_re='^bl\b'
+	way_in="add adrp add ldar cbnz " call_re='^bl\b' redirect_re='^$'
 else
-	way_in="mov test jne " call_re='\bcall'
+	way_in="lea xor cmp ja " call_re='\bcall'
+	redirect_re='^mov T\(%rip\),%rax test %rax,%rax jne T$'
 fi
 words=$(printf '%s\n' "$way_in" | wc -w)
 head_n=$(printf '%s\n' "$zero" | head -"$words" | awk '{ print $1 }' | tr '\n' ' ')
 [ "$head_n" = "$way_in" ] || fail "hl_zero does not start with $way_in: $head_n"
+if [ "$redirect_re" != '^$' ]; then
+	printf '%s\n' "$zero" | head -3 | tail -1 | grep -qE '^cmp +T\(%rip\),%rsi$' ||
+		fail "hl_zero does not compare n with a variable first"
+	printf '%s\n' "$zero" | awk 'NR > 1 { print prev2 " " prev " " $0 } { prev2 = prev; prev = $0 }' |
+		sed -E 's/  +/ /g' | grep -qE "$redirect_re" ||
+		fail "hl_zero never loads and tests its redirect"
+fi
 n=$(printf '%s\n' "$zero" | grep -cE "$call_re")
 [ "$n" -eq 0 ] || fail "hl_zero has $n call(s)"
 
 [ $status -eq 0 ] && echo "ok: hl_zero and hl_try_zero after its $(printf '%s\n' "$checks" | wc -l)" \
-	"checks are the same $(printf '%s\n' "$zero" | wc -l) instructions, entered by one load," \
-	"test and branch, with no call"
+	"checks are the same $(printf '%s\n' "$zero" | wc -l) instructions, with the redirect" \
+	"loaded, tested and branched on, and no call"
 exit $status

@@ -13,6 +13,9 @@
 size_t hl__try_copy_ldp_stp(void *dst, const void *src, size_t n);
 size_t hl__try_copy_mops(void *dst, const void *src, size_t n);
 
+/* hl_try_copy loads its redirect for every size (copy.S). */
+const size_t hl_arch_copy_direct_max = 0;
+
 /*
  * The automatic plan (plan.c chooses it: ldp_stp for every size, or, with
  * FEAT_MOPS, ldp_stp up to 64 bytes and mops beyond) is the body of

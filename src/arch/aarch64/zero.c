@@ -42,6 +42,9 @@ static bool has_zva(const struct hl_cpu *cpu)
 	return cpu->dczva_block >= 64 && cpu->dczva_block <= ZVA_MAX_BLOCK;
 }
 
+/* The entries load their redirect for every size (zero.S). */
+const size_t hl_arch_zero_direct_max = 0;
+
 /*
  * The code of the automatic plan (plan.c chooses its variants, zero_plan.c
  * the threshold), by its first variant: the stp plan, with or without its

@@ -20,6 +20,9 @@ static size_t try_copy_bytes(void *dst, const void *src, size_t n)
 	return hl__generic_bytes(dst, src, n, false);
 }
 
+/* hl_try_copy loads its redirect for every size. */
+const size_t hl_arch_copy_direct_max = 0;
+
 /* The plan (plan.c: bytes for every size) is the entry point's own body. */
 const struct hl_copy_impl hl_arch_copy_impls[] = {
 	{{"bytes", hl__generic_always}, try_copy_bytes, {.inline_entry = true}},

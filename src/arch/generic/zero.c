@@ -30,6 +30,9 @@ static size_t try_zero_bytes(void *dst, size_t n)
 	return hl__generic_bytes(dst, NULL, n, true);
 }
 
+/* The entries load their redirect for every size. */
+const size_t hl_arch_zero_direct_max = 0;
+
 /* The plan (plan.c: memset for every size) is the entry points' own body. */
 const struct hl_zero_impl hl_arch_zero_impls[] = {
 	{{"memset", hl__generic_always}, zero_memset, try_zero_bytes, {.inline_entry = true}},

@@ -7,7 +7,9 @@
  * Every variant is size_t fn(void *dst, const void *src, size_t n)
  * (System V: rdi, rsi, rdx) and returns in rax the bytes it did not copy.
  * The protocol that makes a fault byte-exact, on either side:
- *  - rdx holds dst_end = dst + n from the variant's start to its exit;
+ *  - rdx holds dst_end = dst + n from the variant's start to its exit
+ *    (except on the vector variants' small paths, whose exception-table
+ *    entries say that rdx holds n there: CTN);
  *  - rdi and rsi are the progress pointers, always the same distance
  *    apart as dst and src: at any instruction that may fault, every byte
  *    of [dst, rdi) has been copied, so the first byte that can fault is
@@ -87,6 +89,29 @@ ENDFUNC hl__copy_bytes_sfence
 .endm
 
 /*
+ * CTN from, to, fixup: one of kind copy_n (3), for the small paths, which
+ * keep n in rdx instead of dst_end (two instructions fewer per call,
+ * where a hot loop of small copies is bound by their number): rdi and rsi
+ * are dst and src, as the call came, and the handler bounds the fault by
+ * [rdi, rdi + rdx) and [rsi, rsi + rdx). Their fixup turns rdx into
+ * dst_end and goes on as the others do.
+ */
+.macro CTN from, to, fixup
+	EXTABLE \from, \to, \fixup, 3
+.endm
+
+FUNC hl__copy_bytes_n
+	addq	%rdi, %rdx
+	jmp	hl__copy_bytes
+ENDFUNC hl__copy_bytes_n
+
+FUNC hl__copy_bytes_n_vzeroupper
+	vzeroupper
+	addq	%rdi, %rdx
+	jmp	hl__copy_bytes
+ENDFUNC hl__copy_bytes_n_vzeroupper
+
+/*
  * Vector registers: register i of width w, ymm/xmm
  * 0-7 (VEX, evex = 0) or 16-23 (EVEX, which leave no dirty upper state);
  * CLD and CST load and store one unaligned (CSTA: aligned) vector.
@@ -128,55 +153,58 @@ ENDFUNC hl__copy_bytes_sfence
 .endm
 
 /*
- * CSMALL: n = rcx in 0..63, rdx = dst + n, eax = 0. Both loads, then both
- * stores (so a fault in either load has stored nothing); at most two of
- * each, overlapping in the middle, as SMALL in zero.S. r0 and r1 are the
- * vector registers' numbers.
+ * CSMALL: n = rdx in 0..63 (the small paths' form: see CTN), eax = 0.
+ * Both loads, then both stores (so a fault in either load has stored
+ * nothing); at most two of each, overlapping in the middle. The same chain
+ * of compares as SMALL in zero.S: one taken branch to each class (after
+ * the entry's, to this macro, which starts on a 32-byte boundary), none
+ * for a single byte. r0 and r1 are the vector registers' numbers.
  */
 .macro CSMALL evex, r0, r1
-	cmpl	$16, %ecx
-	jb	34f
-	cmpl	$32, %ecx
-	jb	31f
-	CLD	\evex, 32, \r0, (%rsi)
-	CLD	\evex, 32, \r1, -32(%rsi,%rcx)
+	cmpl	$32, %edx
+	jae	30f
+	cmpl	$16, %edx
+	jae	31f
+	cmpl	$8, %edx
+	jae	34f
+	cmpl	$4, %edx
+	jae	35f
+	cmpl	$2, %edx
+	jae	32f
+	testl	%edx, %edx
+	je	33f
+	movzbl	(%rsi), %r8d
+	movb	%r8b, (%rdi)
+33:	ret
+	.p2align 5
+30:	CLD	\evex, 32, \r0, (%rsi)
+	CLD	\evex, 32, \r1, -32(%rsi,%rdx)
 	CST	\evex, 32, \r0, (%rdi)
-	CST	\evex, 32, \r1, -32(%rdx)
+	CST	\evex, 32, \r1, -32(%rdi,%rdx)
 .if !\evex
 	vzeroupper
 .endif
 	ret
 31:	CLD	\evex, 16, \r0, (%rsi)
-	CLD	\evex, 16, \r1, -16(%rsi,%rcx)
+	CLD	\evex, 16, \r1, -16(%rsi,%rdx)
 	CST	\evex, 16, \r0, (%rdi)
-	CST	\evex, 16, \r1, -16(%rdx)
+	CST	\evex, 16, \r1, -16(%rdi,%rdx)
 	ret
-34:	cmpl	$4, %ecx
-	jb	32f
-	cmpl	$8, %ecx
-	jb	35f
-	movq	(%rsi), %r8
-	movq	-8(%rsi,%rcx), %r9
+34:	movq	(%rsi), %r8
+	movq	-8(%rsi,%rdx), %r9
 	movq	%r8, (%rdi)
-	movq	%r9, -8(%rdx)
+	movq	%r9, -8(%rdi,%rdx)
 	ret
 35:	movl	(%rsi), %r8d
-	movl	-4(%rsi,%rcx), %r9d
+	movl	-4(%rsi,%rdx), %r9d
 	movl	%r8d, (%rdi)
-	movl	%r9d, -4(%rdx)
+	movl	%r9d, -4(%rdi,%rdx)
 	ret
-32:	cmpl	$2, %ecx
-	jb	36f
-	movzwl	(%rsi), %r8d
-	movzwl	-2(%rsi,%rcx), %r9d
+32:	movzwl	(%rsi), %r8d
+	movzwl	-2(%rsi,%rdx), %r9d
 	movw	%r8w, (%rdi)
-	movw	%r9w, -2(%rdx)
+	movw	%r9w, -2(%rdi,%rdx)
 	ret
-36:	testl	%ecx, %ecx
-	je	33f
-	movzbl	(%rsi), %r8d
-	movb	%r8b, (%rdi)
-33:	ret
 .endm
 
 /*
@@ -234,7 +262,9 @@ ENDFUNC hl__copy_bytes_sfence
  * n < 64: CSMALL; n <= 2w: two loads then two stores, the second pair
  * ending at the end, reached with no taken branch (the smallest size of a
  * copy that has to keep up with memcpy's speed; CSMALL, below 64 bytes,
- * must only keep within 2 ns of it, and pays one taken branch for it);
+ * must only keep within 2 ns of it, and pays one taken branch for it).
+ * Up to 2w the paths keep n in rdx (CTN: two instructions fewer); above,
+ * rcx = n and rdx = dst_end, as the file's protocol says.
  * n <= 4w: four; n <= 8w: eight. Larger: the last four
  * vectors and the first are loaded, the first stored, then a loop of four
  * unaligned loads and four aligned stores from the first w-aligned
@@ -251,7 +281,9 @@ ENDFUNC hl__copy_bytes_sfence
  * vector and runs rep movsb from the w-aligned destination after it (from
  * an unaligned one it measured 0.83-0.87x glibc at 2112 B), and above
  * hl__copy_rep_max jumps to the streaming variant. redirect and
- * checked: the public entry (hl_try_copy), as VEC_ZERO's.
+ * checked: the public entry (hl_try_copy), as VEC_ZERO's; only sizes
+ * above \redirect_direct_max (arch.h: 2w while the redirect is NULL, 0
+ * while it is not) load the redirect.
  */
 .macro VEC_COPY fn, w, evex, auto, redirect=, checked=, v0=16, v1=17, v2=18, v3=19, v4=20, v5=21, v6=22, v7=23
 .ifb \redirect
@@ -266,27 +298,37 @@ FUNC \fn, public, (64-TRY_COPY_CHECKS_SIZE)
 	.hidden	\checked
 \checked:
 .endif
+	xorl	%eax, %eax
+.ifb \redirect
+	cmpq	$(2*\w), %rdx
+.else
+	cmpq	\redirect\()_direct_max(%rip), %rdx
+.endif
+	ja	21f
+.L\fn\()_from_n:
+18:	cmpq	$64, %rdx
+	jb	19f
+	CLD	\evex, \w, \v0, (%rsi)
+	CLD	\evex, \w, \v1, -\w(%rsi,%rdx)
+	CST	\evex, \w, \v0, (%rdi)
+	CST	\evex, \w, \v1, -\w(%rdi,%rdx)
+	VZU_COPY \evex
+	ret
+	.p2align 5
+19:	CSMALL	\evex, \v0, \v1
+.L\fn\()_end_n:
+21:
 .ifnb \redirect
 	movq	\redirect(%rip), %rax
 	testq	%rax, %rax
 	jnz	29f
+	cmpq	$(2*\w), %rdx		/* direct_max was 0 when read, the redirect NULL */
+	jbe	18b
 .endif
 	movq	%rdx, %rcx
 	addq	%rdi, %rdx
-	xorl	%eax, %eax
 .L\fn\()_from:
-	cmpq	$64, %rcx
-	jb	19f
-	cmpq	$(2*\w), %rcx
-	ja	21f
-	CLD	\evex, \w, \v0, (%rsi)
-	CLD	\evex, \w, \v1, -\w(%rsi,%rcx)
-	CST	\evex, \w, \v0, (%rdi)
-	CST	\evex, \w, \v1, -\w(%rdx)
-	VZU_COPY \evex
-	ret
-19:	CSMALL	\evex, \v0, \v1
-21:	cmpq	$(4*\w), %rcx
+	cmpq	$(4*\w), %rcx
 	ja	26f
 	CLD	\evex, \w, \v0, (%rsi)
 	CLD	\evex, \w, \v1, \w(%rsi)
@@ -407,8 +449,10 @@ FUNC \fn, public, (64-TRY_COPY_CHECKS_SIZE)
 29:	jmp	*%rax
 .endif
 .if \evex
+	CTN	.L\fn\()_from_n, .L\fn\()_end_n, hl__copy_bytes_n
 	CT	.L\fn\()_from, .L\fn\()_end, hl__copy_bytes
 .else
+	CTN	.L\fn\()_from_n, .L\fn\()_end_n, hl__copy_bytes_n_vzeroupper
 	CT	.L\fn\()_from, .L\fn\()_end, hl__copy_bytes_vzeroupper
 .endif
 ENDFUNC \fn

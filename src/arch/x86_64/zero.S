@@ -130,26 +130,42 @@ ENDFUNC hl__zero_bytes_sfence
  * SMALL: sizes 0..63, the sizes most calls have (docs/zero.md, "Small
  * sizes"). At most two stores per call: in a cold buffer each store holds
  * a store-queue entry until its line arrives, and four overlapping stores
- * per call measured 0.7-0.8x glibc there. At most two taken branches for
- * n >= 2 (the cascade this replaces took up to six, which is what a hot
- * loop of small calls paid):
- *   32..63: two 32-byte stores, falling through (no taken branch);
- *   16..31: two 16-byte stores, one jump;
+ * per call measured 0.7-0.8x glibc there. A chain of compares from the
+ * largest class down, each taken only to its own class, so that no size
+ * takes more than two taken branches, and the smallest, where a call's
+ * whole cost is its branches, the fewest (a hot loop can take about one
+ * taken branch a cycle, and a call, its ret and the loop's own take three
+ * already):
+ *   16..63: one jump, then 32..63 two 32-byte stores, falling through;
+ *           16..31 two 16-byte stores, one more jump;
  *    8..15: two 8-byte stores, one jump;
- *    4..7:  two 4-byte stores, two jumps;
- *    2..3:  two 2-byte stores, two jumps;
- *    1:     one byte, three jumps (0: four, no store).
+ *    4..7:  two 4-byte stores, one jump;
+ *    2..3:  two 2-byte stores, one jump;
+ *    1:     one byte, no jump (0: one, no store).
+ * The cascade this replaces took three taken branches at 1 byte and
+ * measured 0.79x glibc there on an Intel Xeon (family 6 model 0xcf).
  * All of it lies in the function's first 128 bytes
  * (tests/build/zero_layout.sh). rdi stays at dst and every store lies in
  * [dst, end), so the fixup contract holds unchanged.
  * Expects eax = 0, rdx = end, n < 64.
  */
 .macro SMALL evex
-	cmpl	$16, %esi
-	jb	34f
 	cmpl	$32, %esi
-	jb	31f
-	VZERO	\evex
+	jae	30f
+	cmpl	$16, %esi
+	jae	31f
+	cmpl	$8, %esi
+	jae	34f
+	cmpl	$4, %esi
+	jae	35f
+	cmpl	$2, %esi
+	jae	32f
+	testl	%esi, %esi
+	je	33f
+	movb	%al, (%rdi)
+33:	ret
+	.p2align 5
+30:	VZERO	\evex
 	VSTU	\evex, 32, (%rdi)
 	VSTU	\evex, 32, -32(%rdx)
 	VZU	\evex
@@ -158,25 +174,15 @@ ENDFUNC hl__zero_bytes_sfence
 	VST16	\evex, (%rdi)
 	VST16	\evex, -16(%rdx)
 	ret
-34:	cmpl	$4, %esi
-	jb	32f
-	cmpl	$8, %esi
-	jb	35f
-	movq	%rax, (%rdi)
+34:	movq	%rax, (%rdi)
 	movq	%rax, -8(%rdx)
 	ret
 35:	movl	%eax, (%rdi)
 	movl	%eax, -4(%rdx)
 	ret
-32:	cmpl	$2, %esi
-	jb	36f
-	movw	%ax, (%rdi)
+32:	movw	%ax, (%rdi)
 	movw	%ax, -2(%rdx)
 	ret
-36:	testl	%esi, %esi
-	je	33f
-	movb	%al, (%rdi)
-33:	ret
 .endm
 
 /*
@@ -227,9 +233,15 @@ ENDFUNC hl__zero_bytes_sfence
  * glibc at 1000-1024 B hot on a Zen 4 (docs/zero.md, "Mid sizes").
  * auto = 1 makes it the automatic plan that zero.c (beside this file)
  * sets: above hl__zero_vec_max rep_stosb, above hl__zero_rep_max the
- * streaming stores. A non-empty redirect names a function pointer checked
- * first: when it is not NULL the call goes there instead (how hl_zero and
- * hl_try_zero, which are this body, run a forced variant, or a resolver).
+ * streaming stores. A non-empty redirect names a function pointer: when
+ * it is not NULL the call goes there instead (how hl_zero and hl_try_zero,
+ * which are this body, run a forced variant, or a resolver). Only sizes
+ * above \redirect_direct_max load it (arch.h): 63 while the redirect is
+ * NULL, so that SMALL, the sizes most calls have, pays one compare for
+ * both; 0 while it is not, so that every size but 0 (nothing to clear)
+ * goes to the redirect. A call that read 0 there and then NULL in the
+ * redirect (it raced zero.c's change back to the automatic plan) returns
+ * to SMALL below 64 bytes.
  * A non-empty checked makes it hl_try_zero: TRY_ZERO_CHECKS, then the
  * label \checked, placed on a 64-byte boundary so that the body after it
  * sits in the cache lines exactly as hl_zero's does.
@@ -251,19 +263,26 @@ FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
 	.hidden	\checked
 \checked:
 .endif
+	leaq	(%rdi, %rsi), %rdx
+	xorl	%eax, %eax
+.L\fn\()_from:
+.ifb \redirect
+	cmpq	$63, %rsi
+.else
+	cmpq	\redirect\()_direct_max(%rip), %rsi
+.endif
+	ja	20f
+18:	SMALL	\evex
+	.balign	64	/* n >= 64: from the next 64-byte block */
+20:
 .ifnb \redirect
 	movq	\redirect(%rip), %rax
 	testq	%rax, %rax
 	jnz	29f
+	cmpq	$63, %rsi		/* direct_max was 0 when read, the redirect NULL */
+	jbe	18b
 .endif
-	leaq	(%rdi, %rsi), %rdx
-	xorl	%eax, %eax
-.L\fn\()_from:
-	cmpq	$64, %rsi
-	jae	20f
-	SMALL	\evex
-	.balign	64	/* n >= 64: from the next 64-byte block */
-20:	VZERO	\evex
+	VZERO	\evex
 	cmpq	$(2*\w), %rsi
 	ja	21f
 	VSTU	\evex, \w, (%rdi)

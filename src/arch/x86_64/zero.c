@@ -36,6 +36,9 @@ VARIANT(auto_avx2);
 extern const struct hl_extable __start_hl_extable[] __attribute__((visibility("hidden")));
 extern const struct hl_extable __stop_hl_extable[] __attribute__((visibility("hidden")));
 
+/* hl_zero and hl_try_zero run sizes 0..63 (SMALL) before loading their redirect (zero.S). */
+const size_t hl_arch_zero_direct_max = 63;
+
 /*
  * The string variants run on every x86-64; ERMS, FSRM and REP_GOOD only
  * say whether they are fast, which is the plan's business, not a reason to
@@ -130,8 +133,9 @@ uintptr_t hl_arch_user_top_min(void)
  * The protocols of zero.S and copy.S: only the armed variants' loads and
  * stores are in the table, and each kind of entry names the registers
  * that bound what may fault: hl_try_zero stores in [rdi, rdx); hl_try_copy
- * stores in [rdi, rdx) and loads in [rsi, rsi + (rdx - rdi)); hl_try_load64
- * loads [rdi, rdi + 8). A fault elsewhere is not ours.
+ * stores in [rdi, rdx) and loads in [rsi, rsi + (rdx - rdi)), or, on its
+ * small paths (kind copy_n), [rdi, rdi + rdx) and [rsi, rsi + rdx);
+ * hl_try_load64 loads [rdi, rdi + 8). A fault elsewhere is not ours.
  */
 bool hl_arch_fault_fixup(void *uc, uintptr_t addr)
 {

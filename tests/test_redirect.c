@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_redirect.c - the entries' redirects and their direct_max (src/arch/arch.h),
+ * read from the library's own variables: a forced variant gets every size
+ * but 0 (direct_max 0, the redirect set), and the automatic plan takes
+ * its small sizes back (direct_max the architecture's, the redirect NULL)
+ * or, where its code is not the entry's, leaves the redirect to every size.
+ * The x86-64 entries compare n with direct_max before they load the
+ * redirect: were it left above 0 under a forced variant, small calls would
+ * run the automatic plan instead, and no result would show it.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <hotline/copy.h>
+#include <hotline/zero.h>
+
+/* The library's (src/arch/arch.h, src/zero.c, src/copy.c). */
+extern size_t (*hl__zero_redirect)(void *, size_t);
+extern size_t (*hl__try_zero_redirect)(void *, size_t);
+extern size_t (*hl__try_copy_redirect)(void *, const void *, size_t);
+extern size_t hl__zero_redirect_direct_max, hl__try_zero_redirect_direct_max;
+extern size_t hl__try_copy_redirect_direct_max;
+extern const size_t hl_arch_zero_direct_max, hl_arch_copy_direct_max;
+
+struct entry {
+	const char *name;
+	bool (*is_null)(void);
+	size_t *direct_max;
+	const size_t *arch_max;
+};
+
+static bool zero_null(void)
+{
+	return hl__zero_redirect == NULL;
+}
+
+static bool try_zero_null(void)
+{
+	return hl__try_zero_redirect == NULL;
+}
+
+static bool try_copy_null(void)
+{
+	return hl__try_copy_redirect == NULL;
+}
+
+static const struct entry zero_entries[] = {
+	{"hl_zero", zero_null, &hl__zero_redirect_direct_max, &hl_arch_zero_direct_max},
+	{"hl_try_zero", try_zero_null, &hl__try_zero_redirect_direct_max, &hl_arch_zero_direct_max},
+};
+static const struct entry copy_entry = {
+	"hl_try_copy", try_copy_null, &hl__try_copy_redirect_direct_max, &hl_arch_copy_direct_max};
+
+/* Forced: the redirect set and no size kept by the entry. */
+static void expect_forced(const struct entry *e, const char *variant)
+{
+	if (e->is_null())
+		fail_msg("%s with %s forced: its redirect is NULL", e->name, variant);
+	if (*e->direct_max != 0)
+		fail_msg("%s with %s forced: sizes up to %zu still skip the redirect", e->name,
+			 variant, *e->direct_max);
+}
+
+/* Automatic: the entry's own body with its small sizes, or the redirect for all. */
+static void expect_auto(const struct entry *e)
+{
+	size_t want = e->is_null() ? *e->arch_max : 0;
+
+	if (*e->direct_max != want)
+		fail_msg("%s, automatic plan, redirect %s: direct_max %zu, expected %zu", e->name,
+			 e->is_null() ? "NULL" : "set", *e->direct_max, want);
+}
+
+/* A call of each entry, so that hl_try_zero's and hl_try_copy's handlers are in. */
+static void call_each(void)
+{
+	unsigned char a[64], b[64] = {1};
+
+	hl_zero(a, sizeof(a));
+	assert_int_equal(hl_try_zero(a, sizeof(a)), 0);
+	assert_int_equal(hl_try_copy(a, b, sizeof(a)), 0);
+	assert_int_equal(a[0], 1);
+}
+
+static void forced_zero_variants_take_every_size_and_auto_takes_back_the_small(void **state)
+{
+	const char *v;
+	int forced = 0;
+
+	(void)state;
+	call_each();
+	for (unsigned i = 0; (v = hl_zero_variant_name(i)) != NULL; i++) {
+		if (!hl_zero_supported(v))
+			continue;
+		assert_int_equal(hl_zero_use(v), 0);
+		for (size_t k = 0; k < sizeof(zero_entries) / sizeof(zero_entries[0]); k++)
+			expect_forced(&zero_entries[k], v);
+		forced++;
+		assert_int_equal(hl_zero_use("auto"), 0);
+		for (size_t k = 0; k < sizeof(zero_entries) / sizeof(zero_entries[0]); k++)
+			expect_auto(&zero_entries[k]);
+	}
+	assert_true(forced > 0);
+}
+
+static void forced_copy_variants_take_every_size_and_auto_takes_back_the_small(void **state)
+{
+	const char *v;
+	int forced = 0;
+
+	(void)state;
+	call_each();
+	for (unsigned i = 0; (v = hl_copy_variant_name(i)) != NULL; i++) {
+		if (!hl_copy_supported(v))
+			continue;
+		assert_int_equal(hl_copy_use(v), 0);
+		expect_forced(&copy_entry, v);
+		forced++;
+		assert_int_equal(hl_copy_use("auto"), 0);
+		expect_auto(&copy_entry);
+	}
+	assert_true(forced > 0);
+}
+
+/* Where the automatic plan is the entries' own body, its small sizes skip the redirect. */
+static void inline_plan_keeps_the_architectures_small_sizes(void **state)
+{
+	(void)state;
+	call_each();
+	assert_int_equal(hl_zero_use("auto"), 0);
+	assert_int_equal(hl_copy_use("auto"), 0);
+	if (zero_null())
+		assert_int_equal(hl__zero_redirect_direct_max, hl_arch_zero_direct_max);
+	if (try_copy_null())
+		assert_int_equal(hl__try_copy_redirect_direct_max, hl_arch_copy_direct_max);
+	if (!zero_null() && !try_copy_null())
+		skip(); /* neither plan is inline on this CPU: nothing to see */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(
+			forced_zero_variants_take_every_size_and_auto_takes_back_the_small),
+		cmocka_unit_test(
+			forced_copy_variants_take_every_size_and_auto_takes_back_the_small),
+		cmocka_unit_test(inline_plan_keeps_the_architectures_small_sizes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
