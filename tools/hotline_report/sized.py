@@ -19,8 +19,9 @@ sized scenario to the report is one such page (and its criteria in data/question
 
 A sized scenario the report asks no question of declares no headline (headline=None): its
 section compares each subject with its baseline (the file's facts, baselines_part), its
-paragraph says the range of those ratios (baseline_sentences), and it has no short section
-in report.md, no done criteria and no summary rows.  Its page needs no criterion at all.
+paragraph says the range of those ratios (baseline_sentences), its short section in report.md
+plots them against size (baseline_brief_of), and it has no done criteria and no summary
+rows.  Its page needs no criterion at all.
 
 Also here, what the sized scenarios share: parse_plan and plan_words (the plan's text and its
 words), cache_marks, table, ci, signed, verdict_word.
@@ -670,12 +671,60 @@ def brief_of(decl):
     return brief
 
 
+def baseline_series(ctx, decl, doc):
+    """[Series]: for a scenario without a headline, each subject / its baseline GB/s against
+    size, one per subject and sweep mode where they ran side by side."""
+    d = data_of(ctx, doc, decl)
+    out = []
+    for m in [x for x in decl.sweeps if d and x in d.modes]:
+        for a, b in baseline_pairs(d, m):
+            pts = [ratios.point(k, d.get(a, m, k), d.get(b, m, k), "gb_per_sec")
+                   for k in d.sizes[m]]
+            pts = [p for p in pts if p]
+            if pts:
+                out.append(ratios.Series(f"{a}, {m}", f"{a} {m}", pts, None, a, b))
+                out[-1].mode = m
+    return out
+
+
+def baseline_brief_of(decl):
+    """report.md's short section of DECL without a headline: each subject over its baseline
+    against size, one series per subject and mode (and machine), and the ratios' ranges."""
+    def brief(ctx, have):
+        plot, per = [], []
+        for i, (name, doc) in enumerate(have):
+            series = baseline_series(ctx, decl, doc)
+            if series:
+                per.append((name, doc, series))
+                plot += bp.styled(ctx, have, i, series)
+        if not per:
+            return ["No subject ran side by side with its baseline in these files.", ""] + \
+                bp.links(ctx, have, decl.name)
+        pts = [p for _, _, ser in per for s in ser for p in s.points]
+        modes = dict.fromkeys(s.mode for _, _, ser in per for s in ser)
+        L = [f"Each subject's GB/s over its baseline's at each buffer size, {names(modes)}: "
+             f"{bp.band_words(pts)}.", ""]
+        L += ctx.plot(plots.ratio_plot, ctx.png("ratio", decl.name), plot,
+                      title=f"{decl.name}: GB/s over the baseline's vs buffer size",
+                      xlabel="buffer size (log scale)",
+                      ylabel="ratio of GB/s, paired per repetition", logx=2,
+                      xticks=bp.size_ticks(sorted({p.x for p in pts})), xticklabel=fmt.size,
+                      subtitle=bp.subtitle(have))
+        for name, doc, _ in per:
+            S = baseline_sentences(data_of(ctx, doc, decl))
+            if S:
+                L += [bp.tag(ctx, name) + " ".join(S), ""]
+        return L + bp.links(ctx, have, decl.name)
+    return brief
+
+
 def scenario(decl, render=None):
     """The Scenario of sized scenario DECL (RENDER: its own appendix section, else its parts);
-    without a headline, no short section, done criteria or summary rows."""
+    without a headline, its short section is baseline_brief_of's and it has no done criteria
+    or summary rows."""
     asked = decl.headline is not None
     return Scenario(decl.name, decl.title, render or render_of(decl), rank=decl.rank,
-                    brief=brief_of(decl) if asked else None,
+                    brief=brief_of(decl) if asked else baseline_brief_of(decl),
                     says=((decl.says_rank, paragraphs_of(decl)),),
                     checks=checks_of(decl) if asked else None,
                     answers={decl.name: answer_of(decl)} if asked else None)
