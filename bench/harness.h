@@ -13,6 +13,7 @@
  * JSON that carries the results and the environment.
  *
  * This header declares all of it, one file per job behind it:
+ *   registry.c  the scenarios built in, as they register themselves
  *   schedule.c  which subjects run (--subjects), repetitions interleaved
  *   topology.c  the machine (hwloc): CPUs, placement, pinning, the LLC
  *   measure.c   one measurement: threads or processes, the gate, timing
@@ -33,9 +34,10 @@
  * baseline, retry limit, relax policy, ...): the scenarios read those, never
  * the subject's name, and main.c writes them into the JSON's "subjects".
  *
- * Adding a scenario: a new file in scenarios/, its struct bench_scenario in
- * scenarios/scenarios.h and in the table of main.c. Adding a subject: a new
- * line in the scenario's subject table (and its ops, if new).
+ * Adding a scenario: a new file in scenarios/ with its struct bench_scenario
+ * and one BENCH_SCENARIO line (below) that registers it; CMake compiles every
+ * file there. Adding a subject: a new line in the scenario's subject table
+ * (and its ops, if new).
  */
 #ifndef HOTLINE_BENCH_HARNESS_H
 #define HOTLINE_BENCH_HARNESS_H
@@ -198,7 +200,42 @@ struct bench_scenario {
 	 * NULL; *key gets its name. NULL: none.
 	 */
 	json_t *(*section)(const char **key);
+	/*
+	 * Run only when named on the command line, not by `all` (a scenario
+	 * that measures no hotline code, or takes too long for make bench).
+	 */
+	bool by_name_only;
 };
+
+/*
+ * The scenarios built in register themselves, each from its own file:
+ *
+ *	BENCH_SCENARIO(bench_zero, 40);
+ *
+ * after its struct bench_scenario. order places it (lowest first): where
+ * --help and --list show it and where `all` runs it. Each scenario has an
+ * order of its own; those of the report's sections are the same numbers
+ * (tools/hotline_report, rank): refcount-timing 10, contend 20,
+ * lockref-sweep 30, zero 40, copy 50, openclose 60.
+ */
+struct bench_scenario_entry {
+	const struct bench_scenario *scenario;
+	int order;
+	struct bench_scenario_entry *next; /* the registry's */
+};
+
+#define BENCH_SCENARIO(sc, ord)                                                                    \
+	static struct bench_scenario_entry sc##_entry = {.scenario = &(sc), .order = (ord)};       \
+	static void __attribute__((constructor)) sc##_register(void)                               \
+	{                                                                                          \
+		bench_register_scenario(&sc##_entry);                                              \
+	}                                                                                          \
+	struct bench_scenario_entry /* a declaration, for the caller's semicolon */
+
+/* Add e to the registry, after those of a lower or the same order (registry.c). */
+void bench_register_scenario(struct bench_scenario_entry *e);
+/* The registered scenarios, by order (before main() they may be incomplete). */
+const struct bench_scenario_entry *bench_scenario_entries(void);
 
 /*
  * The subjects of sc that --subjects selects, in table order, into out

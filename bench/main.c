@@ -20,19 +20,18 @@
 #include "harness.h"
 #include "questions.h"
 #include "tool.h"
-#include "scenarios/scenarios.h"
 
 #ifndef HOTLINE_VERSION
 #define HOTLINE_VERSION "unknown"
 #endif
 
-/* Every scenario built in, in the order `all` runs them. */
-static const struct bench_scenario *const scenarios[] = {
-	&bench_refcount_timing, &bench_contend, &bench_lockref_sweep, &bench_zero, &bench_copy,
-	&bench_openclose,
-};
-
-#define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
+/*
+ * Every scenario built in, as they registered themselves (BENCH_SCENARIO),
+ * in their order: `all` runs them so, but for those run only by name.
+ */
+#define MAX_SCENARIOS 64
+static const struct bench_scenario *scenarios[MAX_SCENARIOS];
+static size_t nr_scenarios;
 
 #define DEFAULT_REPEAT 5
 /*
@@ -114,14 +113,21 @@ static struct {
 
 static void usage(FILE *f)
 {
+	bool by_name = false;
+
+	for (size_t i = 0; i < nr_scenarios; i++)
+		by_name |= scenarios[i]->by_name_only;
 	fprintf(f,
 		"usage: %s SCENARIO [options]\n"
 		"       %s --list | --help | --version\n\n"
 		"Scenarios:\n",
 		BENCH_NAME, BENCH_NAME);
-	for (size_t i = 0; i < NR_SCENARIOS; i++)
-		fprintf(f, "  %-16s %s\n", scenarios[i]->name, scenarios[i]->description);
-	fprintf(f, "  %-16s %s\n", "all", "every scenario above, in this order");
+	for (size_t i = 0; i < nr_scenarios; i++)
+		fprintf(f, "  %-16s %s%s\n", scenarios[i]->name, scenarios[i]->description,
+			scenarios[i]->by_name_only ? " (only by name: not in all)" : "");
+	fprintf(f, "  %-16s %s\n", "all",
+		by_name ? "every scenario above but those only by name, in this order"
+			: "every scenario above, in this order");
 	fprintf(f,
 		"\nOptions:\n"
 		"  --threads LIST     thread counts to run, e.g. 1,2,4,8 (contend and openclose\n"
@@ -175,7 +181,7 @@ static void usage(FILE *f)
 
 static void list_scenarios(void)
 {
-	for (size_t i = 0; i < NR_SCENARIOS; i++) {
+	for (size_t i = 0; i < nr_scenarios; i++) {
 		const struct bench_scenario *sc = scenarios[i];
 
 		printf("%s: %s\n", sc->name, sc->description);
@@ -438,7 +444,7 @@ static const char *tuners(char *buf, size_t len)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < NR_SCENARIOS && used < len; i++) {
+	for (size_t i = 0; i < nr_scenarios && used < len; i++) {
 		if (scenarios[i]->uses & BENCH_USES_TUNE)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
 						 scenarios[i]->name);
@@ -541,11 +547,15 @@ static void parse_args(int argc, char *argv[])
 static size_t resolve_scenario(const char *name, const struct bench_scenario **run)
 {
 	if (strcmp(name, "all") == 0) {
-		for (size_t i = 0; i < NR_SCENARIOS; i++)
-			run[i] = scenarios[i];
-		return NR_SCENARIOS;
+		size_t n = 0;
+
+		for (size_t i = 0; i < nr_scenarios; i++) {
+			if (!scenarios[i]->by_name_only)
+				run[n++] = scenarios[i];
+		}
+		return n;
 	}
-	for (size_t i = 0; i < NR_SCENARIOS; i++) {
+	for (size_t i = 0; i < nr_scenarios; i++) {
 		if (strcmp(name, scenarios[i]->name) == 0) {
 			run[0] = scenarios[i];
 			return 1;
@@ -700,17 +710,34 @@ static int write_json(const char *path, json_t *results, json_t *subjects,
 	return ret;
 }
 
+/* The registry into scenarios[], in its order; each scenario at an order of its own. */
+static void load_scenarios(void)
+{
+	const struct bench_scenario_entry *prev = NULL;
+
+	for (const struct bench_scenario_entry *e = bench_scenario_entries(); e; e = e->next) {
+		if (nr_scenarios == MAX_SCENARIOS)
+			tool_die("more than %d scenarios built in", MAX_SCENARIOS);
+		if (prev && prev->order == e->order)
+			tool_die("scenarios %s and %s are both registered at order %d",
+				 prev->scenario->name, e->scenario->name, e->order);
+		scenarios[nr_scenarios++] = e->scenario;
+		prev = e;
+	}
+}
+
 int main(int argc, char *argv[])
 {
-	const struct bench_scenario *run[NR_SCENARIOS];
-	static const char *run_names[NR_SCENARIOS];
-	double planned_s[NR_SCENARIOS];
+	const struct bench_scenario *run[MAX_SCENARIOS];
+	static const char *run_names[MAX_SCENARIOS];
+	double planned_s[MAX_SCENARIOS];
 	long long start = (long long)time(NULL);
 	size_t nr_run;
 	json_t *results, *subjects;
 	int ret = 0;
 
 	tool_init(BENCH_NAME, bench_progress_done);
+	load_scenarios();
 	opts.argv = calloc((size_t)argc + 1, sizeof(*opts.argv));
 	if (!opts.argv)
 		tool_die("out of memory");

@@ -214,6 +214,14 @@ void sized_unmap(struct sized_run *run)
 
 /* ---- the loop's checks (sized_loop.h) ------------------------------------ */
 
+/* What a correct call of the sample's subject leaves at byte at: its own expect, or the def's. */
+static unsigned char expected(const struct sized_sample *s, const unsigned char *src, size_t at)
+{
+	if (s->facts && s->facts->expect)
+		return s->facts->expect(src, at);
+	return s->def->expect(src, at);
+}
+
 /*
  * Make the first, middle and last byte of the first destination differ
  * from what a correct call leaves there, and (hot mode, where the byte
@@ -225,7 +233,7 @@ void sized_mark(const struct sized_sample *s, unsigned char *dst, const unsigned
 	const size_t n = s->size, at[] = {0, n / 2, n - 1};
 
 	for (size_t i = 0; i < ARRAY_SIZE(at); i++)
-		dst[at[i]] = (unsigned char)~s->def->expect(src, at[i]);
+		dst[at[i]] = (unsigned char)~expected(s, src, at[i]);
 	if (sentinel)
 		dst[n] = SIZED_SENTINEL;
 }
@@ -243,7 +251,7 @@ void sized_check(struct bench_worker *w, const struct sized_sample *s, const uns
 		return;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
-		unsigned char want = def->expect(src, at[i]);
+		unsigned char want = expected(s, src, at[i]);
 
 		if (dst[at[i]] != want) {
 			w->failed = true;
@@ -360,6 +368,7 @@ static int sized_measure(void *arg, size_t i, unsigned int rep)
 
 	(void)rep;
 	sample.subject = s->name;
+	sample.facts = sized_facts(s);
 	if (bench_measure(s, &params, 1, &ctx->run->cfg->pin, 0, &run))
 		return 1;
 	if (run.failed) {

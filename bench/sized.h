@@ -51,6 +51,11 @@ struct sized_facts {
 	bool automatic;	      /* runs the library's automatic plan: its results carry it */
 	const char *measures; /* the host kernel's work it measures, or NULL: hotline code */
 	unsigned int flags;   /* the scenario's own (e.g. copy's: reads through the pipe) */
+	/*
+	 * What a correct call of this subject leaves at byte at of dst (as
+	 * sized_def.expect), where it differs from the scenario's: NULL.
+	 */
+	unsigned char (*expect)(const unsigned char *src, size_t at);
 };
 
 /* One sweep: a state of the buffers, a row per size. */
@@ -113,7 +118,8 @@ struct sized_run {
 struct sized_sample {
 	/* Set by the engine before the measurement. */
 	const struct sized_def *def;
-	const char *subject;	  /* a variant subject: the variant to force */
+	const char *subject;		 /* a variant subject: the variant to force */
+	const struct sized_facts *facts; /* the subject's; NULL: the scenario's expect */
 	unsigned char *src, *dst; /* hot: the buffers; cold: the arena (src: its first half) */
 	size_t size;		  /* bytes per call */
 	size_t slot_bytes, nr_slots, step; /* cold: the walk over the arena */

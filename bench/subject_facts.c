@@ -54,7 +54,9 @@ json_t *subject_facts_json(const char *description, const struct subject_facts *
 	unsigned int limit = subject_retry_limit(f);
 	bool loop = subject_is_loop(f);
 
-	json_object_set_new(o, "kind", string_or_null(NAME_OF(kind_names, f->kind)));
+	json_object_set_new(
+		o, "kind",
+		string_or_null(f->own_kind ? f->own_kind : NAME_OF(kind_names, f->kind)));
 	json_object_set_new(o, "description", string_or_null(description));
 	json_object_set_new(o, "baseline", string_or_null(f->baseline));
 	json_object_set_new(o, "variant_of", string_or_null(f->variant_of));

@@ -16,7 +16,11 @@
 
 #include <jansson.h>
 
-/* What a subject is: "kind" in the JSON, the name after SUBJECT_ in lower case. */
+/*
+ * What a subject is: "kind" in the JSON, the name after SUBJECT_ in lower
+ * case. These are the kinds several scenarios (or hotline-sim) share; a
+ * scenario declares a kind of its own in its own file instead (own_kind).
+ */
 enum subject_kind {
 	SUBJECT_KIND_UNSET, /* a table entry without a kind: written null, refused by the tests */
 	SUBJECT_ATOMIC,	    /* one atomic read-modify-write per update (fetch-add, hl_refcount) */
@@ -51,6 +55,11 @@ enum subject_variant {
  */
 struct subject_facts {
 	enum subject_kind kind;
+	/*
+	 * A kind of the scenario's own, declared in its file: its name in the
+	 * JSON ("kind"), written in place of kind's (which then stays unset).
+	 */
+	const char *own_kind;
 	const char *baseline;	/* subject of the same scenario its ratio is against */
 	const char *variant_of; /* subject it is a variant of */
 	enum subject_variant variant;

@@ -5,6 +5,9 @@ the results agreeing with the facts (bench/README.md, "The subjects object").
     import subjects_check
     facts = subjects_check.check(doc, check)   # check(cond, what) records a failure
 
+A scenario may declare a kind of its own in its file (subject_facts.own_kind): its test
+passes it, check(doc, check, own_kinds=("fill",)); the others accept only KINDS.
+
 Nothing here knows a subject by its name: what a subject is comes from its entry.
 Standard library only.
 """
@@ -48,13 +51,18 @@ TYPES = {
 }
 
 
-def _check_entry(f, w, check):
-    """One entry: exactly the schema's fields, typed, and consistent with each other."""
+def _check_entry(f, w, check, own_kinds=()):
+    """One entry: exactly the schema's fields, typed, and consistent with each other; its kind
+    one of KINDS or OWN_KINDS."""
     if not check(isinstance(f, dict), f"{w}: expected an object, got {f!r}"):
         return False
     check(tuple(f) == FIELDS, f"{w}: expected the fields {list(FIELDS)}, got {list(f)}")
     ok = True
-    for key, (test, what) in TYPES.items():
+    types = dict(TYPES)
+    if own_kinds:
+        kinds = KINDS + tuple(own_kinds)
+        types["kind"] = (lambda v: v in kinds, f"one of {list(kinds)}")
+    for key, (test, what) in types.items():
         ok &= check(key in f and test(f[key]), f"{w}.{key}: expected {what}, got {f.get(key)!r}")
     if not ok:
         return False
@@ -122,9 +130,10 @@ def _check_results(doc, facts, check):
                   f"{w}: ratio_to {r['ratio_to']!r}, expected its baseline {want!r}")
 
 
-def check(doc, check):
-    """Check doc's "subjects" against the schema and its results; return
-    {scenario: {subject: facts}} (what could be read of it)."""
+def check(doc, check, own_kinds=()):
+    """Check doc's "subjects" against the schema and its results (OWN_KINDS: the kinds its
+    scenarios declare of their own, beside KINDS); return {scenario: {subject: facts}} (what
+    could be read of it)."""
     subjects = doc.get("subjects")
     if not check(isinstance(subjects, dict), f"subjects: expected an object, got {subjects!r}"):
         return {}
@@ -142,7 +151,7 @@ def check(doc, check):
         check(list(entries) == seen,
               f"{w}: expected an entry for each subject measured, in order, {seen}; "
               f"got {list(entries)}")
-        facts[sc] = {s: f for s, f in entries.items() if _check_entry(f, f"{w}.{s}", check)}
+        facts[sc] = {s: f for s, f in entries.items() if _check_entry(f, f"{w}.{s}", check, own_kinds)}
         for s, f in facts[sc].items():
             check(f["baseline"] != s and f["variant_of"] != s,
                   f"{w}.{s}: its own baseline or variant")

@@ -534,7 +534,7 @@ static void cp_plan(const struct bench_scenario *sc, const struct bench_config *
 		    struct bench_plan *plan);
 
 /* subjects and nr_subjects are set with the table, before main() (cp_init_subjects). */
-struct bench_scenario bench_copy = {
+static struct bench_scenario bench_copy = {
 	.name = CP_NAME,
 	.description = "copy 1 B..1 GiB: hl_try_copy and its variants, glibc memcpy, "
 		       "process_vm_readv, a pipe; hl_try_load64; hot and cold",
@@ -543,6 +543,8 @@ struct bench_scenario bench_copy = {
 	.run = cp_run,
 	.plan = cp_plan,
 };
+
+BENCH_SCENARIO(bench_copy, 50);
 
 static const struct sized_def cp_def = {
 	.name = CP_NAME,

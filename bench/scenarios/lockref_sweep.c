@@ -97,7 +97,7 @@ static void ls_plan(const struct bench_scenario *sc, const struct bench_config *
 	contend_plan_cases(cfg, cases, n, LS_NR_DEFAULT_THREADS, plan);
 }
 
-const struct bench_scenario bench_lockref_sweep = {
+static const struct bench_scenario bench_lockref_sweep = {
 	.name = LS_NAME,
 	.description = "lockref get+put at retry limits 1..500 and unbounded (threads 2,4,8)",
 	.uses = BENCH_USES_THREADS | BENCH_USES_DURATION,
@@ -107,3 +107,5 @@ const struct bench_scenario bench_lockref_sweep = {
 	.run = ls_run,
 	.plan = ls_plan,
 };
+
+BENCH_SCENARIO(bench_lockref_sweep, 30);

@@ -355,7 +355,7 @@ out:
 	return ret;
 }
 
-const struct bench_scenario bench_openclose = {
+static const struct bench_scenario bench_openclose = {
 	.name = OC_NAME,
 	.description =
 		"N threads / N processes open+read+close one file (the host kernel; 1,2,4,8)",
@@ -366,3 +366,5 @@ const struct bench_scenario bench_openclose = {
 	.run = oc_run,
 	.plan = oc_plan,
 };
+
+BENCH_SCENARIO(bench_openclose, 60);

@@ -425,7 +425,7 @@ static void rt_plan(const struct bench_scenario *sc, const struct bench_config *
 	plan->seconds = (double)plan->items * (double)count * 11e-9;
 }
 
-const struct bench_scenario bench_refcount_timing = {
+static const struct bench_scenario bench_refcount_timing = {
 	.name = RT_NAME,
 	.description = "one thread: 1 -> COUNT -> 0 by inc and dec_and_test (LKDTM "
 		       "REFCOUNT_TIMING)",
@@ -436,3 +436,5 @@ const struct bench_scenario bench_refcount_timing = {
 	.run = rt_run,
 	.plan = rt_plan,
 };
+
+BENCH_SCENARIO(bench_refcount_timing, 10);

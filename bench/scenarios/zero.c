@@ -351,7 +351,7 @@ static void zt_plan(const struct bench_scenario *sc, const struct bench_config *
 		    struct bench_plan *plan);
 
 /* subjects and nr_subjects are set with the table, before main() (zt_init_subjects). */
-struct bench_scenario bench_zero = {
+static struct bench_scenario bench_zero = {
 	.name = ZT_NAME,
 	.description = "clear 1 B..1 GiB: every hl_zero variant, glibc memset, /dev/zero; hot "
 		       "and cold",
@@ -361,6 +361,8 @@ struct bench_scenario bench_zero = {
 	.plan = zt_plan,
 	.section = zt_tune_json,
 };
+
+BENCH_SCENARIO(bench_zero, 40);
 
 static const struct sized_def zt_def = {
 	.name = ZT_NAME,

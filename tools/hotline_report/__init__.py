@@ -14,7 +14,8 @@ The documents, which iterate the scenarios and name none:
 
 The scenarios, one module each, each declaring its Scenario (scenario.py: its appendix
 section, its short section in report.md, its paragraphs, its done criteria and the
-summary's measures it answers), found by scenario.scenarios():
+summary's measures it answers), found by scenario.scenarios(): a new scenario is a new
+module, which this list need not name (its opening docstring says what it is). Among them:
   refcount_timing  the price of a saturating reference count
   contend    one contended cache line: throughput, attempts, fallback, fairness,
              latency, and its paragraphs of "What this machine says"

@@ -11,11 +11,17 @@ compare two subjects at every size of a range.  Its module declares it in one pa
 
 and this module does the rest: its data (SizedData: the results indexed by subject, mode and
 size, the variants, the cache marks, the automatic plan), its appendix section (the parts
-declared, in order; the generic ones are here: intro, plots, subjects, headline, small,
-fastest, grids), its short section in report.md (brief: the headline criterion's ratio against
-size, one series per mode), its paragraph of "What this machine says", its done criteria
-(every criterion of the scenario) and the summary's measures of its kind.  Adding a sized
-scenario to the report is one such page (and its criteria in data/questions.json).
+declared, in order; the generic ones are here: intro, plots, subjects, headline, baselines,
+small, fastest, grids), its short section in report.md (brief: the headline criterion's ratio
+against size, one series per mode), its paragraph of "What this machine says", its done
+criteria (every criterion of the scenario) and the summary's measures of its kind.  Adding a
+sized scenario to the report is one such page (and its criteria in data/questions.json).
+
+A sized scenario the report asks no question of declares no headline (headline=None): its
+section compares each subject with its baseline (the file's facts, baselines_part), its
+paragraph says the range of those ratios (baseline_sentences), its short section in report.md
+plots them against size (baseline_brief_of), and it has no done criteria and no summary
+rows.  Its page needs no criterion at all.
 
 Also here, what the sized scenarios share: parse_plan and plan_words (the plan's text and its
 words), cache_marks, table, ci, signed, verdict_word.
@@ -42,7 +48,8 @@ class Sized:
       name, title, rank   the scenario's name in the JSON, its sections' title, its rank
                           (scenario.py)
       headline            the id of the criterion report.md plots (subject / base GB/s
-                          against size) and the appendix tables at every size
+                          against size) and the appendix tables at every size; None: the
+                          report asks no question of it (see above)
       small               the id of the criterion in ns per call below the headline's sizes
                           (None: none)
       modes               the modes in the order shown (others follow, as found)
@@ -68,8 +75,8 @@ class Sized:
       says_rank           where its paragraph stands in "What this machine says"
     """
 
-    def __init__(self, name, title, *, rank, headline, intro, mode_text, styles, brief_intro,
-                 small=None, modes=("hot", "cold"), sweeps=("hot", "cold"), apart=(),
+    def __init__(self, name, title, *, rank, headline, intro, mode_text, styles,
+                 brief_intro=None, small=None, modes=("hot", "cold"), sweeps=("hot", "cold"), apart=(),
                  data=None, parts=None, after=(), paragraphs=None, sentences=None,
                  brief_sentences=None, own_modes=(), brief_ranges=False, plan_env=None,
                  says_rank=None):
@@ -96,13 +103,15 @@ class Sized:
 
     @property
     def crit(self):
-        """The headline criterion."""
-        return questions.by_id(self.headline)
+        """The headline criterion (None: no headline)."""
+        return questions.by_id(self.headline) if self.headline else None
 
     def by_mode(self, mode):
         """The criterion asking the headline's subject and base in MODE with a factor, or None:
         the threshold of MODE's series and its range of sizes."""
         c = self.crit
+        if c is None:
+            return None
         return next((x for x in self.criteria if x["subject"] == c["subject"]
                      and x["base"] == c["base"] and x["mode"] == mode and "factor" in x
                      and not x.get("aggregate")), None)
@@ -276,7 +285,7 @@ def intro(ctx, doc, d):
     decl = d.decl
     L = [decl.intro + " Modes:", ""]
     L += [f"- {m}: {decl.mode_text.get(m, 'as the bench defines it')}" for m in d.modes] + [""]
-    who = decl.crit["subject"]
+    who = decl.crit["subject"] if decl.crit else "the library"
     if d.plan:
         L += [f"{who}'s automatic plan on this machine: {plan_words(d.plan)} "
               f"(`{d.plan_text}`).", ""]
@@ -311,11 +320,12 @@ def plots_part(ctx, doc, d):
     solid, dashed, dotted, other = decl.styles
     styles = [("-", solid), ("--", dashed), (":", dotted)]
     L = []
+    pair = [decl.crit["subject"], decl.crit["base"]] if decl.crit else None
     for m in [x for x in d.modes if x not in decl.own_modes]:
         sweep = m in decl.sweeps
         L += mode_plot(ctx, doc, d, m, styles if sweep else [styles[0], (":", other)],
                        d.marks if sweep else None,
-                       [decl.crit["subject"], decl.crit["base"]] if sweep else d.subjects_in(m))
+                       pair if sweep and pair else d.subjects_in(m))
     if L and d.marks:
         L += ["Dotted lines on the hot and cold plots: " + names(t for _, t in d.marks) + ".",
               ""]
@@ -330,6 +340,8 @@ def headline_part(ctx, doc, d):
     """The headline's subject / base at every size of the sweeps: the paired median and
     interval; the verdict where the criterion asks."""
     crit = d.decl.crit
+    if crit is None:
+        return []
     a, b = crit["subject"], crit["base"]
     modes = [m for m in d.decl.sweeps if m in d.modes and any(
         d.get(a, m, s) and d.get(b, m, s) for s in d.sizes[m])]
@@ -350,6 +362,33 @@ def headline_part(ctx, doc, d):
             f"interval; the verdict against the criterion's {crit['factor']:g}x where it asks "
             f"(hot, from {lo}; *cannot tell*: at this noise).", ""] + \
         fmt.table(["size"] + modes, rows, "l" + "r" * len(modes)) + [""]
+
+
+def baseline_pairs(d, mode):
+    """[(subject, its baseline)] of MODE: every subject measured there whose baseline (the
+    file's facts) is measured there too, in the file's order."""
+    there = d.subjects_in(mode)
+    return [(s, d.facts.baseline(s)) for s in there
+            if d.facts.baseline(s) in there and d.facts.baseline(s) != s]
+
+
+def baselines_part(ctx, doc, d):
+    """Each subject over its baseline at every size of each sweep: the median of the paired
+    ratios and its interval (a figure: no verdict, no threshold)."""
+    L = []
+    for m in [x for x in d.decl.sweeps if x in d.modes]:
+        pairs = baseline_pairs(d, m)
+        if not pairs:
+            continue
+        rows = []
+        for k in d.sizes[m]:
+            cells = [comparison(d.paired(a, b, m, k)) for a, b in pairs]
+            rows.append([fmt.size_exact(k)] + [ci(c, False) if c else DASH for c in cells])
+        L += [f"{m.capitalize()} buffers: each subject's GB/s over its baseline's at every "
+              "size, the median of the paired ratios and its interval:", ""]
+        L += fmt.table(["size"] + [f"{a} / {b}" for a, b in pairs], rows,
+                       "l" + "r" * len(pairs)) + [""]
+    return (["#### Against the baseline", ""] + L) if L else []
 
 
 def small_part(ctx, doc, d):
@@ -445,6 +484,8 @@ def headline_sentence(d):
     """The headline's subject against its base, hot: the range of the paired ratio over the
     criterion's sizes, and the largest difference in ns below them (the small criterion)."""
     crit = d.decl.crit
+    if crit is None:
+        return ""
     small = questions.by_id(d.decl.small) if d.decl.small else None
     pts = criteria.zero_pairs(d.results, crit, d.llc)
     ns = criteria.zero_pairs(d.results, small, d.llc) if small else []
@@ -477,6 +518,26 @@ def headline_sentence(d):
     return text[0].upper() + text[1:] + "."
 
 
+def baseline_sentences(d):
+    """For a scenario without a headline: in each sweep, the range of each subject's paired
+    ratio to its baseline over the sizes measured ("Hot, x runs at 0.97x
+    (4 KiB) to 1.02x (64 B) of y's GB/s.")."""
+    S = []
+    for m in [x for x in d.decl.sweeps if x in d.modes]:
+        parts = []
+        for a, b in baseline_pairs(d, m):
+            pts = [(k, comparison(d.paired(a, b, m, k))) for k in d.sizes[m]]
+            pts = [(k, c.median) for k, c in pts if c and c.median is not None]
+            if not pts:
+                continue
+            lo, hi = min(pts, key=lambda p: p[1]), max(pts, key=lambda p: p[1])
+            parts.append(f"{a} runs at {fmt.ratio(lo[1])} ({fmt.size_exact(lo[0])}) to "
+                         f"{fmt.ratio(hi[1])} ({fmt.size_exact(hi[0])}) of {b}'s GB/s")
+        if parts:
+            S.append(f"{m.capitalize()}, " + "; ".join(parts) + ".")
+    return S
+
+
 def paragraphs_of(decl):
     """"What this machine says" of DECL: its own paragraphs, else one of the headline
     sentence, its more sentences and the plan."""
@@ -486,8 +547,9 @@ def paragraphs_of(decl):
             return []
         if decl.paragraphs:
             return decl.paragraphs(ctx, doc, d)
-        S = [x for x in [headline_sentence(d)] + decl.sentences(d) if x]
-        if d.plan:
+        first = [headline_sentence(d)] if decl.crit else baseline_sentences(d)
+        S = [x for x in first + decl.sentences(d) if x]
+        if d.plan and decl.crit:
             S.append(f"{decl.crit['subject']}'s plan here: {plan_words(d.plan)}.")
         return [S] if S else []
     return paragraphs
@@ -609,8 +671,60 @@ def brief_of(decl):
     return brief
 
 
+def baseline_series(ctx, decl, doc):
+    """[Series]: for a scenario without a headline, each subject / its baseline GB/s against
+    size, one per subject and sweep mode where they ran side by side."""
+    d = data_of(ctx, doc, decl)
+    out = []
+    for m in [x for x in decl.sweeps if d and x in d.modes]:
+        for a, b in baseline_pairs(d, m):
+            pts = [ratios.point(k, d.get(a, m, k), d.get(b, m, k), "gb_per_sec")
+                   for k in d.sizes[m]]
+            pts = [p for p in pts if p]
+            if pts:
+                out.append(ratios.Series(f"{a}, {m}", f"{a} {m}", pts, None, a, b))
+                out[-1].mode = m
+    return out
+
+
+def baseline_brief_of(decl):
+    """report.md's short section of DECL without a headline: each subject over its baseline
+    against size, one series per subject and mode (and machine), and the ratios' ranges."""
+    def brief(ctx, have):
+        plot, per = [], []
+        for i, (name, doc) in enumerate(have):
+            series = baseline_series(ctx, decl, doc)
+            if series:
+                per.append((name, doc, series))
+                plot += bp.styled(ctx, have, i, series)
+        if not per:
+            return ["No subject ran side by side with its baseline in these files.", ""] + \
+                bp.links(ctx, have, decl.name)
+        pts = [p for _, _, ser in per for s in ser for p in s.points]
+        modes = dict.fromkeys(s.mode for _, _, ser in per for s in ser)
+        L = [f"Each subject's GB/s over its baseline's at each buffer size, {names(modes)}: "
+             f"{bp.band_words(pts)}.", ""]
+        L += ctx.plot(plots.ratio_plot, ctx.png("ratio", decl.name), plot,
+                      title=f"{decl.name}: GB/s over the baseline's vs buffer size",
+                      xlabel="buffer size (log scale)",
+                      ylabel="ratio of GB/s, paired per repetition", logx=2,
+                      xticks=bp.size_ticks(sorted({p.x for p in pts})), xticklabel=fmt.size,
+                      subtitle=bp.subtitle(have))
+        for name, doc, _ in per:
+            S = baseline_sentences(data_of(ctx, doc, decl))
+            if S:
+                L += [bp.tag(ctx, name) + " ".join(S), ""]
+        return L + bp.links(ctx, have, decl.name)
+    return brief
+
+
 def scenario(decl, render=None):
-    """The Scenario of sized scenario DECL (RENDER: its own appendix section, else its parts)."""
+    """The Scenario of sized scenario DECL (RENDER: its own appendix section, else its parts);
+    without a headline, its short section is baseline_brief_of's and it has no done criteria
+    or summary rows."""
+    asked = decl.headline is not None
     return Scenario(decl.name, decl.title, render or render_of(decl), rank=decl.rank,
-                    brief=brief_of(decl), says=((decl.says_rank, paragraphs_of(decl)),),
-                    checks=checks_of(decl), answers={decl.name: answer_of(decl)})
+                    brief=brief_of(decl) if asked else baseline_brief_of(decl),
+                    says=((decl.says_rank, paragraphs_of(decl)),),
+                    checks=checks_of(decl) if asked else None,
+                    answers={decl.name: answer_of(decl)} if asked else None)
