@@ -1700,8 +1700,9 @@ class RegistryTests(ToolCase):
     def test_registry(self):
         from hotline_report import report, scenario
         found = scenario.scenarios()
-        self.assertEqual(sorted(s.name for s in found), ["contend", "copy", "lockref-sweep",
-                                                         "openclose", "refcount-timing", "zero"])
+        self.assertEqual(sorted(s.name for s in found), ["contend", "copy", "fill",
+                                                         "lockref-sweep", "openclose",
+                                                         "refcount-timing", "zero"])
         self.assertIs(report.section_for("futex-storm"), report.GENERIC)
         for s in found:
             self.assertIs(report.section_for(s.name), s)
