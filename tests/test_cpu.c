@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/run_tests.h"
 #include "support/watchdog.h"
 
 #include <hotline/cpu.h>
@@ -465,7 +466,7 @@ static void flags_truncate_like_snprintf_at_every_size(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cpu_returns_same_non_null_pointer_every_call),
@@ -484,6 +485,5 @@ int main(void)
 		cmocka_unit_test(flags_truncate_like_snprintf_at_every_size),
 	};
 
-	watchdog_start(30, "test_cpu");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_cpu", 30, 0);
 }

@@ -34,6 +34,7 @@
 #include "support/child.h"
 #include "support/lockref_word.h"
 #include "support/qspin_probe.h"
+#include "support/run_tests.h"
 #include "support/watchdog.h"
 
 #include <hotline/lockref.h>
@@ -704,10 +705,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(set_retry_limit_overrides_the_env),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	watchdog_start(60, "test_lockref");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, NULL, "test_lockref", 60, 0);
 }

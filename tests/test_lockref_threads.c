@@ -34,6 +34,7 @@
 
 #include "support/lockref_word.h"
 #include "support/qspin_probe.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -517,8 +518,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(after_mark_dead_no_thread_gets_a_reference),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	watchdog_start(150, "test_lockref_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_lockref_threads", 150, 0);
 }

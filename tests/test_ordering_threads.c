@@ -46,6 +46,7 @@
 #include "support/lockref_word.h"
 #include "support/qspin_probe.h"
 #include "support/refcount_check.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -387,8 +388,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(rcuref_put_returning_true_sees_every_holders_writes),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	watchdog_start(150, "test_ordering_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_ordering_threads", 150, 0);
 }

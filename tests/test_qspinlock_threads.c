@@ -35,6 +35,7 @@
 #include <cmocka.h>
 
 #include "support/qspin_probe.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -677,8 +678,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(threads_holding_several_locks_at_once_keep_each_exclusive),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	watchdog_start(120, "test_qspinlock_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_qspinlock_threads", 120, 0);
 }

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -319,7 +320,7 @@ static void threads_crossing_into_saturation_report_once_and_stay(void **state)
 	assert_int_equal(stored(&sat), HL_RCUREF_SATURATED);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(getters_racing_the_last_put_exactly_one_true),
@@ -327,6 +328,5 @@ int main(void)
 		cmocka_unit_test(threads_crossing_into_saturation_report_once_and_stay),
 	};
 
-	watchdog_start(200, "test_rcuref_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_rcuref_threads", 200, 0);
 }

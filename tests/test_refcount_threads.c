@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "support/refcount_check.h"
+#include "support/run_tests.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
 
@@ -834,7 +835,7 @@ static void swapping_handlers_during_detections_runs_a_handler_for_each(void **s
 			 atomic_load(&swap.calls_a), atomic_load(&swap.calls_b));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(racing_ops_on_saturated_counter_stay_in_saturation_zone),
@@ -847,6 +848,5 @@ int main(void)
 		cmocka_unit_test(swapping_handlers_during_detections_runs_a_handler_for_each),
 	};
 
-	watchdog_start(200, "test_refcount_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_refcount_threads", 200, 0);
 }

@@ -63,6 +63,7 @@
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/watchdog.h"
 
@@ -539,11 +540,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(load64_reads_good_words_and_refuses_the_rest_leaving_out_alone),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	fault_handlers_setup();
-	watchdog_start(280, "test_try_copy");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_try_copy", 280,
+			 RUN_FAULT_HANDLERS);
 }

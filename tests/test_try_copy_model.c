@@ -45,6 +45,7 @@
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -248,13 +249,12 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_holes_either_side_agree_with_the_model_and_the_kernel),
 	};
 
-	fault_handlers_setup();
-	watchdog_start(240, "test_try_copy_model");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, setup, "test_try_copy_model", 240,
+			 RUN_FAULT_HANDLERS);
 }

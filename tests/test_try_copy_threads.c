@@ -36,6 +36,7 @@
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -239,7 +240,7 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
@@ -247,7 +248,6 @@ int main(void)
 		cmocka_unit_test(copy_variant_switches_under_faulting_threads_leave_results_exact),
 	};
 
-	fault_handlers_setup();
-	watchdog_start(240, "test_try_copy_threads");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, setup, "test_try_copy_threads", 240,
+			 RUN_FAULT_HANDLERS);
 }

@@ -71,6 +71,7 @@
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/sanitizer.h"
 #include "support/scale.h"
 #include "support/threads.h"
@@ -867,12 +868,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(asan_build_stray_store_reaches_asans_handler),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	children_without_sanitizer_fault_handlers();
-	fault_handlers_setup();
-	watchdog_start(280, "test_try_zero");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_try_zero", 280,
+			 RUN_CHILDREN_PLAIN | RUN_FAULT_HANDLERS);
 }

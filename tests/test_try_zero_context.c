@@ -55,6 +55,7 @@
 #include "support/copy_variants.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/sanitizer.h"
 #include "support/watchdog.h"
 #include "support/zero_variants.h"
@@ -977,8 +978,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(first_try_copy_after_prepare_interrupted_by_a_copying_handler),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	children_without_sanitizer_fault_handlers();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, NULL, "test_try_zero_context", 0,
+			 RUN_CHILDREN_PLAIN);
 }

@@ -33,6 +33,7 @@
 
 #include "support/child.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/sanitizer.h"
 #include "support/scale.h"
 #include "support/watchdog.h"
@@ -731,11 +732,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(env_variant_then_use_auto_returns_to_the_auto_plan),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	children_without_sanitizer_fault_handlers();
-	watchdog_start(240, "test_zero");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_zero", 240,
+			 RUN_CHILDREN_PLAIN);
 }
