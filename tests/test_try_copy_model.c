@@ -41,13 +41,13 @@
 #include <cmocka.h>
 
 #include "support/fault_case.h"
-#include "support/copy_variants.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
 #include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
 
 #include <hotline/copy.h>

@@ -66,7 +66,6 @@
 #include <cmocka.h>
 
 #include "support/child.h"
-#include "support/copy_variants.h"
 #include "support/fault_grid.h"
 #include "support/faults.h"
 #include "support/guarded.h"
@@ -75,8 +74,8 @@
 #include "support/sanitizer.h"
 #include "support/scale.h"
 #include "support/threads.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
-#include "support/zero_variants.h"
 
 #include <hotline/copy.h>
 #include <hotline/zero.h>

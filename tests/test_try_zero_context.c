@@ -52,13 +52,12 @@
 #include <cmocka.h>
 
 #include "support/child.h"
-#include "support/copy_variants.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
 #include "support/run_tests.h"
 #include "support/sanitizer.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
-#include "support/zero_variants.h"
 
 #include <hotline/copy.h>
 #include <hotline/cpu.h>

@@ -41,7 +41,6 @@
 #include <cmocka.h>
 
 #include "support/child.h"
-#include "support/copy_variants.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
@@ -49,8 +48,8 @@
 #include "support/sanitizer.h"
 #include "support/scale.h"
 #include "support/threads.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
-#include "support/zero_variants.h"
 
 #include <hotline/copy.h>
 #include <hotline/zero.h>

@@ -36,8 +36,8 @@
 #include "support/run_tests.h"
 #include "support/sanitizer.h"
 #include "support/scale.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
-#include "support/zero_variants.h"
 
 #include <hotline/cpu.h>
 #include <hotline/zero.h>
@@ -419,63 +419,17 @@ static void supported_is_false_for_null_auto_unknown_and_missing_cpu_features(vo
 
 static void use_of_each_supported_variant_makes_it_the_variant_and_the_plan(void **state)
 {
-	char plan[512];
-
 	(void)state;
-	for (int s = 0; s + 1 < n_subjects; s++) {
-		zero_use(subjects[s]);
-		if (strcmp(hl_zero_variant(), subjects[s]) != 0)
-			fail_msg("after hl_zero_use(\"%s\"), hl_zero_variant() is '%s'",
-				 subjects[s], hl_zero_variant());
-		hl_zero_plan(plan, sizeof(plan));
-		if (strcmp(plan, subjects[s]) != 0)
-			fail_msg("after hl_zero_use(\"%s\"), hl_zero_plan is '%s', expected just "
-				 "the name",
-				 subjects[s], plan);
-	}
-	zero_use("auto");
+	variant_check_use_each(&zero_variants, subjects, n_subjects, NULL);
 }
 
 static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **state)
 {
 	static const char *const bad[] = {"",		"bogus", "rep_stos",
 					  "rep_stosbx", "auto ", "avx2,rep_stosb"};
-	const char *modes[] = {subjects[0], "auto"}, *name;
-	char before[512], after[512];
-	const char *variant_before;
-	int unsupported = 0;
 
 	(void)state;
-	for (size_t m = 0; m < N_OF(modes); m++) {
-		zero_use(modes[m]);
-		hl_zero_plan(before, sizeof(before));
-		variant_before = hl_zero_variant();
-		for (size_t i = 0; i <= N_OF(bad) + MAX_VARIANTS; i++) {
-			if (i == 0) {
-				name = NULL;
-			} else if (i <= N_OF(bad)) {
-				name = bad[i - 1];
-			} else {
-				name = hl_zero_variant_name((unsigned int)(i - 1 - N_OF(bad)));
-				if (!name || hl_zero_supported(name))
-					continue;
-				unsupported++;
-			}
-			if (hl_zero_use(name) != -1)
-				fail_msg("hl_zero_use(%s%s%s) returned 0, expected -1",
-					 name ? "\"" : "", name ? name : "NULL", name ? "\"" : "");
-			hl_zero_plan(after, sizeof(after));
-			if (strcmp(before, after) || strcmp(variant_before, hl_zero_variant()))
-				fail_msg("hl_zero_use(%s) failed but changed the variant from '%s' "
-					 "(plan '%s') to '%s' (plan '%s')",
-					 name ? name : "NULL", variant_before, before,
-					 hl_zero_variant(), after);
-		}
-	}
-	if (!unsupported)
-		print_message("every variant is supported on this CPU: hl_zero_use of an "
-			      "unsupported one not exercised here\n");
-	zero_use("auto");
+	variant_check_bad_use(&zero_variants, bad, N_OF(bad), subjects[0]);
 }
 
 static void use_auto_returns_0_and_plans_only_supported_variants(void **state)
@@ -504,40 +458,8 @@ static void use_auto_returns_0_and_plans_only_supported_variants(void **state)
 /* hl_zero_plan(buf, size) for every size up to the full length + 2, and NULL, 0. */
 static void plan_is_cut_to_size_and_returns_the_full_length(void **state)
 {
-	const char *modes[] = {"auto", subjects[0]};
-	char full[512], buf[520];
-
 	(void)state;
-	for (size_t m = 0; m < N_OF(modes); m++) {
-		int len;
-
-		zero_use(modes[m]);
-		len = hl_zero_plan(full, sizeof(full));
-		assert_true(len > 0 && (size_t)len < sizeof(full));
-		if (hl_zero_plan(NULL, 0) != len)
-			fail_msg("%s: hl_zero_plan(NULL, 0) returned %d, expected %d", modes[m],
-				 hl_zero_plan(NULL, 0), len);
-		for (size_t size = 0; size <= (size_t)len + 2; size++) {
-			size_t fits = size <= (size_t)len ? size - 1 : (size_t)len;
-			int got;
-
-			memset(buf, '#', sizeof(buf));
-			got = hl_zero_plan(buf, size);
-			if (got != len)
-				fail_msg("%s: hl_zero_plan(buf, %zu) returned %d, expected %d "
-					 "(the full length, like snprintf)",
-					 modes[m], size, got, len);
-			if (size > 0 && (strlen(buf) != fits || strncmp(buf, full, fits)))
-				fail_msg("%s: hl_zero_plan(buf, %zu) wrote '%s', expected the "
-					 "first %zu characters of '%s'",
-					 modes[m], size, buf, fits, full);
-			for (size_t i = size; i < sizeof(buf); i++)
-				if (buf[i] != '#')
-					fail_msg("%s: hl_zero_plan(buf, %zu) wrote buf[%zu]",
-						 modes[m], size, i);
-		}
-	}
-	zero_use("auto");
+	variant_check_plan_cut(&zero_variants, subjects[0]);
 }
 
 /* ---- HOTLINE_ZERO, in re-executed children ---- */
