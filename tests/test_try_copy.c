@@ -79,15 +79,8 @@
 static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
 
-/* hl_try_copy as the fault grids call it (support/fault_grid.h); the subjects are set in setup. */
-static struct fault_api api = {
-	.name = "hl_try_copy",
-	.call = hl_try_copy,
-	.reads_src = true,
-	.use = copy_use,
-	.plan = hl__copy_plan_in_force,
-	.subjects = subjects,
-};
+/* hl_try_copy as the fault grids call it (support/fault_grid.h), set in setup. */
+static struct fault_api api;
 
 /* The grids' states (support/fault_grid.h): either side can fault. */
 static struct fault_grid_test grid = {.api = &api};
@@ -443,7 +436,7 @@ static int setup(void **state)
 {
 	(void)state;
 	n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
-	api.n_subjects = n_subjects;
+	api = fault_api_try_copy(subjects, n_subjects, hl__copy_plan_in_force);
 	return 0;
 }
 

@@ -99,28 +99,14 @@ static int n_subjects;
 static const char *copy_subjects_[MAX_SUBJECTS];
 static int n_copy_subjects;
 
-/* hl_try_zero through the call pointer of the fault grids (support/fault_case.h): src unused. */
-static size_t try_zero(void *dst, const void *src, size_t n)
-{
-	(void)src;
-	return hl_try_zero(dst, n);
-}
-
 /* The plan in force, as the fault grids ask for it. */
 static void zero_plan(struct hl_size_plan *p)
 {
 	hl__zero_plan_in_force(p, NULL);
 }
 
-/* hl_try_zero as the fault grids call it (support/fault_grid.h); the subjects are set in setup. */
-static struct fault_api api = {
-	.name = "hl_try_zero",
-	.call = try_zero,
-	.reads_src = false,
-	.use = zero_use,
-	.plan = zero_plan,
-	.subjects = subjects,
-};
+/* hl_try_zero as the fault grids call it (support/fault_grid.h), set in setup. */
+static struct fault_api api;
 
 /* The grids' states (support/fault_grid.h): only the destination can fault. */
 static struct fault_grid_test grid = {.api = &api};
@@ -828,7 +814,7 @@ static int setup(void **state)
 {
 	(void)state;
 	n_subjects = zero_subjects(subjects, MAX_SUBJECTS);
-	api.n_subjects = n_subjects;
+	api = fault_api_try_zero(subjects, n_subjects, zero_plan);
 	n_copy_subjects = copy_subjects(copy_subjects_, MAX_SUBJECTS);
 	return 0;
 }

@@ -20,23 +20,16 @@
 
 #define MAX_VARIANT_INDEX 64 /* variant_name(i) is looked at for i below this */
 
-const struct variant_api zero_variants = {
-	.family = "zero",
-	.variant_name = hl_zero_variant_name,
-	.supported = hl_zero_supported,
-	.use = hl_zero_use,
-	.variant = hl_zero_variant,
-	.plan = hl_zero_plan,
-};
+/* The API of the family hl_<fam>_*: zero, copy. */
+#define VARIANT_API(fam)                                                                           \
+	{                                                                                          \
+		.family = #fam, .variant_name = hl_##fam##_variant_name,                           \
+		.supported = hl_##fam##_supported, .use = hl_##fam##_use,                          \
+		.variant = hl_##fam##_variant, .plan = hl_##fam##_plan,                            \
+	}
 
-const struct variant_api copy_variants = {
-	.family = "copy",
-	.variant_name = hl_copy_variant_name,
-	.supported = hl_copy_supported,
-	.use = hl_copy_use,
-	.variant = hl_copy_variant,
-	.plan = hl_copy_plan,
-};
+const struct variant_api zero_variants = VARIANT_API(zero);
+const struct variant_api copy_variants = VARIANT_API(copy);
 
 int variant_subjects(const struct variant_api *api, const char **names, int max)
 {
