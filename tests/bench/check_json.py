@@ -471,6 +471,57 @@ def listed_subjects(bench, scenario):
     return names
 
 
+
+def unsupported_variants(p):
+    """The variants the table's head says this CPU cannot run (a sized scenario's stdout)."""
+    m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
+    return set(m.group(1).split(", ")) if m else set()
+
+
+def check_variants_first(a, facts, subjects, listed, unsupported):
+    """The library's variants come first among SUBJECTS; with no --subjects, --list (LISTED)
+    has some, unless this CPU runs none of them (UNSUPPORTED)."""
+    variants = [bool(facts.get(s, {}).get("variant_of")) for s in subjects]
+    check(variants == sorted(variants, reverse=True),
+          f"subjects: expected the library's variants first, got {subjects}")
+    if not a.subjects:
+        check(any(variants) or unsupported,
+              f"--list: expected the library's variants among the subjects, got {listed}")
+
+
+def check_variant_and_plan(r, f, subj, auto, function, w):
+    """A forced variant of FUNCTION (hl_zero, hl_try_copy) names itself; where the subject
+    runs FUNCTION's automatic plan (AUTO), "auto" and the plan; else both null."""
+    want_variant = subj if f.get("variant_of") else "auto" if auto else None
+    check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
+    check_type(r, "plan",
+               (lambda v: isinstance(v, str) and v != "") if auto else (lambda v: v is None),
+               f"{function}'s plan (a string)" if auto else "null", w)
+
+
+def check_sized_ratio(r, f, subj, ran, repeat, w, ratio_checked):
+    """ratio_to is the subject's baseline (itself if none); where the baseline ran beside it
+    (in RAN), ratio_runs one positive ratio per paired repetition (and ratio a positive number
+    where RATIO_CHECKED), both exactly 1.0 for the baseline itself; else both null."""
+    pos = lambda v: is_num(v) and v > 0  # noqa: E731
+    base = f.get("baseline") or subj
+    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
+    if base in ran:
+        if ratio_checked:
+            check_type(r, "ratio", pos, "a positive number", w)
+        nr = ratio_len(r, repeat)
+        check_type(r, "ratio_runs",
+                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
+                   f"a list of {nr} positive numbers", w)
+        if base == subj:
+            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * nr,
+                  f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself, got "
+                  f"{r.get('ratio')!r} {r.get('ratio_runs')!r}")
+    else:
+        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run here)", w)
+        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run here)", w)
+
+
 def check_zero_result(r, w, repeat, facts, buffer):
     """Fields of every zero result; facts: zero's "subjects", buffer: the hot/cold subjects
     measured. Returns nothing, records failures."""
@@ -529,49 +580,25 @@ def check_zero_result(r, w, repeat, facts, buffer):
     # A variant of hl_zero is forced (its own name); the library's other clearing
     # functions run the automatic plan; the rest are not hotline's.
     auto = f.get("kind") == "zero" and f.get("library") and not f.get("variant_of")
-    want_variant = subj if f.get("variant_of") else "auto" if auto else None
-    check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
-    check_type(r, "plan",
-               (lambda v: isinstance(v, str) and v != "") if auto else (lambda v: v is None),
-               "hl_zero's plan (a string)" if auto else "null", w)
+    check_variant_and_plan(r, f, subj, auto, "hl_zero", w)
     host = f.get("kind") in ("syscall", "dd")
     check_type(r, "measures", kernel if host else (lambda v: v is None),
                "a string starting 'host kernel'" if host else "null", w)
-    base = f.get("baseline") or subj
-    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
-    if base in buffer:
-        check_type(r, "ratio", pos, "a positive number", w)
-        nr = ratio_len(r, repeat)
-        check_type(r, "ratio_runs",
-                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
-                   f"a list of {nr} positive numbers", w)
-        if base == subj:
-            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * nr,
-                  f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself, got "
-                  f"{r.get('ratio')!r} {r.get('ratio_runs')!r}")
-    else:
-        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run)", w)
-        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run)", w)
+    check_sized_ratio(r, f, subj, buffer, repeat, w, ratio_checked=True)
 
 
 def check_zero(a, p, results, repeat, facts):
     """zero: what ran (subjects, sizes, modes, in order), every result's fields, the table;
     facts: zero's "subjects"."""
     listed = listed_subjects(a.bench, "zero")
-    m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
-    unsupported = set(m.group(1).split(", ")) if m else set()
+    unsupported = unsupported_variants(p)
     named = a.subjects.split(",") if a.subjects else listed
     skipped = set(SKIP_TMPFS_NOTE.findall(p.stderr))
     subjects = [s for s in listed if s in named and s not in unsupported | skipped]
     check(list(facts) == subjects,
           f"subjects: expected the table's {subjects} (less what this CPU or machine cannot "
           f"run), in order, got {list(facts)}")
-    variants = [bool(facts.get(s, {}).get("variant_of")) for s in subjects]
-    check(variants == sorted(variants, reverse=True),
-          f"subjects: expected the library's variants first, got {subjects}")
-    if not a.subjects:
-        check(any(variants) or unsupported,
-              f"--list: expected the library's variants among the subjects, got {listed}")
+    check_variants_first(a, facts, subjects, listed, unsupported)
     # The dd subjects run after the others, in a mode of their own.
     buffer = [s for s in subjects if facts.get(s, {}).get("kind") != "dd"]
     dd = [s for s in subjects if facts.get(s, {}).get("kind") == "dd"]
@@ -670,36 +697,19 @@ def check_copy_result(r, w, repeat, facts, ran):
         check_type(r, "pipe_bytes", (lambda v: is_int(v) and v >= 4096) if pipe else
                    (lambda v: v is None), "the pipe's capacity" if pipe else "null", w)
     # A variant of hl_try_copy is forced (its own name); hl_try_copy runs the plan.
-    auto = subj == COPY_BOTH
-    want_variant = subj if f.get("variant_of") else "auto" if auto else None
-    check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
-    check_type(r, "plan", (lambda v: isinstance(v, str) and v != "") if auto else
-               (lambda v: v is None), "hl_try_copy's plan (a string)" if auto else "null", w)
+    check_variant_and_plan(r, f, subj, subj == COPY_BOTH, "hl_try_copy", w)
     host = f.get("kind") == "syscall"
     kernel = lambda v: isinstance(v, str) and v.startswith("host kernel")
     check_type(r, "measures", kernel if host else (lambda v: v is None),
                "a string starting 'host kernel'" if host else "null", w)
-    base = f.get("baseline") or subj
-    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
-    if base in ran.get((mode, size), []):
-        nr = ratio_len(r, repeat)
-        check_type(r, "ratio_runs",
-                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
-                   f"a list of {nr} positive numbers", w)
-        if base == subj:
-            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * nr,
-                  f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself")
-    else:
-        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run here)", w)
-        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run here)", w)
+    check_sized_ratio(r, f, subj, ran.get((mode, size), []), repeat, w, ratio_checked=False)
 
 
 def check_copy(a, p, results, repeat, facts):
     """copy: what ran (each sweep's subjects at its sizes, in order), every result's fields,
     the tables."""
     listed = listed_subjects(a.bench, "copy")
-    m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
-    unsupported = set(m.group(1).split(", ")) if m else set()
+    unsupported = unsupported_variants(p)
     noted = set(COPY_UNSUPPORTED_NOTE.findall(p.stderr))
     check(noted <= unsupported, f"stderr: a variant said to be unsupported ({sorted(noted)}) "
           f"is not in the table's head ({sorted(unsupported)})")
@@ -716,12 +726,7 @@ def check_copy(a, p, results, repeat, facts):
     check(list(facts) == measured,
           f"subjects: expected {measured} (the table's, less what this CPU cannot run), in "
           f"order, got {list(facts)}")
-    variants = [bool(facts.get(s, {}).get("variant_of")) for s in measured]
-    check(variants == sorted(variants, reverse=True),
-          f"subjects: expected the library's variants first, got {measured}")
-    if not a.subjects:
-        check(any(variants) or unsupported,
-              f"--list: expected the library's variants among the subjects, got {listed}")
+    check_variants_first(a, facts, measured, listed, unsupported)
     sizes = (parse_sizes(a.sizes) if a.sizes else COPY_QUICK_SIZES if a.quick
              else ZERO_DEFAULT_SIZES)
     psizes = [x for x in sizes if 8 <= x <= 1 << 20] if a.sizes else \
