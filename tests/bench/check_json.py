@@ -52,6 +52,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import subjects_check  # noqa: E402  (tests/subjects_check.py)
+from checks import check, finish, target_cmd  # noqa: E402
 
 SWEEP_LIMITS = [1, 2, 4, 15, 50, 100, 200, 500]
 DEFAULT_THREADS = {"contend": [1, 2, 4, 8], "lockref-sweep": [2, 4, 8], "openclose": [1, 2, 4, 8]}
@@ -74,7 +75,6 @@ PROGRESS_SUBJECT = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (.+?): (\S+)(, .
                               r"(\d+) repetitions? in (\d+\.\d\d) s" + PROGRESS_TIMES)
 PROGRESS_SCENARIO = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (\S+) done in \d+:\d\d" +
                                PROGRESS_TIMES)
-failures = []
 # --until-decided: {point: repetitions} of the results a decision names; the cap; all results.
 UNTIL = None
 RESULTS = []
@@ -111,18 +111,6 @@ def ratio_len(r, repeat):
                  b.get("scenario") == r.get("scenario") and b.get("size") == r.get("size") and
                  b.get("mode") == r.get("mode") and b.get("threads") == r.get("threads")), None)
     return min(n, len(base.get("runs") or [])) if base else n
-
-
-def target_cmd(bench, *args):
-    """The command that runs the bench: through HOTLINE_TARGET_RUN when it is set."""
-    run = os.environ.get("HOTLINE_TARGET_RUN", "")
-    return ([run] if run else []) + [bench, *args]
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-    return cond
 
 
 def is_int(v):
@@ -980,12 +968,7 @@ def main():
             check_machine_state(r, i, env)
     check_progress(p.stderr, a.scenario, results, repeat, facts)
 
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        return 1
-    print(f"{a.out}: every contract field checked ({len(results)} results)")
-    return 0
+    return finish(f"{a.out}: every contract field checked ({len(results)} results)")
 
 
 if __name__ == "__main__":
