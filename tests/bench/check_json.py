@@ -477,6 +477,22 @@ def check_variants_first(a, facts, subjects, listed, unsupported):
               f"--list: expected the library's variants among the subjects, got {listed}")
 
 
+def check_arena(r, w, size, cold, times, times_words, not_cold):
+    """A sized result's duration and llc_bytes; its arena_bytes where it ran COLD (buffers
+    that leave the caches): at least TIMES the size and 4 x llc_bytes (up to 2 GiB); else null
+    (NOT_COLD says why)."""
+    check_type(r, "duration", lambda v: is_num(v) and v > 0, "seconds per sample", w)
+    llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
+    if cold:
+        check_type(r, "arena_bytes",
+                   lambda v: is_int(v) and v >= times * size and
+                   (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
+                   f"a byte count: at least {times_words} the size and 4 x llc_bytes (up to 2 GiB)",
+                   w)
+    else:
+        check_type(r, "arena_bytes", lambda v: v is None, f"null ({not_cold})", w)
+
+
 def check_variant_and_plan(r, f, subj, auto, function, w):
     """A forced variant of FUNCTION (hl_zero, hl_try_copy) names itself; where the subject
     runs FUNCTION's automatic plan (AUTO), "auto" and the plan; else both null."""
@@ -556,15 +572,7 @@ def check_zero_result(r, w, repeat, facts, buffer):
         return
     check_type(r, "mode", lambda v: v in ("hot", "cold", "used"), "'hot', 'cold', 'used' or 'dd'",
                w)
-    check_type(r, "duration", pos, "seconds per sample", w)
-    llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
-    if mode in ("cold", "used"):
-        check_type(r, "arena_bytes",
-                   lambda v: is_int(v) and v >= 2 * size and
-                   (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
-                   "a byte count: at least twice the size and 4 x llc_bytes (up to 2 GiB)", w)
-    else:
-        check_type(r, "arena_bytes", lambda v: v is None, "null (hot)", w)
+    check_arena(r, w, size, mode in ("cold", "used"), 2, "twice", "hot")
     # A variant of hl_zero is forced (its own name); the library's other clearing
     # functions run the automatic plan; the rest are not hotline's.
     auto = f.get("kind") == "zero" and f.get("library") and not f.get("variant_of")
@@ -668,15 +676,7 @@ def check_copy_result(r, w, repeat, facts, ran):
     check_type(r, "fairness", lambda v: v == 1.0, "1.0 (one thread)", w)
     check_type(r, "mode", lambda v: v in ("hot", "cold", "probe", "word"),
                "'hot', 'cold', 'probe' or 'word'", w)
-    check_type(r, "duration", pos, "seconds per sample", w)
-    llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
-    if mode == "cold":
-        check_type(r, "arena_bytes",
-                   lambda v: is_int(v) and v >= 4 * size and
-                   (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
-                   "a byte count: at least 4 x the size and 4 x llc_bytes (up to 2 GiB)", w)
-    else:
-        check_type(r, "arena_bytes", lambda v: v is None, "null (not cold)", w)
+    check_arena(r, w, size, mode == "cold", 4, "4 x", "not cold")
     if word:
         check_type(r, "size", lambda v: v == 8, "8 (one word per call)", w)
         check_type(r, "array_bytes", lambda v: is_int(v) and v >= 8, "a byte count", w)
