@@ -54,7 +54,7 @@ static void first_calls_from_many_threads_get_one_description(void **state)
 
 	(void)state;
 	memset(callers, 0, sizeof(callers));
-	assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
+	barriers_init(NTHREADS, &start, NULL);
 	start_threads(tids, NTHREADS, cpu_caller_fn, callers, sizeof(callers[0]));
 	join_threads(tids, NTHREADS);
 	pthread_barrier_destroy(&start);

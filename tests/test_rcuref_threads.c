@@ -157,8 +157,7 @@ static void getters_racing_the_last_put_exactly_one_true(void **state)
 	}
 	atomic_store(&reports, 0);
 	hl_rcuref_set_handler(count_report);
-	assert_int_equal(pthread_barrier_init(&race.start, NULL, NTHREADS + 1), 0);
-	assert_int_equal(pthread_barrier_init(&race.end, NULL, NTHREADS + 1), 0);
+	barriers_init(NTHREADS + 1, &race.start, &race.end);
 	start_threads(tids, NTHREADS, racer_fn, racers, sizeof(racers[0]));
 	for (long round = 0; round < RACE_ROUNDS; round++) {
 		struct object *o = &race.objs[round % RACE_OBJECTS];
@@ -184,8 +183,7 @@ static void getters_racing_the_last_put_exactly_one_true(void **state)
 		not_parked += stored(&o->ref) != HL_RCUREF_DEAD;
 	}
 	join_threads(tids, NTHREADS);
-	pthread_barrier_destroy(&race.start);
-	pthread_barrier_destroy(&race.end);
+	barriers_destroy(&race.start, &race.end);
 	hl_rcuref_set_handler(NULL);
 
 	for (int i = 0; i < NTHREADS; i++) {

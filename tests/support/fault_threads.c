@@ -42,7 +42,7 @@ void fault_workers_each_variant(const struct variant_api *api, const char **subj
 	pthread_t tids[MAX_WORKERS];
 
 	assert_true(fw->n <= MAX_WORKERS);
-	pthread_barrier_init(&start, NULL, (unsigned int)fw->n + 1);
+	barriers_init((unsigned int)fw->n + 1, &start, NULL);
 	for (int s = 0; s < n; s++) {
 		variant_use(api, subjects[s]);
 		fw->setup(fw->w, &start, iters, NULL);
@@ -65,7 +65,7 @@ void fault_workers_switching(const struct variant_api *api, const char **subject
 	double end;
 
 	assert_true(fw->n <= MAX_WORKERS);
-	pthread_barrier_init(&start, NULL, (unsigned int)fw->n + 1);
+	barriers_init((unsigned int)fw->n + 1, &start, NULL);
 	fw->setup(fw->w, &start, 0, &stop);
 	start_threads(tids, fw->n, fw->fn, fw->w, fw->size);
 	pthread_barrier_wait(&start);
