@@ -499,9 +499,7 @@ static int child_main(const char *scenario)
 }
 
 struct child_result {
-	int status;
-	char out[2048], err[4096];
-	int err_lines;
+	struct child_output c;
 	char variant[2][128], plan[2][512]; /* as printed: first, after "use-auto" */
 };
 
@@ -511,17 +509,14 @@ static void run_child(const char *scenario, const char *env, struct child_result
 	const char *p;
 
 	memset(res, 0, sizeof(*res));
-	res->status = run_self_child(scenario, "HOTLINE_ZERO", env, res->out, sizeof(res->out),
-				     res->err, sizeof(res->err));
-	for (p = res->err; *p; p++)
-		res->err_lines += *p == '\n';
+	run_child_output(scenario, "HOTLINE_ZERO", env, &res->c);
 	print_message("child (HOTLINE_ZERO=%s): stdout '%s', stderr '%s'\n", env ? env : "(unset)",
-		      res->out, res->err);
-	if (!WIFEXITED(res->status) || WEXITSTATUS(res->status) != 0)
+		      res->c.out, res->c.err);
+	if (!WIFEXITED(res->c.status) || WEXITSTATUS(res->c.status) != 0)
 		fail_msg("child (HOTLINE_ZERO=%s) %s, expected exit 0 (3: hl_try_zero failed on "
 			 "writable memory; 4: hl_zero_use(\"auto\") failed; 127: exec failed)",
-			 env ? env : "(unset)", describe_status(res->status, how, sizeof(how)));
-	p = res->out;
+			 env ? env : "(unset)", describe_status(res->c.status, how, sizeof(how)));
+	p = res->c.out;
 	for (int i = 0;
 	     i < 2 && p &&
 	     sscanf(p, "variant %127[^\n]\nplan %511[^\n]", res->variant[i], res->plan[i]) == 2;
@@ -531,7 +526,7 @@ static void run_child(const char *scenario, const char *env, struct child_result
 		p = p ? p + 1 : NULL;
 	}
 	if (!res->plan[0][0])
-		fail_msg("child printed '%s', expected 'variant NAME' and 'plan ...'", res->out);
+		fail_msg("child printed '%s', expected 'variant NAME' and 'plan ...'", res->c.out);
 }
 
 static void auto_plan(char *plan, size_t size)
@@ -554,10 +549,10 @@ static void env_unset_or_auto_gives_the_auto_plan_silently(void **state)
 			fail_msg("HOTLINE_ZERO=%s: the child's plan is '%s', expected the auto "
 				 "plan '%s'",
 				 envs[i] ? envs[i] : "(unset)", res.plan[0], plan);
-		if (res.err_lines)
+		if (res.c.err_lines)
 			fail_msg("HOTLINE_ZERO=%s: the child wrote %d lines to stderr, expected "
 				 "none",
-				 envs[i] ? envs[i] : "(unset)", res.err_lines);
+				 envs[i] ? envs[i] : "(unset)", res.c.err_lines);
 	}
 }
 
@@ -572,10 +567,10 @@ static void env_naming_a_supported_variant_forces_it_silently(void **state)
 			fail_msg("HOTLINE_ZERO=%s: the child's variant is '%s' and plan '%s', "
 				 "expected both '%s'",
 				 subjects[s], res.variant[0], res.plan[0], subjects[s]);
-		if (res.err_lines)
+		if (res.c.err_lines)
 			fail_msg("HOTLINE_ZERO=%s: the child wrote %d lines to stderr, expected "
 				 "none",
-				 subjects[s], res.err_lines);
+				 subjects[s], res.c.err_lines);
 	}
 }
 
@@ -601,11 +596,11 @@ static void env_unknown_or_unsupported_prints_one_line_and_keeps_auto(void **sta
 			fail_msg("HOTLINE_ZERO=%s: the child's plan is '%s', expected the auto "
 				 "plan '%s'",
 				 envs[i], res.plan[0], plan);
-		if (res.err_lines != 1 || !strstr(res.err, envs[i]) ||
-		    !strstr(res.err, "HOTLINE_ZERO"))
+		if (res.c.err_lines != 1 || !strstr(res.c.err, envs[i]) ||
+		    !strstr(res.c.err, "HOTLINE_ZERO"))
 			fail_msg("HOTLINE_ZERO=%s: expected one stderr line naming HOTLINE_ZERO "
 				 "and '%s', got %d lines: '%s'",
-				 envs[i], envs[i], res.err_lines, res.err);
+				 envs[i], envs[i], res.c.err_lines, res.c.err);
 	}
 }
 
