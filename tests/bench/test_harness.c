@@ -13,21 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "harness.h"
 #include "hist.h"
 #include "tool.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			printf("FAIL %s:%d: ", __func__, __LINE__);                                \
-			printf(__VA_ARGS__);                                                       \
-			printf("\n");                                                              \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static bool near(double a, double b)
 {
@@ -477,10 +466,5 @@ int main(void)
 	result_has_every_common_field();
 	machine_state_sums_intervals_and_nulls_without_proc();
 	bench_topology_fini();
-	if (failures) {
-		printf("%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("all harness checks passed\n");
-	return 0;
+	return check_end("all harness checks passed");
 }
