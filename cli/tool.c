@@ -93,15 +93,20 @@ void tool_vmessage(const char *prefix, const char *fmt, va_list ap)
 		line);
 }
 
+/* The message, then exit(status): the status check_stdout keeps if stdout fails at exit. */
+static void __attribute__((noreturn)) message_and_exit(int status, const char *fmt, va_list ap)
+{
+	tool_vmessage("", fmt, ap);
+	exiting_with = status;
+	exit(status);
+}
+
 void tool_bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	tool_vmessage("", fmt, ap);
-	va_end(ap);
-	exiting_with = 2;
-	exit(2);
+	message_and_exit(2, fmt, ap);
 }
 
 void tool_die(const char *fmt, ...)
@@ -109,10 +114,7 @@ void tool_die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	tool_vmessage("", fmt, ap);
-	va_end(ap);
-	exiting_with = 1;
-	exit(1);
+	message_and_exit(1, fmt, ap);
 }
 
 unsigned long long tool_parse_uint(const char *opt, const char *item, const char *whole,

@@ -20,6 +20,11 @@
 #                      on stderr, never 0. HOW is full (stdout on /dev/full),
 #                      closed (stdout closed) or json (ARGS name a JSON file
 #                      that cannot be written)
+#   expect_refused_closed ARGS...
+#                      a command line refused before anything is written exits
+#                      2 even with stdout closed
+#   finish OK_LINE     ends the script: the number of failures and exit 1, or
+#                      OK_LINE and exit 0
 #   progress_re        (set by the caller, optional) a grep pattern for the
 #                      tool's progress lines: expect_lost does not count them
 
@@ -82,4 +87,20 @@ expect_lost() {
 	elif [ "$lines" -ne 1 ] || ! grep -q "^$tool: .*cannot write" "$tmp/err"; then
 		fail "$what: expected one line '$tool: ... cannot write ...' on stderr, got: $(cat "$tmp/err")"
 	fi
+}
+
+expect_refused_closed() {
+	run_tool "$@" >&- 2>"$tmp/err"
+	status=$?
+	[ "$status" -eq 2 ] ||
+		fail "$* with stdout closed: expected exit status 2, got $status: $(cat "$tmp/err")"
+}
+
+finish() {
+	if [ "$failures" -ne 0 ]; then
+		echo "$failures failure(s)"
+		exit 1
+	fi
+	echo "$1"
+	exit 0
 }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/run_tests.h"
 #include "support/watchdog.h"
 
 #include <hotline/cpu.h>
@@ -407,34 +408,35 @@ static void flags_string_lists_exactly_the_true_fields(void **state)
 	assert_int_equal(words, expected_words);
 }
 
-static void flags_size_0_writes_nothing_and_returns_full_length(void **state)
+/*
+ * hl_cpu_flags(buf, size), size 0 or 1, into 8 bytes of 'X': returns the full length (as
+ * hl_cpu_flags(NULL, 0) does), writes the terminator if size is 1 and nothing from buf[size] on.
+ */
+static void flags_cut_at(size_t size)
 {
 	char full[512], buf[8];
-	int len;
+	int len = hl_cpu_flags(full, sizeof(full));
 
-	(void)state;
-	len = hl_cpu_flags(full, sizeof(full));
 	memset(buf, 'X', sizeof(buf));
-	assert_int_equal(hl_cpu_flags(buf, 0), len);
-	for (size_t i = 0; i < sizeof(buf); i++)
+	assert_int_equal(hl_cpu_flags(buf, size), len);
+	if (size)
+		assert_int_equal(buf[size - 1], '\0');
+	for (size_t i = size; i < sizeof(buf); i++)
 		if (buf[i] != 'X')
-			fail_msg("hl_cpu_flags(buf, 0) wrote buf[%zu]", i);
+			fail_msg("hl_cpu_flags(buf, %zu) wrote buf[%zu]", size, i);
 	assert_int_equal(hl_cpu_flags(NULL, 0), len);
+}
+
+static void flags_size_0_writes_nothing_and_returns_full_length(void **state)
+{
+	(void)state;
+	flags_cut_at(0);
 }
 
 static void flags_size_1_writes_only_the_terminator(void **state)
 {
-	char full[512], buf[8];
-	int len;
-
 	(void)state;
-	len = hl_cpu_flags(full, sizeof(full));
-	memset(buf, 'X', sizeof(buf));
-	assert_int_equal(hl_cpu_flags(buf, 1), len);
-	assert_int_equal(buf[0], '\0');
-	for (size_t i = 1; i < sizeof(buf); i++)
-		if (buf[i] != 'X')
-			fail_msg("hl_cpu_flags(buf, 1) wrote buf[%zu]", i);
+	flags_cut_at(1);
 }
 
 /* Every size from 1 to past the end: a NUL-terminated prefix, like snprintf. */
@@ -465,7 +467,7 @@ static void flags_truncate_like_snprintf_at_every_size(void **state)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cpu_returns_same_non_null_pointer_every_call),
@@ -484,6 +486,5 @@ int main(void)
 		cmocka_unit_test(flags_truncate_like_snprintf_at_every_size),
 	};
 
-	watchdog_start(30, "test_cpu");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_cpu", 30, 0);
 }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/run_tests.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
 
@@ -53,7 +54,7 @@ static void first_calls_from_many_threads_get_one_description(void **state)
 
 	(void)state;
 	memset(callers, 0, sizeof(callers));
-	assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
+	barriers_init(NTHREADS, &start, NULL);
 	start_threads(tids, NTHREADS, cpu_caller_fn, callers, sizeof(callers[0]));
 	join_threads(tids, NTHREADS);
 	pthread_barrier_destroy(&start);
@@ -78,12 +79,11 @@ static void first_calls_from_many_threads_get_one_description(void **state)
 	assert_memory_equal(&callers[0].copy, hl_cpu(), sizeof(callers[0].copy));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(first_calls_from_many_threads_get_one_description),
 	};
 
-	watchdog_start(30, "test_cpu_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_cpu_threads", 30, 0);
 }

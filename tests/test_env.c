@@ -80,10 +80,9 @@ static int child_main(const char *scenario)
 /* ---- The parent side ---- */
 
 struct child_result {
-	int status;
-	char out[1024], err[8192];
+	struct child_output c;
 	int nlines;
-	const char *line[16]; /* into err, each NUL-terminated */
+	const char *line[16]; /* into c.err, each NUL-terminated */
 };
 
 /* Values too long, or too odd, to write in a table; filled by setup(). */
@@ -113,11 +112,10 @@ static void run_child(const char *scenario, const char *var, const char *value,
 		      struct child_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	res->status = run_self_child(scenario, var, value, res->out, sizeof(res->out), res->err,
-				     sizeof(res->err));
+	run_child_output(scenario, var, value, &res->c);
 	print_message("child '%s' (%s='%s'): stdout '%.*s', stderr:\n%s", scenario, var, pv(value),
-		      (int)strcspn(res->out, "\n"), res->out, res->err);
-	for (char *p = res->err, *nl; *p && res->nlines < 16; p = nl + 1) {
+		      (int)strcspn(res->c.out, "\n"), res->c.out, res->c.err);
+	for (char *p = res->c.err, *nl; *p && res->nlines < 16; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)
 			fail_msg("%s: the child's stderr does not end with a newline: '%s'", var,
@@ -133,10 +131,10 @@ static void assert_exit_0(const char *var, const char *value, const struct child
 {
 	char how[128];
 
-	if (!WIFEXITED(res->status) || WEXITSTATUS(res->status) != 0)
+	if (!WIFEXITED(res->c.status) || WEXITSTATUS(res->c.status) != 0)
 		fail_msg("%s='%s': the child %s, expected exit 0 (5: bad scenario; 127: exec "
 			 "failed)",
-			 var, pv(value), describe_status(res->status, how, sizeof(how)));
+			 var, pv(value), describe_status(res->c.status, how, sizeof(how)));
 }
 
 /* The report's VALUE for value, written from the rule, not from the library's code. */
@@ -226,8 +224,8 @@ static unsigned int child_limit(const struct child_result *res)
 {
 	unsigned int v;
 
-	if (sscanf(res->out, "limit %u", &v) != 1)
-		fail_msg("child printed '%s', expected 'limit N'", res->out);
+	if (sscanf(res->c.out, "limit %u", &v) != 1)
+		fail_msg("child printed '%s', expected 'limit N'", res->c.out);
 	return v;
 }
 
@@ -295,7 +293,7 @@ static void retries_digits_only_set_the_limit_silently(void **state)
 
 static bool died_of_sigabrt(const struct child_result *res)
 {
-	return WIFSIGNALED(res->status) && WTERMSIG(res->status) == SIGABRT;
+	return WIFSIGNALED(res->c.status) && WTERMSIG(res->c.status) == SIGABRT;
 }
 
 static int report_lines(const struct child_result *res)
@@ -337,10 +335,10 @@ static void refcount_not_exactly_abort_or_warn_is_one_line_and_warn(void **state
 			fail_msg("HOTLINE_REFCOUNT='%s': expected the note and one report line, "
 				 "got %d lines, %d reports",
 				 pv(values[i]), res.nlines, report_lines(&res));
-		if (sscanf(res.out, "survived %d", &sat) != 1 || sat != HL_REFCOUNT_SATURATED)
+		if (sscanf(res.c.out, "survived %d", &sat) != 1 || sat != HL_REFCOUNT_SATURATED)
 			fail_msg("HOTLINE_REFCOUNT='%s': child printed '%s', expected 'survived "
 				 "%d'",
-				 pv(values[i]), res.out, HL_REFCOUNT_SATURATED);
+				 pv(values[i]), res.c.out, HL_REFCOUNT_SATURATED);
 	}
 }
 
@@ -353,7 +351,7 @@ static void refcount_abort_aborts_and_warn_warns_without_a_note(void **state)
 	if (!died_of_sigabrt(&res))
 		fail_msg("HOTLINE_REFCOUNT=abort: expected the child to die of SIGABRT, status "
 			 "0x%x",
-			 res.status);
+			 res.c.status);
 	assert_no_note(&res, "HOTLINE_REFCOUNT", "abort");
 	if (res.nlines != 1 || report_lines(&res) != 1)
 		fail_msg("HOTLINE_REFCOUNT=abort: expected the report line only, got %d lines",
@@ -374,8 +372,8 @@ static const char *child_variant(const struct child_result *res, char *buf, size
 	char fmt[32];
 
 	snprintf(fmt, sizeof(fmt), "variant %%%zu[^\n]", size - 1);
-	if (sscanf(res->out, fmt, buf) != 1)
-		fail_msg("child printed '%s', expected 'variant NAME'", res->out);
+	if (sscanf(res->c.out, fmt, buf) != 1)
+		fail_msg("child printed '%s', expected 'variant NAME'", res->c.out);
 	return buf;
 }
 

@@ -34,6 +34,7 @@
 #include "support/child.h"
 #include "support/lockref_word.h"
 #include "support/qspin_probe.h"
+#include "support/run_tests.h"
 #include "support/watchdog.h"
 
 #include <hotline/lockref.h>
@@ -572,20 +573,10 @@ static int child_main(const char *scenario)
 	return 0;
 }
 
-struct child_result {
-	int status;
-	char out[1024], err[4096];
-	int err_lines;
-};
-
 /* Run this program as "--child SCENARIO" with HOTLINE_LOCKREF_RETRIES=env (unset if NULL). */
-static void run_child(const char *scenario, const char *env, struct child_result *res)
+static void run_child(const char *scenario, const char *env, struct child_output *res)
 {
-	memset(res, 0, sizeof(*res));
-	res->status = run_self_child(scenario, "HOTLINE_LOCKREF_RETRIES", env, res->out,
-				     sizeof(res->out), res->err, sizeof(res->err));
-	for (const char *p = res->err; *p; p++)
-		res->err_lines += *p == '\n';
+	run_child_output(scenario, "HOTLINE_LOCKREF_RETRIES", env, res);
 	print_message("child (HOTLINE_LOCKREF_RETRIES=%s%s%s): stdout '%.*s', stderr '%.*s'\n",
 		      env ? "'" : "", env ? env : "(unset)", env ? "'" : "",
 		      (int)strcspn(res->out, "\n"), res->out, (int)strcspn(res->err, "\n"),
@@ -595,7 +586,7 @@ static void run_child(const char *scenario, const char *env, struct child_result
 			 res->status);
 }
 
-static unsigned int child_limit(const struct child_result *res)
+static unsigned int child_limit(const struct child_output *res)
 {
 	unsigned int v;
 
@@ -606,7 +597,7 @@ static unsigned int child_limit(const struct child_result *res)
 
 static void env_unset_gives_the_default_limit(void **state)
 {
-	struct child_result res;
+	struct child_output res;
 
 	(void)state;
 	run_child("print", NULL, &res);
@@ -624,7 +615,7 @@ static void env_number_sets_the_limit_silently(void **state)
 		const char *env;
 		unsigned int limit;
 	} cases[] = {{"7", 7}, {"0", 0}, {"1", 1}, {"100", 100}, {"4294967295", UINT_MAX}};
-	struct child_result res;
+	struct child_output res;
 
 	(void)state;
 	for (size_t i = 0; i < N_OF(cases); i++) {
@@ -643,7 +634,7 @@ static void env_not_a_number_prints_one_line_and_keeps_the_default(void **state)
 {
 	static const char *const envs[] = {"abc", "-1",		"",
 					   "12x", "4294967296", "99999999999999999999"};
-	struct child_result res;
+	struct child_output res;
 
 	(void)state;
 	for (size_t i = 0; i < N_OF(envs); i++) {
@@ -661,7 +652,7 @@ static void env_not_a_number_prints_one_line_and_keeps_the_default(void **state)
 
 static void set_retry_limit_overrides_the_env(void **state)
 {
-	struct child_result res;
+	struct child_output res;
 	unsigned int v;
 
 	(void)state;
@@ -704,10 +695,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(set_retry_limit_overrides_the_env),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	watchdog_start(60, "test_lockref");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, NULL, "test_lockref", 60, 0);
 }

@@ -34,6 +34,7 @@
 
 #include "support/lockref_word.h"
 #include "support/qspin_probe.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -204,7 +205,7 @@ static long race_once(unsigned int limit)
 		workers[i].seed = 0x2545f491u * (unsigned int)(i + 1);
 	lockref_reset(&rc.l, 0);
 	hl_lockref_set_retry_limit(limit);
-	assert_int_equal(pthread_barrier_init(&rc.start, NULL, RC_THREADS), 0);
+	barriers_init(RC_THREADS, &rc.start, NULL);
 	t0 = now();
 	start_threads(tids, RC_WORKERS, rc_worker_fn, workers, sizeof(workers[0]));
 	start_threads(tids + RC_WORKERS, RC_LOCKERS, rc_locker_fn, workers + RC_WORKERS,
@@ -359,8 +360,7 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 	last.inside = 0;
 	for (int i = 0; i < LAST_THREADS; i++)
 		workers[i].id = i;
-	assert_int_equal(pthread_barrier_init(&last.start, NULL, LAST_THREADS + 1), 0);
-	assert_int_equal(pthread_barrier_init(&last.end, NULL, LAST_THREADS + 1), 0);
+	barriers_init(LAST_THREADS + 1, &last.start, &last.end);
 	start_threads(tids, LAST_THREADS, last_worker_fn, workers, sizeof(workers[0]));
 	for (long round = 1; round <= LAST_ROUNDS; round++) {
 		lockref_reset(&last.l, LAST_THREADS); /* one reference per holder */
@@ -370,8 +370,7 @@ static void last_put_or_lock_returns_false_to_exactly_one_holder(void **state)
 			first_bad = hl_lockref_count(&last.l);
 	}
 	join_threads(tids, LAST_THREADS);
-	pthread_barrier_destroy(&last.start);
-	pthread_barrier_destroy(&last.end);
+	barriers_destroy(&last.start, &last.end);
 
 	for (int i = 0; i < LAST_THREADS; i++) {
 		frees += workers[i].frees;
@@ -471,7 +470,7 @@ static void after_mark_dead_no_thread_gets_a_reference(void **state)
 		workers[i].seed = 0x1234567u * (unsigned int)(i + 1);
 	lockref_reset(&dd.l, 1); /* the main thread's reference */
 	atomic_store(&dd.successes, 0);
-	assert_int_equal(pthread_barrier_init(&dd.start, NULL, DD_THREADS + 1), 0);
+	barriers_init(DD_THREADS + 1, &dd.start, NULL);
 	start_threads(tids, DD_THREADS, dd_worker_fn, workers, sizeof(workers[0]));
 	pthread_barrier_wait(&dd.start);
 	/* Wait for references taken before death: a quarter of DD_AFTER, scaled like it. */
@@ -517,8 +516,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(after_mark_dead_no_thread_gets_a_reference),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	watchdog_start(150, "test_lockref_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_lockref_threads", 150, 0);
 }

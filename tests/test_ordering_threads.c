@@ -46,6 +46,7 @@
 #include "support/lockref_word.h"
 #include "support/qspin_probe.h"
 #include "support/refcount_check.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -212,12 +213,10 @@ static void last_holder_sees_every_write(bool use_lockref)
 	lh.use_lockref = use_lockref;
 	lockref_reset(&lh.l, LH_HOLDERS);
 	hl_refcount_set(&lh.r, LH_HOLDERS);
-	assert_int_equal(pthread_barrier_init(&lh.start, NULL, LH_HOLDERS), 0);
-	assert_int_equal(pthread_barrier_init(&lh.end, NULL, LH_HOLDERS), 0);
+	barriers_init(LH_HOLDERS, &lh.start, &lh.end);
 	start_threads(tids, LH_HOLDERS, lh_holder_fn, holders, sizeof(holders[0]));
 	join_threads(tids, LH_HOLDERS);
-	pthread_barrier_destroy(&lh.start);
-	pthread_barrier_destroy(&lh.end);
+	barriers_destroy(&lh.start, &lh.end);
 	for (int i = 0; i < LH_HOLDERS; i++) {
 		lasts += holders[i].lasts;
 		stale += holders[i].stale;
@@ -340,12 +339,10 @@ static void rcuref_put_returning_true_sees_every_holders_writes(void **state)
 	hl_rcuref_init(&rl.r, RL_HOLDERS);
 	atomic_store(&rl_dead, false);
 	/* start is passed twice per round: once to write, once after the check */
-	assert_int_equal(pthread_barrier_init(&rl.start, NULL, RL_HOLDERS), 0);
-	assert_int_equal(pthread_barrier_init(&rl.end, NULL, RL_HOLDERS), 0);
+	barriers_init(RL_HOLDERS, &rl.start, &rl.end);
 	start_threads(tids, RL_HOLDERS, rl_holder_fn, holders, sizeof(holders[0]));
 	join_threads(tids, RL_HOLDERS);
-	pthread_barrier_destroy(&rl.start);
-	pthread_barrier_destroy(&rl.end);
+	barriers_destroy(&rl.start, &rl.end);
 	for (int i = 0; i < RL_HOLDERS; i++) {
 		lasts += holders[i].lasts;
 		stale += holders[i].stale;
@@ -387,8 +384,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(rcuref_put_returning_true_sees_every_holders_writes),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	watchdog_start(150, "test_ordering_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_ordering_threads", 150, 0);
 }

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "support/qspin_probe.h"
+#include "support/run_tests.h"
 #include "support/watchdog.h"
 
 #include <hotline/qspinlock.h>
@@ -258,7 +259,7 @@ static void one_thread_holds_several_locks_at_once(void **state)
 		assert_qspin_word(&locks[i], 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(qspinlock_is_4_bytes_and_its_bit_fields_are_the_kernels),
@@ -272,6 +273,5 @@ int main(void)
 		cmocka_unit_test(one_thread_holds_several_locks_at_once),
 	};
 
-	watchdog_start(60, "test_qspinlock");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_qspinlock", 60, 0);
 }

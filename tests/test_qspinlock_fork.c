@@ -40,6 +40,7 @@
 
 #include "support/child.h"
 #include "support/qspin_probe.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -333,7 +334,7 @@ static void lock_held_by_another_thread_stays_held_in_child(void **state)
 	assert_qspin_word(&held_lock, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(child_forgets_the_parents_waiters_and_counts_exactly),
@@ -341,6 +342,5 @@ int main(void)
 		cmocka_unit_test(lock_held_by_another_thread_stays_held_in_child),
 	};
 
-	watchdog_start(280, "test_qspinlock_fork");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_qspinlock_fork", 280, 0);
 }

@@ -35,6 +35,7 @@
 #include <cmocka.h>
 
 #include "support/qspin_probe.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -158,7 +159,7 @@ static void mutual_exclusion_with(int n)
 	assert_true(n <= 16);
 	guarded_init(&mx.g);
 	mx.iters = MX_TOTAL / n;
-	assert_int_equal(pthread_barrier_init(&mx.start, NULL, (unsigned int)n), 0);
+	barriers_init((unsigned int)n, &mx.start, NULL);
 	t0 = now();
 	start_threads(tids, n, mx_worker, NULL, 0);
 	join_threads_within(tids, n, 30, &mx.g.lock);
@@ -264,7 +265,7 @@ static void oversubscribed_sleeping_holders_lose_no_wakeups(void **state)
 	for (int i = 0; i < OS_THREADS; i++)
 		workers[i].seed = 0x9e3779b9u * (unsigned int)(i + 1);
 	guarded_init(&os.g);
-	assert_int_equal(pthread_barrier_init(&os.start, NULL, OS_THREADS), 0);
+	barriers_init(OS_THREADS, &os.start, NULL);
 	t0 = now();
 	start_threads(tids, OS_THREADS, os_worker_fn, workers, sizeof(workers[0]));
 	join_threads_within(tids, OS_THREADS, 30, &os.g.lock); /* a lost wake-up hangs */
@@ -488,7 +489,7 @@ static void trylock_racing_lock_keeps_mutual_exclusion(void **state)
 	memset(workers, 0, sizeof(workers));
 	guarded_init(&tr.g);
 	atomic_store(&tr.lockers_left, TR_LOCKERS);
-	assert_int_equal(pthread_barrier_init(&tr.start, NULL, TR_LOCKERS + TR_TRIERS), 0);
+	barriers_init(TR_LOCKERS + TR_TRIERS, &tr.start, NULL);
 	start_threads(lockers, TR_LOCKERS, tr_locker_fn, NULL, 0);
 	start_threads(triers, TR_TRIERS, tr_trier_fn, workers, sizeof(workers[0]));
 	join_threads(lockers, TR_LOCKERS);
@@ -556,7 +557,7 @@ static void lock_inside_a_struct_with_hot_neighbours(void **state)
 
 	(void)state;
 	memset(&hot, 0, sizeof(hot));
-	assert_int_equal(pthread_barrier_init(&hot.start, NULL, HOT_LOCKERS + HOT_HAMMERS), 0);
+	barriers_init(HOT_LOCKERS + HOT_HAMMERS, &hot.start, NULL);
 	start_threads(lockers, HOT_LOCKERS, hot_locker_fn, NULL, 0);
 	start_threads(hammers, HOT_HAMMERS, hot_hammer_fn, NULL, 0);
 	join_threads(lockers, HOT_LOCKERS);
@@ -642,7 +643,7 @@ static void threads_holding_several_locks_at_once_keep_each_exclusive(void **sta
 	for (int k = 0; k < ML_LOCKS; k++)
 		guarded_init(&ml.g[k]);
 	ml.all_three = 0;
-	assert_int_equal(pthread_barrier_init(&ml.start, NULL, ML_THREADS), 0);
+	barriers_init(ML_THREADS, &ml.start, NULL);
 	start_threads(tids, ML_THREADS, ml_worker_fn, workers, sizeof(workers[0]));
 	join_threads(tids, ML_THREADS);
 	pthread_barrier_destroy(&ml.start);
@@ -677,8 +678,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(threads_holding_several_locks_at_once_keep_each_exclusive),
 	};
 
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	watchdog_start(120, "test_qspinlock_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_qspinlock_threads", 120, 0);
 }

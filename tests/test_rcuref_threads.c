@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
@@ -156,8 +157,7 @@ static void getters_racing_the_last_put_exactly_one_true(void **state)
 	}
 	atomic_store(&reports, 0);
 	hl_rcuref_set_handler(count_report);
-	assert_int_equal(pthread_barrier_init(&race.start, NULL, NTHREADS + 1), 0);
-	assert_int_equal(pthread_barrier_init(&race.end, NULL, NTHREADS + 1), 0);
+	barriers_init(NTHREADS + 1, &race.start, &race.end);
 	start_threads(tids, NTHREADS, racer_fn, racers, sizeof(racers[0]));
 	for (long round = 0; round < RACE_ROUNDS; round++) {
 		struct object *o = &race.objs[round % RACE_OBJECTS];
@@ -183,8 +183,7 @@ static void getters_racing_the_last_put_exactly_one_true(void **state)
 		not_parked += stored(&o->ref) != HL_RCUREF_DEAD;
 	}
 	join_threads(tids, NTHREADS);
-	pthread_barrier_destroy(&race.start);
-	pthread_barrier_destroy(&race.end);
+	barriers_destroy(&race.start, &race.end);
 	hl_rcuref_set_handler(NULL);
 
 	for (int i = 0; i < NTHREADS; i++) {
@@ -319,7 +318,7 @@ static void threads_crossing_into_saturation_report_once_and_stay(void **state)
 	assert_int_equal(stored(&sat), HL_RCUREF_SATURATED);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(getters_racing_the_last_put_exactly_one_true),
@@ -327,6 +326,5 @@ int main(void)
 		cmocka_unit_test(threads_crossing_into_saturation_report_once_and_stay),
 	};
 
-	watchdog_start(200, "test_rcuref_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_rcuref_threads", 200, 0);
 }

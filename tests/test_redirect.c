@@ -21,6 +21,8 @@
 #include <hotline/copy.h>
 #include <hotline/zero.h>
 
+#include "support/run_tests.h"
+
 /* The library's (src/arch/arch.h, src/zero.c, src/copy.c). */
 extern size_t (*hl__zero_redirect)(void *, size_t);
 extern size_t (*hl__try_zero_redirect)(void *, size_t);
@@ -144,7 +146,7 @@ static void inline_plan_keeps_the_architectures_small_sizes(void **state)
 		skip(); /* neither plan is inline on this CPU: nothing to see */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
@@ -154,5 +156,5 @@ int main(void)
 		cmocka_unit_test(inline_plan_keeps_the_architectures_small_sizes),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_redirect", 60, 0);
 }

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "support/child.h"
+#include "support/run_tests.h"
 #include "support/watchdog.h"
 
 #include <hotline/refcount.h>
@@ -371,8 +372,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(warn_env_prints_reports_without_a_note),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	watchdog_start(60, "test_refcount_handler");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, NULL, "test_refcount_handler", 60, 0);
 }

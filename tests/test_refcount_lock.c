@@ -205,8 +205,7 @@ static void n_holders_dropping_n_references_exactly_one_gets_the_lock(void **sta
 	atomic_store(&nd.lock.val, 0);
 	for (int i = 0; i < N_THREADS; i++)
 		workers[i].id = i;
-	assert_int_equal(pthread_barrier_init(&nd.start, NULL, N_THREADS + 1), 0);
-	assert_int_equal(pthread_barrier_init(&nd.end, NULL, N_THREADS + 1), 0);
+	barriers_init(N_THREADS + 1, &nd.start, &nd.end);
 	start_threads(tids, N_THREADS, nd_worker_fn, workers, sizeof(workers[0]));
 	for (long round = 1; round <= N_ROUNDS; round++) {
 		hl_refcount_set(&nd.ref, N_THREADS);
@@ -215,8 +214,7 @@ static void n_holders_dropping_n_references_exactly_one_gets_the_lock(void **sta
 		left_locked += atomic_load(&nd.lock.val) != 0;
 	}
 	join_threads(tids, N_THREADS);
-	pthread_barrier_destroy(&nd.start);
-	pthread_barrier_destroy(&nd.end);
+	barriers_destroy(&nd.start, &nd.end);
 
 	for (int i = 0; i < N_THREADS; i++) {
 		wins += workers[i].wins;
@@ -352,7 +350,7 @@ static void get_put_recreate_race_frees_once_per_recreation(void **state)
 	hl_refcount_set(&rv.ref, 0);
 	atomic_store(&rv.lock.val, 0);
 	rv.inside = 0;
-	assert_int_equal(pthread_barrier_init(&rv.start, NULL, RV_THREADS), 0);
+	barriers_init(RV_THREADS, &rv.start, NULL);
 	start_threads(tids, RV_THREADS, rv_worker_fn, workers, sizeof(workers[0]));
 	join_threads(tids, RV_THREADS);
 	pthread_barrier_destroy(&rv.start);

@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "support/refcount_check.h"
+#include "support/run_tests.h"
 #include "support/threads.h"
 #include "support/watchdog.h"
 
@@ -178,7 +179,7 @@ static void racing_ops_on_saturated_counter_stay_in_saturation_zone(void **state
 	memset(&zone, 0, sizeof(zone));
 	memset(workers, 0, sizeof(workers));
 	hl_refcount_set(&zone.r, SAT);
-	assert_int_equal(pthread_barrier_init(&zone.start, NULL, NTHREADS + 1), 0);
+	barriers_init(NTHREADS + 1, &zone.start, NULL);
 	hl_refcount_set_handler(zone_handler);
 
 	for (int i = 0; i < NTHREADS; i++)
@@ -274,7 +275,7 @@ static void balanced_gets_and_puts_never_reach_zero_and_leave_one(void **state)
 	hl_refcount_set(&pairs.r, 1); /* the main thread's reference */
 	atomic_store(&unexpected_reports, 0);
 	hl_refcount_set_handler(unexpected_report);
-	assert_int_equal(pthread_barrier_init(&pairs.start, NULL, NTHREADS), 0);
+	barriers_init(NTHREADS, &pairs.start, NULL);
 	start_threads(tids, NTHREADS, pair_worker_fn, workers, sizeof(workers[0]));
 	join_threads(tids, NTHREADS);
 	pthread_barrier_destroy(&pairs.start);
@@ -351,8 +352,7 @@ static void last_reference_is_dropped_exactly_once_and_sees_all_writes(void **st
 	last_ref.rounds = FREE_ROUNDS;
 	atomic_store(&unexpected_reports, 0);
 	hl_refcount_set_handler(unexpected_report);
-	assert_int_equal(pthread_barrier_init(&last_ref.start, NULL, NTHREADS + 1), 0);
-	assert_int_equal(pthread_barrier_init(&last_ref.end, NULL, NTHREADS + 1), 0);
+	barriers_init(NTHREADS + 1, &last_ref.start, &last_ref.end);
 	start_threads(tids, NTHREADS, free_worker_fn, workers, sizeof(workers[0]));
 
 	for (long round = 0; round < last_ref.rounds; round++) {
@@ -366,8 +366,7 @@ static void last_reference_is_dropped_exactly_once_and_sees_all_writes(void **st
 		pthread_barrier_wait(&last_ref.end);
 	}
 	join_threads(tids, NTHREADS);
-	pthread_barrier_destroy(&last_ref.start);
-	pthread_barrier_destroy(&last_ref.end);
+	barriers_destroy(&last_ref.start, &last_ref.end);
 	hl_refcount_set_handler(NULL);
 
 	for (int i = 0; i < NTHREADS; i++) {
@@ -433,8 +432,7 @@ static void dec_and_mutex_lock_gives_the_lock_to_exactly_one_last_holder(void **
 	assert_int_equal(pthread_mutex_init(&ml.lock, NULL), 0);
 	atomic_store(&unexpected_reports, 0);
 	hl_refcount_set_handler(unexpected_report);
-	assert_int_equal(pthread_barrier_init(&ml.start, NULL, NTHREADS + 1), 0);
-	assert_int_equal(pthread_barrier_init(&ml.end, NULL, NTHREADS + 1), 0);
+	barriers_init(NTHREADS + 1, &ml.start, &ml.end);
 	start_threads(tids, NTHREADS, mutex_worker_fn, workers, sizeof(workers[0]));
 	for (long round = 0; round < ml.rounds; round++) {
 		hl_refcount_set(&ml.ref, NTHREADS);
@@ -442,8 +440,7 @@ static void dec_and_mutex_lock_gives_the_lock_to_exactly_one_last_holder(void **
 		pthread_barrier_wait(&ml.end);
 	}
 	join_threads(tids, NTHREADS);
-	pthread_barrier_destroy(&ml.start);
-	pthread_barrier_destroy(&ml.end);
+	barriers_destroy(&ml.start, &ml.end);
 	hl_refcount_set_handler(NULL);
 
 	for (int i = 0; i < NTHREADS; i++) {
@@ -552,7 +549,7 @@ static void revived_by_racing_get_dec_and_mutex_lock_returns_false_unlocked(void
 	rv.lock_holders = 0;
 	atomic_store(&unexpected_reports, 0);
 	hl_refcount_set_handler(unexpected_report);
-	assert_int_equal(pthread_barrier_init(&rv.start, NULL, REVIVE_THREADS), 0);
+	barriers_init(REVIVE_THREADS, &rv.start, NULL);
 	start_threads(tids, REVIVE_THREADS, revive_worker_fn, workers, sizeof(workers[0]));
 	join_threads(tids, REVIVE_THREADS);
 	pthread_barrier_destroy(&rv.start);
@@ -801,7 +798,7 @@ static void swapping_handlers_during_detections_runs_a_handler_for_each(void **s
 	atomic_store(&swap.calls_b, 0);
 	atomic_store(&swap.swaps, 0);
 	atomic_store(&swap.detectors_left, SWAP_DETECTORS);
-	assert_int_equal(pthread_barrier_init(&swap.start, NULL, SWAP_DETECTORS + 1), 0);
+	barriers_init(SWAP_DETECTORS + 1, &swap.start, NULL);
 	hl_refcount_set_handler(swap_handler_a);
 	assert_int_equal(pthread_create(&setter_tid, NULL, swap_setter_fn, &setter), 0);
 	start_threads(tids, SWAP_DETECTORS, swap_detector_fn, detectors, sizeof(detectors[0]));
@@ -834,7 +831,7 @@ static void swapping_handlers_during_detections_runs_a_handler_for_each(void **s
 			 atomic_load(&swap.calls_a), atomic_load(&swap.calls_b));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(racing_ops_on_saturated_counter_stay_in_saturation_zone),
@@ -847,6 +844,5 @@ int main(void)
 		cmocka_unit_test(swapping_handlers_during_detections_runs_a_handler_for_each),
 	};
 
-	watchdog_start(200, "test_refcount_threads");
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_refcount_threads", 200, 0);
 }

@@ -58,12 +58,13 @@
 
 #include "support/child.h"
 #include "support/fault_case.h"
-#include "support/copy_variants.h"
 #include "support/fault_grid.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
 
 #include <hotline/copy.h>
@@ -78,15 +79,8 @@
 static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
 
-/* hl_try_copy as the fault grids call it (support/fault_grid.h); the subjects are set in setup. */
-static struct fault_api api = {
-	.name = "hl_try_copy",
-	.call = hl_try_copy,
-	.reads_src = true,
-	.use = copy_use,
-	.plan = hl__copy_plan_in_force,
-	.subjects = subjects,
-};
+/* hl_try_copy as the fault grids call it (support/fault_grid.h), set in setup. */
+static struct fault_api api;
 
 /* The grids' states (support/fault_grid.h): either side can fault. */
 static struct fault_grid_test grid = {.api = &api};
@@ -214,68 +208,30 @@ static void variant_names_are_distinct_and_end_with_null(void **state)
 	print_message("%u copy variants, %u supported here\n", n, supported);
 }
 
-static void use_of_each_supported_variant_makes_it_the_variant_and_the_plan(void **state)
+/* After hl_copy_use(name): the variant copies 100 bytes exactly. */
+static void copies_exactly(const char *name)
 {
-	char plan[512];
 	unsigned char a[100], b[100];
 
+	fill_pattern(a, sizeof(a), 0);
+	memset(b, 0, sizeof(b));
+	if (hl_try_copy(b, a, sizeof(a)) != 0)
+		fail_msg("%s: hl_try_copy of 100 plain bytes did not return 0", name);
+	assert_memory_equal(a, b, sizeof(a));
+}
+
+static void use_of_each_supported_variant_makes_it_the_variant_and_the_plan(void **state)
+{
 	(void)state;
-	for (int s = 0; s + 1 < n_subjects; s++) {
-		copy_use(subjects[s]);
-		if (strcmp(hl_copy_variant(), subjects[s]) != 0)
-			fail_msg("after hl_copy_use(\"%s\"), hl_copy_variant() is '%s'",
-				 subjects[s], hl_copy_variant());
-		hl_copy_plan(plan, sizeof(plan));
-		if (strcmp(plan, subjects[s]) != 0)
-			fail_msg("after hl_copy_use(\"%s\"), hl_copy_plan is '%s', expected just "
-				 "the name",
-				 subjects[s], plan);
-		fill_pattern(a, sizeof(a), 0);
-		memset(b, 0, sizeof(b));
-		assert_int_equal(hl_try_copy(b, a, sizeof(a)), 0);
-		assert_memory_equal(a, b, sizeof(a));
-	}
-	copy_use("auto");
+	variant_check_use_each(&copy_variants, subjects, n_subjects, copies_exactly);
 }
 
 static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **state)
 {
 	static const char *const bad[] = {"", "bogus", "AUTO", "auto ", "rep_movsb,movq", "x"};
-	const char *modes[] = {subjects[0], "auto"}, *name, *variant_before;
-	char before[512], after[512];
-	int unsupported = 0;
 
 	(void)state;
-	for (size_t m = 0; m < N_OF(modes); m++) {
-		copy_use(modes[m]);
-		hl_copy_plan(before, sizeof(before));
-		variant_before = hl_copy_variant();
-		for (size_t i = 0; i <= N_OF(bad) + 64; i++) {
-			if (i == 0) {
-				name = NULL;
-			} else if (i <= N_OF(bad)) {
-				name = bad[i - 1];
-			} else {
-				name = hl_copy_variant_name((unsigned int)(i - 1 - N_OF(bad)));
-				if (!name || hl_copy_supported(name))
-					continue;
-				unsupported++;
-			}
-			if (hl_copy_use(name) != -1)
-				fail_msg("hl_copy_use(%s) returned 0, expected -1",
-					 name ? name : "NULL");
-			hl_copy_plan(after, sizeof(after));
-			if (strcmp(before, after) || strcmp(variant_before, hl_copy_variant()))
-				fail_msg("hl_copy_use(%s) failed but changed the variant from '%s' "
-					 "(plan '%s') to '%s' (plan '%s')",
-					 name ? name : "NULL", variant_before, before,
-					 hl_copy_variant(), after);
-		}
-	}
-	if (!unsupported)
-		print_message("every copy variant is supported on this CPU: hl_copy_use of an "
-			      "unsupported one not exercised here\n");
-	copy_use("auto");
+	variant_check_bad_use(&copy_variants, bad, N_OF(bad), subjects[0]);
 }
 
 /*
@@ -324,30 +280,8 @@ static void auto_plan_names_supported_variants_with_rising_bounds(void **state)
 
 static void plan_is_cut_to_size_and_returns_the_full_length(void **state)
 {
-	const char *modes[] = {"auto", subjects[0]};
-	char full[512], buf[520];
-
 	(void)state;
-	for (size_t m = 0; m < N_OF(modes); m++) {
-		int len;
-
-		copy_use(modes[m]);
-		len = hl_copy_plan(full, sizeof(full));
-		assert_int_equal(len, (int)strlen(full));
-		assert_int_equal(hl_copy_plan(NULL, 0), len);
-		for (size_t size = 1; size <= (size_t)len + 2; size++) {
-			memset(buf, 'x', sizeof(buf));
-			assert_int_equal(hl_copy_plan(buf, size), len);
-			if (strncmp(buf, full, size - 1) ||
-			    buf[size - 1 < (size_t)len ? size - 1 : (size_t)len])
-				fail_msg("hl_copy_plan(buf, %zu) wrote '%.*s', expected the first "
-					 "%zu bytes of '%s' and a NUL",
-					 size, (int)size, buf, size - 1, full);
-			if (buf[size] != 'x')
-				fail_msg("hl_copy_plan(buf, %zu) wrote past the buffer", size);
-		}
-	}
-	copy_use("auto");
+	variant_check_plan_cut(&copy_variants, subjects[0]);
 }
 
 /* HOTLINE_COPY=<variant>, in a child: the child's variant and plan are that name. */
@@ -502,7 +436,7 @@ static int setup(void **state)
 {
 	(void)state;
 	n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
-	api.n_subjects = n_subjects;
+	api = fault_api_try_copy(subjects, n_subjects, hl__copy_plan_in_force);
 	return 0;
 }
 
@@ -539,11 +473,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(load64_reads_good_words_and_refuses_the_rest_leaving_out_alone),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	fault_handlers_setup();
-	watchdog_start(280, "test_try_copy");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_try_copy", 280,
+			 RUN_FAULT_HANDLERS);
 }

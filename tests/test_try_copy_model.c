@@ -41,21 +41,19 @@
 #include <cmocka.h>
 
 #include "support/fault_case.h"
-#include "support/copy_variants.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
 
 #include <hotline/copy.h>
 
 #define MAX_SUBJECTS 32
 #define PAGES	     6 /* pages in each arena */
-
-static const char *subjects[MAX_SUBJECTS];
-static int n_subjects;
 
 enum { HOLE_SRC = 1, HOLE_DST = 2 };
 
@@ -203,6 +201,8 @@ static void random_holes_either_side_agree_with_the_model_and_the_kernel(void **
 	size_t page = page_size();
 	struct arenas a = {.len = PAGES * page};
 	long cases = scaled(4000), with_hole = 0, faulted = 0;
+	const char *subjects[MAX_SUBJECTS];
+	int n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
 
 	(void)state;
 	fault_handlers_restore();
@@ -241,20 +241,12 @@ static void random_holes_either_side_agree_with_the_model_and_the_kernel(void **
 	munmap(a.src, 3 * a.len);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
-	return 0;
-}
-
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_holes_either_side_agree_with_the_model_and_the_kernel),
 	};
 
-	fault_handlers_setup();
-	watchdog_start(240, "test_try_copy_model");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_try_copy_model", 240,
+			 RUN_FAULT_HANDLERS);
 }

@@ -32,12 +32,14 @@
 #include <cmocka.h>
 
 #include "support/fault_case.h"
-#include "support/copy_variants.h"
+#include "support/fault_threads.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/scale.h"
 #include "support/threads.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
 
 #include <hotline/copy.h>
@@ -51,6 +53,7 @@ static const char *subjects[MAX_SUBJECTS];
 static int n_subjects;
 
 struct worker {
+	struct worker_counts counts; /* first: support/fault_threads.h */
 	int id;
 	size_t len;		    /* of each buffer below */
 	unsigned char *gsrc, *gdst; /* len bytes, then a PROT_NONE page */
@@ -59,7 +62,7 @@ struct worker {
 	pthread_barrier_t *start;
 	atomic_bool *stop; /* if set, run until it is true instead of `iters` times */
 	/* results */
-	long done, wrong, variant_wrong;
+	long wrong;
 	char first[320];
 };
 
@@ -135,15 +138,15 @@ static void *worker_fn(void *arg)
 			one_call(w, &seed);
 		else
 			one_clear(w, &seed);
-		w->done++;
-		if (i % 64 == 0 && !hl_copy_supported(hl_copy_variant()))
-			w->variant_wrong++; /* read while another thread may switch it */
+		worker_count_call(&w->counts, &copy_variants, i);
 	}
 	return NULL;
 }
 
-static void setup_workers(struct worker *w, pthread_barrier_t *start, long iters, atomic_bool *stop)
+static void setup_workers(void *workers, pthread_barrier_t *start, long iters, atomic_bool *stop)
 {
+	struct worker *w = workers;
+
 	for (int i = 0; i < N_THREADS; i++) {
 		size_t len = page_size();
 
@@ -156,18 +159,15 @@ static void setup_workers(struct worker *w, pthread_barrier_t *start, long iters
 	}
 }
 
-static void check_workers(struct worker *w, const char *what)
+/* Each worker's own results (support/fault_threads.h checks its counts); its buffers unmapped. */
+static void check_workers(void *workers, const char *what)
 {
+	struct worker *w = workers;
+
 	for (int i = 0; i < N_THREADS; i++) {
 		if (w[i].wrong)
 			fail_msg("%s: thread %d got %ld of %ld calls wrong; the first: %s", what, i,
-				 w[i].wrong, w[i].done, w[i].first);
-		if (w[i].done == 0)
-			fail_msg("%s: thread %d did no calls", what, i);
-		if (w[i].variant_wrong)
-			fail_msg("%s: thread %d read hl_copy_variant() %ld times as a name "
-				 "hl_copy_supported() rejects",
-				 what, i, w[i].variant_wrong);
+				 w[i].wrong, w[i].counts.done, w[i].first);
 		unmap_guarded(w[i].gsrc, w[i].len);
 		unmap_guarded(w[i].gdst, w[i].len);
 		unmap_guarded(w[i].psrc, w[i].len);
@@ -175,61 +175,25 @@ static void check_workers(struct worker *w, const char *what)
 	}
 }
 
+static struct worker workers[N_THREADS];
+static const struct fault_workers copiers = {
+	N_THREADS, workers, sizeof(workers[0]), worker_fn, setup_workers, check_workers,
+};
+
 static void three_copiers_and_a_clearer_faulting_at_once_exact_in_every_variant(void **state)
 {
-	struct worker w[N_THREADS];
-	pthread_barrier_t start;
-	pthread_t tids[N_THREADS];
-
 	(void)state;
 	fault_handlers_restore();
 	fault_note("three threads copying and one clearing across PROT_NONE edges at once");
-	pthread_barrier_init(&start, NULL, N_THREADS + 1);
-	for (int s = 0; s < n_subjects; s++) {
-		copy_use(subjects[s]);
-		setup_workers(w, &start, scaled(3000), NULL);
-		start_threads(tids, N_THREADS, worker_fn, w, sizeof(*w));
-		pthread_barrier_wait(&start);
-		join_threads(tids, N_THREADS);
-		check_workers(w, subjects[s]);
-	}
-	pthread_barrier_destroy(&start);
-	copy_use("auto");
+	fault_workers_each_variant(&copy_variants, subjects, n_subjects, &copiers, scaled(3000));
 }
 
 static void copy_variant_switches_under_faulting_threads_leave_results_exact(void **state)
 {
-	struct worker w[N_THREADS];
-	pthread_barrier_t start;
-	pthread_t tids[N_THREADS];
-	atomic_bool stop = false;
-	long switches = 0;
-	double end;
-
 	(void)state;
 	fault_handlers_restore();
 	fault_note("threads copying across PROT_NONE edges while copy variants switch");
-	pthread_barrier_init(&start, NULL, N_THREADS + 1);
-	setup_workers(w, &start, 0, &stop);
-	start_threads(tids, N_THREADS, worker_fn, w, sizeof(*w));
-	pthread_barrier_wait(&start);
-	end = now() + 0.5;
-	while (now() < end) {
-		if (hl_copy_use(subjects[switches % n_subjects]) != 0)
-			break;
-		switches++;
-		usleep(100);
-	}
-	atomic_store(&stop, true);
-	join_threads(tids, N_THREADS);
-	pthread_barrier_destroy(&start);
-	if (now() < end)
-		fail_msg("hl_copy_use(\"%s\") failed while threads were copying",
-			 subjects[switches % n_subjects]);
-	print_message("%ld switches; calls per thread %ld, %ld, %ld, %ld\n", switches, w[0].done,
-		      w[1].done, w[2].done, w[3].done);
-	check_workers(w, "copy variants switching");
-	copy_use("auto");
+	fault_workers_switching(&copy_variants, subjects, n_subjects, &copiers);
 }
 
 static int setup(void **state)
@@ -239,7 +203,7 @@ static int setup(void **state)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(
@@ -247,7 +211,6 @@ int main(void)
 		cmocka_unit_test(copy_variant_switches_under_faulting_threads_leave_results_exact),
 	};
 
-	fault_handlers_setup();
-	watchdog_start(240, "test_try_copy_threads");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, NULL, tests, setup, "test_try_copy_threads", 240,
+			 RUN_FAULT_HANDLERS);
 }

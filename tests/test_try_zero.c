@@ -66,16 +66,16 @@
 #include <cmocka.h>
 
 #include "support/child.h"
-#include "support/copy_variants.h"
 #include "support/fault_grid.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/sanitizer.h"
 #include "support/scale.h"
 #include "support/threads.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
-#include "support/zero_variants.h"
 
 #include <hotline/copy.h>
 #include <hotline/zero.h>
@@ -99,28 +99,14 @@ static int n_subjects;
 static const char *copy_subjects_[MAX_SUBJECTS];
 static int n_copy_subjects;
 
-/* hl_try_zero through the call pointer of the fault grids (support/fault_case.h): src unused. */
-static size_t try_zero(void *dst, const void *src, size_t n)
-{
-	(void)src;
-	return hl_try_zero(dst, n);
-}
-
 /* The plan in force, as the fault grids ask for it. */
 static void zero_plan(struct hl_size_plan *p)
 {
 	hl__zero_plan_in_force(p, NULL);
 }
 
-/* hl_try_zero as the fault grids call it (support/fault_grid.h); the subjects are set in setup. */
-static struct fault_api api = {
-	.name = "hl_try_zero",
-	.call = try_zero,
-	.reads_src = false,
-	.use = zero_use,
-	.plan = zero_plan,
-	.subjects = subjects,
-};
+/* hl_try_zero as the fault grids call it (support/fault_grid.h), set in setup. */
+static struct fault_api api;
 
 /* The grids' states (support/fault_grid.h): only the destination can fault. */
 static struct fault_grid_test grid = {.api = &api};
@@ -828,7 +814,7 @@ static int setup(void **state)
 {
 	(void)state;
 	n_subjects = zero_subjects(subjects, MAX_SUBJECTS);
-	api.n_subjects = n_subjects;
+	api = fault_api_try_zero(subjects, n_subjects, zero_plan);
 	n_copy_subjects = copy_subjects(copy_subjects_, MAX_SUBJECTS);
 	return 0;
 }
@@ -867,12 +853,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(asan_build_stray_store_reaches_asans_handler),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	children_without_sanitizer_fault_handlers();
-	fault_handlers_setup();
-	watchdog_start(280, "test_try_zero");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_try_zero", 280,
+			 RUN_CHILDREN_PLAIN | RUN_FAULT_HANDLERS);
 }

@@ -52,12 +52,12 @@
 #include <cmocka.h>
 
 #include "support/child.h"
-#include "support/copy_variants.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/sanitizer.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
-#include "support/zero_variants.h"
 
 #include <hotline/copy.h>
 #include <hotline/cpu.h>
@@ -192,43 +192,59 @@ static unsigned char *map_last_user_page(uintptr_t *top)
 	return NULL;
 }
 
+/* Addresses no user range holds (non-canonical on x86-64), and the top page. */
+static const uintptr_t non_canonical[] = {0x900000000000u, 0x8000000000000000u, 0xffff800000000000u,
+					  UINTPTR_MAX - 4095};
+
+/* What the ranges children start from: the variants, the last user page, 3 plain pages. */
+struct ranges {
+	const char *names[16];
+	int nv;
+	size_t page;
+	uintptr_t top; /* where user space ends; 0 if not known */
+	unsigned char *last, *buf;
+};
+
+static void ranges_start(struct ranges *r, int (*subjects)(const char **names, int max))
+{
+	r->nv = subjects(r->names, 16);
+	r->page = page_size();
+	r->top = 0;
+	r->last = map_last_user_page(&r->top);
+	r->buf =
+		mmap(NULL, 3 * r->page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r->buf == MAP_FAILED)
+		child_fail("mmap: %s", strerror(errno));
+}
+
 static void child_ranges_refused(void)
 {
-	const char *names[16];
-	int nv = zero_subjects(names, 16);
-	size_t page = page_size();
-	uintptr_t top = 0;
-	unsigned char *last = map_last_user_page(&top);
-	unsigned char *buf =
-		mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	static const uintptr_t non_canonical[] = {0x900000000000u, 0x8000000000000000u,
-						  0xffff800000000000u, UINTPTR_MAX - 4095};
+	struct ranges r;
 
-	if (buf == MAP_FAILED)
-		child_fail("mmap: %s", strerror(errno));
-	for (int v = 0; v < nv; v++) {
-		unsigned char *dst = buf + page; /* a page of pattern on either side */
+	ranges_start(&r, zero_subjects);
+	for (int v = 0; v < r.nv; v++) {
+		unsigned char *dst = r.buf + r.page; /* a page of pattern on either side */
 		size_t got;
 
-		if (hl_zero_use(names[v]) != 0)
-			child_fail("hl_zero_use(%s) failed", names[v]);
+		if (hl_zero_use(r.names[v]) != 0)
+			child_fail("hl_zero_use(%s) failed", r.names[v]);
 		/* n = SIZE_MAX, and every n that takes dst + n past 2^64 by a little. */
 		for (size_t over = 0; over < 300; over += over < 70 ? 1 : 37) {
 			size_t n = over == 0 ? SIZE_MAX
 					     : (size_t)(UINTPTR_MAX - (uintptr_t)dst) + over;
 
-			fill_pattern(buf, 3 * page, 0);
+			fill_pattern(r.buf, 3 * r.page, 0);
 			got = hl_try_zero(dst, n);
 			if (got != n)
 				child_fail(
 					"%s: hl_try_zero(dst, %zu) wraps, returned %zu, expected n",
-					names[v], n, got);
-			if (first_unlike_pattern(buf, 3 * page, 0) != 3 * page)
+					r.names[v], n, got);
+			if (first_unlike_pattern(r.buf, 3 * r.page, 0) != 3 * r.page)
 				child_fail(
 					"%s: hl_try_zero(dst, %zu) wraps, wrote byte %zd from dst",
-					names[v], n,
-					(ssize_t)first_unlike_pattern(buf, 3 * page, 0) -
-						(ssize_t)page);
+					r.names[v], n,
+					(ssize_t)first_unlike_pattern(r.buf, 3 * r.page, 0) -
+						(ssize_t)r.page);
 		}
 		/* dst near the top of the address space, dst + n just past 2^64. */
 		for (size_t n = 1; n < 300; n += 13) {
@@ -237,7 +253,7 @@ static void child_ranges_refused(void)
 			got = hl_try_zero(hi, n);
 			if (got != n)
 				child_fail("%s: hl_try_zero(%p, %zu) returned %zu, expected n",
-					   names[v], (void *)hi, n, got);
+					   r.names[v], (void *)hi, n, got);
 		}
 		for (size_t i = 0; i < sizeof(non_canonical) / sizeof(non_canonical[0]); i++)
 			for (size_t n = 1; n <= 4096; n *= 4) {
@@ -245,32 +261,32 @@ static void child_ranges_refused(void)
 				if (got != n)
 					child_fail("%s: hl_try_zero(%#lx, %zu) returned %zu, "
 						   "expected n",
-						   names[v], (unsigned long)non_canonical[i], n,
+						   r.names[v], (unsigned long)non_canonical[i], n,
 						   got);
 			}
 		/* From the last user page across the end of the user address space. */
-		if (last) {
-			for (size_t in = 1; in <= page; in = in < page ? in * 8 : page + 1) {
-				size_t n = in < page ? in + 1 : page + 64;
-				unsigned char *from = last + page - (in < page ? in : page);
+		if (r.last) {
+			for (size_t in = 1; in <= r.page; in = in < r.page ? in * 8 : r.page + 1) {
+				size_t n = in < r.page ? in + 1 : r.page + 64;
+				unsigned char *from = r.last + r.page - (in < r.page ? in : r.page);
 
-				fill_pattern(last, page, 0);
+				fill_pattern(r.last, r.page, 0);
 				got = hl_try_zero(from, n);
 				if (got != n)
 					child_fail("%s: hl_try_zero of %zu bytes ending past the "
 						   "end of "
 						   "user space (%#lx) returned %zu, expected n",
-						   names[v], n, (unsigned long)top, got);
-				if (first_unlike_pattern(last, page, 0) != page)
+						   r.names[v], n, (unsigned long)r.top, got);
+				if (first_unlike_pattern(r.last, r.page, 0) != r.page)
 					child_fail("%s: hl_try_zero of %zu bytes ending past the "
 						   "end of "
 						   "user space wrote a byte",
-						   names[v], n);
+						   r.names[v], n);
 			}
 		}
 	}
-	printf("ranges: %d variants; last user page %s (user space ends at %#lx)\n", nv,
-	       last ? "tested" : "not available", (unsigned long)top);
+	printf("ranges: %d variants; last user page %s (user space ends at %#lx)\n", r.nv,
+	       r.last ? "tested" : "not available", (unsigned long)r.top);
 }
 
 /*
@@ -298,62 +314,55 @@ static void copy_refused(const char *v, unsigned char *good, uintptr_t bad, size
 /* The ranges of child_ranges_refused, on either side of hl_try_copy; and hl_try_load64's. */
 static void child_copy_ranges_refused(void)
 {
-	const char *names[16];
-	int nv = copy_subjects(names, 16);
-	size_t page = page_size();
-	uintptr_t top = 0;
-	unsigned char *last = map_last_user_page(&top);
-	unsigned char *buf =
-		mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	static const uintptr_t non_canonical[] = {0x900000000000u, 0x8000000000000000u,
-						  0xffff800000000000u, UINTPTR_MAX - 4095};
+	struct ranges r;
 	uint64_t word = 7;
 
-	if (buf == MAP_FAILED)
-		child_fail("mmap: %s", strerror(errno));
-	for (int v = 0; v < nv; v++) {
-		if (hl_copy_use(names[v]) != 0)
-			child_fail("hl_copy_use(%s) failed", names[v]);
+	ranges_start(&r, copy_subjects);
+	for (int v = 0; v < r.nv; v++) {
+		if (hl_copy_use(r.names[v]) != 0)
+			child_fail("hl_copy_use(%s) failed", r.names[v]);
 		for (int side = 0; side < 2; side++) {
-			uintptr_t at = (uintptr_t)buf + page; /* the range that wraps starts here */
+			uintptr_t at =
+				(uintptr_t)r.buf + r.page; /* the range that wraps starts here */
 			size_t got;
 
 			for (size_t over = 0; over < 300; over += over < 70 ? 1 : 37) {
 				size_t n = over == 0 ? SIZE_MAX : (size_t)(UINTPTR_MAX - at) + over;
 
 				if (side) { /* the source wraps */
-					copy_refused(names[v], buf, at, n, true);
+					copy_refused(r.names[v], r.buf, at, n, true);
 					continue;
 				}
 				/* the destination wraps; the source, buf, too: nothing written */
-				fill_pattern(buf, 3 * page, 0);
-				got = hl_try_copy((void *)at, buf, n);
-				if (got != n || first_unlike_pattern(buf, 3 * page, 0) != 3 * page)
+				fill_pattern(r.buf, 3 * r.page, 0);
+				got = hl_try_copy((void *)at, r.buf, n);
+				if (got != n ||
+				    first_unlike_pattern(r.buf, 3 * r.page, 0) != 3 * r.page)
 					child_fail("%s: hl_try_copy to a wrapping range, n = %zu, "
 						   "returned %zu or wrote",
-						   names[v], n, got);
+						   r.names[v], n, got);
 			}
 			for (size_t n = 1; n < 300; n += 13)
-				copy_refused(names[v], buf, UINTPTR_MAX - n + 2, n, side);
+				copy_refused(r.names[v], r.buf, UINTPTR_MAX - n + 2, n, side);
 			for (size_t i = 0; i < sizeof(non_canonical) / sizeof(non_canonical[0]);
 			     i++)
-				for (size_t n = 1; n <= page; n *= 4)
-					copy_refused(names[v], buf, non_canonical[i], n, side);
-			if (last)
-				for (size_t in = 1; in <= page;
-				     in = in < page ? in * 8 : page + 1) {
-					size_t n = in < page ? in + 1 : page + 64;
+				for (size_t n = 1; n <= r.page; n *= 4)
+					copy_refused(r.names[v], r.buf, non_canonical[i], n, side);
+			if (r.last)
+				for (size_t in = 1; in <= r.page;
+				     in = in < r.page ? in * 8 : r.page + 1) {
+					size_t n = in < r.page ? in + 1 : r.page + 64;
 
-					fill_pattern(last, page, 0);
-					copy_refused(
-						names[v], buf,
-						(uintptr_t)(last + page - (in < page ? in : page)),
-						n, side);
-					if (first_unlike_pattern(last, page, 0) != page)
+					fill_pattern(r.last, r.page, 0);
+					copy_refused(r.names[v], r.buf,
+						     (uintptr_t)(r.last + r.page -
+								 (in < r.page ? in : r.page)),
+						     n, side);
+					if (first_unlike_pattern(r.last, r.page, 0) != r.page)
 						child_fail(
 							"%s: hl_try_copy of %zu bytes ending past "
 							"the end of user space wrote a byte",
-							names[v], n);
+							r.names[v], n);
 				}
 		}
 	}
@@ -362,11 +371,11 @@ static void child_copy_ranges_refused(void)
 		    word != 7)
 			child_fail("hl_try_load64(%#lx) returned true or changed *out",
 				   (unsigned long)non_canonical[i]);
-	if (last && (hl_try_load64((void *)top, &word) || word != 7 ||
-		     !hl_try_load64(last + page - 8, &word)))
+	if (r.last && (hl_try_load64((void *)r.top, &word) || word != 7 ||
+		       !hl_try_load64(r.last + r.page - 8, &word)))
 		child_fail("hl_try_load64 at the end of user space: wrong");
-	printf("copy ranges: %d variants; last user page %s (user space ends at %#lx)\n", nv,
-	       last ? "tested" : "not available", (unsigned long)top);
+	printf("copy ranges: %d variants; last user page %s (user space ends at %#lx)\n", r.nv,
+	       r.last ? "tested" : "not available", (unsigned long)r.top);
 }
 
 /*
@@ -977,8 +986,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(first_try_copy_after_prepare_interrupted_by_a_copying_handler),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	children_without_sanitizer_fault_handlers();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, NULL, "test_try_zero_context", 0,
+			 RUN_CHILDREN_PLAIN);
 }

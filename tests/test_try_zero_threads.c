@@ -41,15 +41,16 @@
 #include <cmocka.h>
 
 #include "support/child.h"
-#include "support/copy_variants.h"
+#include "support/fault_threads.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/sanitizer.h"
 #include "support/scale.h"
 #include "support/threads.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
-#include "support/zero_variants.h"
 
 #include <hotline/copy.h>
 #include <hotline/zero.h>
@@ -65,6 +66,7 @@ static int n_copy_subjects;
 /* ---- Three threads faulting at once ---- */
 
 struct worker {
+	struct worker_counts counts; /* first: support/fault_threads.h */
 	int id;
 	unsigned char *buf; /* len bytes, then a PROT_NONE page */
 	size_t len;
@@ -73,7 +75,7 @@ struct worker {
 	atomic_bool *stop; /* if set, run until it is true instead of `iters` times */
 	bool own_alt_stack;
 	/* results */
-	long done, wrong, variant_wrong;
+	long wrong;
 	size_t bad_d, bad_n, bad_r, bad_want;
 	bool alt_stack_used;
 };
@@ -123,9 +125,7 @@ static void *worker_fn(void *arg)
 		size_t n = next_rand(&seed) % 300;
 
 		one_clear(w, d, n);
-		w->done++;
-		if (i % 64 == 0 && !hl_zero_supported(hl_zero_variant()))
-			w->variant_wrong++; /* read while another thread may switch it */
+		worker_count_call(&w->counts, &zero_variants, i);
 	}
 	if (alt) {
 		stack_t off = {.ss_flags = SS_DISABLE};
@@ -152,21 +152,18 @@ static void setup_workers(struct worker *w, pthread_barrier_t *start, long iters
 	}
 }
 
-static void check_workers(struct worker *w, const char *what)
+/* Each worker's own results (support/fault_threads.h checks its counts); its buffer unmapped. */
+static void check_workers(void *workers, const char *what)
 {
+	struct worker *w = workers;
+
 	for (int i = 0; i < N_THREADS; i++) {
 		if (w[i].wrong)
 			fail_msg("%s: thread %d got %ld of %ld results wrong; the first: "
 				 "hl_try_zero(edge - %zu, %zu) returned %zu, expected %zu (or the "
 				 "bytes around it were wrong)",
-				 what, i, w[i].wrong, w[i].done, w[i].bad_d, w[i].bad_n, w[i].bad_r,
-				 w[i].bad_want);
-		if (w[i].done == 0)
-			fail_msg("%s: thread %d did no calls", what, i);
-		if (w[i].variant_wrong)
-			fail_msg("%s: thread %d read hl_zero_variant() %ld times as a name "
-				 "hl_zero_supported() rejects",
-				 what, i, w[i].variant_wrong);
+				 what, i, w[i].wrong, w[i].counts.done, w[i].bad_d, w[i].bad_n,
+				 w[i].bad_r, w[i].bad_want);
 		unmap_guarded(w[i].buf, w[i].len);
 	}
 }
@@ -180,63 +177,35 @@ static void run_workers(struct worker *w, pthread_barrier_t *start)
 	join_threads(tids, N_THREADS);
 }
 
+static void setup_clearers(void *w, pthread_barrier_t *start, long iters, atomic_bool *stop)
+{
+	setup_workers(w, start, iters, stop, false);
+}
+
+static struct worker workers[N_THREADS];
+static const struct fault_workers clearers = {
+	N_THREADS, workers, sizeof(workers[0]), worker_fn, setup_clearers, check_workers,
+};
+
 static void three_threads_faulting_at_once_get_exact_results_in_every_variant(void **state)
 {
-	struct worker w[N_THREADS];
-	pthread_barrier_t start;
-
 	(void)state;
 	fault_handlers_restore();
 	fault_note("three threads clearing across PROT_NONE edges at once");
-	pthread_barrier_init(&start, NULL, N_THREADS + 1);
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
-		setup_workers(w, &start, scaled(2000), NULL, false);
-		run_workers(w, &start);
-		check_workers(w, subjects[s]);
-	}
-	pthread_barrier_destroy(&start);
-	zero_use("auto");
+	fault_workers_each_variant(&zero_variants, subjects, n_subjects, &clearers, scaled(2000));
 }
 
 static void variant_switches_under_three_faulting_threads_leave_results_exact(void **state)
 {
-	struct worker w[N_THREADS];
-	pthread_barrier_t start;
-	pthread_t tids[N_THREADS];
-	atomic_bool stop = false;
-	long switches = 0;
-	double end;
-
 	(void)state;
 	fault_handlers_restore();
 	fault_note("three threads clearing across PROT_NONE edges while variants switch");
-	pthread_barrier_init(&start, NULL, N_THREADS + 1);
-	setup_workers(w, &start, 0, &stop, false);
-	start_threads(tids, N_THREADS, worker_fn, w, sizeof(*w));
-	pthread_barrier_wait(&start);
-	end = now() + 0.5;
-	while (now() < end) {
-		if (hl_zero_use(subjects[switches % n_subjects]) != 0)
-			break;
-		switches++;
-		usleep(100);
-	}
-	atomic_store(&stop, true);
-	join_threads(tids, N_THREADS);
-	pthread_barrier_destroy(&start);
-	if (now() < end)
-		fail_msg("hl_zero_use(\"%s\") failed while threads were clearing",
-			 subjects[switches % n_subjects]);
-	print_message("%ld switches; calls per thread %ld, %ld, %ld\n", switches, w[0].done,
-		      w[1].done, w[2].done);
-	check_workers(w, "variants switching");
-	zero_use("auto");
+	fault_workers_switching(&zero_variants, subjects, n_subjects, &clearers);
 }
 
 static void three_threads_each_on_its_own_alternate_stack_get_exact_results(void **state)
 {
-	struct worker w[N_THREADS];
+	struct worker *w = workers;
 	pthread_barrier_t start;
 
 	(void)state;
@@ -246,11 +215,11 @@ static void three_threads_each_on_its_own_alternate_stack_get_exact_results(void
 	setup_workers(w, &start, scaled(500), NULL, true);
 	run_workers(w, &start);
 	for (int i = 0; i < N_THREADS; i++)
-		if (!w[i].alt_stack_used && !w[i].wrong && w[i].done)
+		if (!w[i].alt_stack_used && !w[i].wrong && w[i].counts.done)
 			fail_msg("thread %d: faults resolved but its alternate signal stack is "
 				 "untouched: the handler did not run on it",
 				 i);
-	check_workers(w, "alternate stacks");
+	fault_workers_check(&zero_variants, &clearers, "alternate stacks");
 	pthread_barrier_destroy(&start);
 }
 
@@ -537,12 +506,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(threads_racing_into_prepare_install_once_over_the_earlier_handler),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	children_without_sanitizer_fault_handlers();
-	fault_handlers_setup();
-	watchdog_start(240, "test_try_zero_threads");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_try_zero_threads", 240,
+			 RUN_CHILDREN_PLAIN | RUN_FAULT_HANDLERS);
 }

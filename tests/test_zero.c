@@ -33,10 +33,11 @@
 
 #include "support/child.h"
 #include "support/pattern.h"
+#include "support/run_tests.h"
 #include "support/sanitizer.h"
 #include "support/scale.h"
+#include "support/variants.h"
 #include "support/watchdog.h"
-#include "support/zero_variants.h"
 
 #include <hotline/cpu.h>
 #include <hotline/zero.h>
@@ -418,63 +419,17 @@ static void supported_is_false_for_null_auto_unknown_and_missing_cpu_features(vo
 
 static void use_of_each_supported_variant_makes_it_the_variant_and_the_plan(void **state)
 {
-	char plan[512];
-
 	(void)state;
-	for (int s = 0; s + 1 < n_subjects; s++) {
-		zero_use(subjects[s]);
-		if (strcmp(hl_zero_variant(), subjects[s]) != 0)
-			fail_msg("after hl_zero_use(\"%s\"), hl_zero_variant() is '%s'",
-				 subjects[s], hl_zero_variant());
-		hl_zero_plan(plan, sizeof(plan));
-		if (strcmp(plan, subjects[s]) != 0)
-			fail_msg("after hl_zero_use(\"%s\"), hl_zero_plan is '%s', expected just "
-				 "the name",
-				 subjects[s], plan);
-	}
-	zero_use("auto");
+	variant_check_use_each(&zero_variants, subjects, n_subjects, NULL);
 }
 
 static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **state)
 {
 	static const char *const bad[] = {"",		"bogus", "rep_stos",
 					  "rep_stosbx", "auto ", "avx2,rep_stosb"};
-	const char *modes[] = {subjects[0], "auto"}, *name;
-	char before[512], after[512];
-	const char *variant_before;
-	int unsupported = 0;
 
 	(void)state;
-	for (size_t m = 0; m < N_OF(modes); m++) {
-		zero_use(modes[m]);
-		hl_zero_plan(before, sizeof(before));
-		variant_before = hl_zero_variant();
-		for (size_t i = 0; i <= N_OF(bad) + MAX_VARIANTS; i++) {
-			if (i == 0) {
-				name = NULL;
-			} else if (i <= N_OF(bad)) {
-				name = bad[i - 1];
-			} else {
-				name = hl_zero_variant_name((unsigned int)(i - 1 - N_OF(bad)));
-				if (!name || hl_zero_supported(name))
-					continue;
-				unsupported++;
-			}
-			if (hl_zero_use(name) != -1)
-				fail_msg("hl_zero_use(%s%s%s) returned 0, expected -1",
-					 name ? "\"" : "", name ? name : "NULL", name ? "\"" : "");
-			hl_zero_plan(after, sizeof(after));
-			if (strcmp(before, after) || strcmp(variant_before, hl_zero_variant()))
-				fail_msg("hl_zero_use(%s) failed but changed the variant from '%s' "
-					 "(plan '%s') to '%s' (plan '%s')",
-					 name ? name : "NULL", variant_before, before,
-					 hl_zero_variant(), after);
-		}
-	}
-	if (!unsupported)
-		print_message("every variant is supported on this CPU: hl_zero_use of an "
-			      "unsupported one not exercised here\n");
-	zero_use("auto");
+	variant_check_bad_use(&zero_variants, bad, N_OF(bad), subjects[0]);
 }
 
 static void use_auto_returns_0_and_plans_only_supported_variants(void **state)
@@ -503,40 +458,8 @@ static void use_auto_returns_0_and_plans_only_supported_variants(void **state)
 /* hl_zero_plan(buf, size) for every size up to the full length + 2, and NULL, 0. */
 static void plan_is_cut_to_size_and_returns_the_full_length(void **state)
 {
-	const char *modes[] = {"auto", subjects[0]};
-	char full[512], buf[520];
-
 	(void)state;
-	for (size_t m = 0; m < N_OF(modes); m++) {
-		int len;
-
-		zero_use(modes[m]);
-		len = hl_zero_plan(full, sizeof(full));
-		assert_true(len > 0 && (size_t)len < sizeof(full));
-		if (hl_zero_plan(NULL, 0) != len)
-			fail_msg("%s: hl_zero_plan(NULL, 0) returned %d, expected %d", modes[m],
-				 hl_zero_plan(NULL, 0), len);
-		for (size_t size = 0; size <= (size_t)len + 2; size++) {
-			size_t fits = size <= (size_t)len ? size - 1 : (size_t)len;
-			int got;
-
-			memset(buf, '#', sizeof(buf));
-			got = hl_zero_plan(buf, size);
-			if (got != len)
-				fail_msg("%s: hl_zero_plan(buf, %zu) returned %d, expected %d "
-					 "(the full length, like snprintf)",
-					 modes[m], size, got, len);
-			if (size > 0 && (strlen(buf) != fits || strncmp(buf, full, fits)))
-				fail_msg("%s: hl_zero_plan(buf, %zu) wrote '%s', expected the "
-					 "first %zu characters of '%s'",
-					 modes[m], size, buf, fits, full);
-			for (size_t i = size; i < sizeof(buf); i++)
-				if (buf[i] != '#')
-					fail_msg("%s: hl_zero_plan(buf, %zu) wrote buf[%zu]",
-						 modes[m], size, i);
-		}
-	}
-	zero_use("auto");
+	variant_check_plan_cut(&zero_variants, subjects[0]);
 }
 
 /* ---- HOTLINE_ZERO, in re-executed children ---- */
@@ -576,9 +499,7 @@ static int child_main(const char *scenario)
 }
 
 struct child_result {
-	int status;
-	char out[2048], err[4096];
-	int err_lines;
+	struct child_output c;
 	char variant[2][128], plan[2][512]; /* as printed: first, after "use-auto" */
 };
 
@@ -588,17 +509,14 @@ static void run_child(const char *scenario, const char *env, struct child_result
 	const char *p;
 
 	memset(res, 0, sizeof(*res));
-	res->status = run_self_child(scenario, "HOTLINE_ZERO", env, res->out, sizeof(res->out),
-				     res->err, sizeof(res->err));
-	for (p = res->err; *p; p++)
-		res->err_lines += *p == '\n';
+	run_child_output(scenario, "HOTLINE_ZERO", env, &res->c);
 	print_message("child (HOTLINE_ZERO=%s): stdout '%s', stderr '%s'\n", env ? env : "(unset)",
-		      res->out, res->err);
-	if (!WIFEXITED(res->status) || WEXITSTATUS(res->status) != 0)
+		      res->c.out, res->c.err);
+	if (!WIFEXITED(res->c.status) || WEXITSTATUS(res->c.status) != 0)
 		fail_msg("child (HOTLINE_ZERO=%s) %s, expected exit 0 (3: hl_try_zero failed on "
 			 "writable memory; 4: hl_zero_use(\"auto\") failed; 127: exec failed)",
-			 env ? env : "(unset)", describe_status(res->status, how, sizeof(how)));
-	p = res->out;
+			 env ? env : "(unset)", describe_status(res->c.status, how, sizeof(how)));
+	p = res->c.out;
 	for (int i = 0;
 	     i < 2 && p &&
 	     sscanf(p, "variant %127[^\n]\nplan %511[^\n]", res->variant[i], res->plan[i]) == 2;
@@ -608,7 +526,7 @@ static void run_child(const char *scenario, const char *env, struct child_result
 		p = p ? p + 1 : NULL;
 	}
 	if (!res->plan[0][0])
-		fail_msg("child printed '%s', expected 'variant NAME' and 'plan ...'", res->out);
+		fail_msg("child printed '%s', expected 'variant NAME' and 'plan ...'", res->c.out);
 }
 
 static void auto_plan(char *plan, size_t size)
@@ -631,10 +549,10 @@ static void env_unset_or_auto_gives_the_auto_plan_silently(void **state)
 			fail_msg("HOTLINE_ZERO=%s: the child's plan is '%s', expected the auto "
 				 "plan '%s'",
 				 envs[i] ? envs[i] : "(unset)", res.plan[0], plan);
-		if (res.err_lines)
+		if (res.c.err_lines)
 			fail_msg("HOTLINE_ZERO=%s: the child wrote %d lines to stderr, expected "
 				 "none",
-				 envs[i] ? envs[i] : "(unset)", res.err_lines);
+				 envs[i] ? envs[i] : "(unset)", res.c.err_lines);
 	}
 }
 
@@ -649,10 +567,10 @@ static void env_naming_a_supported_variant_forces_it_silently(void **state)
 			fail_msg("HOTLINE_ZERO=%s: the child's variant is '%s' and plan '%s', "
 				 "expected both '%s'",
 				 subjects[s], res.variant[0], res.plan[0], subjects[s]);
-		if (res.err_lines)
+		if (res.c.err_lines)
 			fail_msg("HOTLINE_ZERO=%s: the child wrote %d lines to stderr, expected "
 				 "none",
-				 subjects[s], res.err_lines);
+				 subjects[s], res.c.err_lines);
 	}
 }
 
@@ -678,11 +596,11 @@ static void env_unknown_or_unsupported_prints_one_line_and_keeps_auto(void **sta
 			fail_msg("HOTLINE_ZERO=%s: the child's plan is '%s', expected the auto "
 				 "plan '%s'",
 				 envs[i], res.plan[0], plan);
-		if (res.err_lines != 1 || !strstr(res.err, envs[i]) ||
-		    !strstr(res.err, "HOTLINE_ZERO"))
+		if (res.c.err_lines != 1 || !strstr(res.c.err, envs[i]) ||
+		    !strstr(res.c.err, "HOTLINE_ZERO"))
 			fail_msg("HOTLINE_ZERO=%s: expected one stderr line naming HOTLINE_ZERO "
 				 "and '%s', got %d lines: '%s'",
-				 envs[i], envs[i], res.err_lines, res.err);
+				 envs[i], envs[i], res.c.err_lines, res.c.err);
 	}
 }
 
@@ -731,11 +649,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(env_variant_then_use_auto_returns_to_the_auto_plan),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	if (argc > 1)
-		cmocka_set_test_filter(argv[1]);
-	children_without_sanitizer_fault_handlers();
-	watchdog_start(240, "test_zero");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_zero", 240,
+			 RUN_CHILDREN_PLAIN);
 }

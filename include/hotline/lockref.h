@@ -38,9 +38,6 @@
 #ifndef HOTLINE_LOCKREF_H
 #define HOTLINE_LOCKREF_H
 
-#ifndef __cplusplus
-#include <stdatomic.h>
-#endif
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -57,9 +57,6 @@
 #ifndef HOTLINE_QSPINLOCK_H
 #define HOTLINE_QSPINLOCK_H
 
-#ifndef __cplusplus
-#include <stdatomic.h>
-#endif
 #include <stdbool.h>
 
 #include <hotline/compiler.h>

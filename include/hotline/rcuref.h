@@ -67,9 +67,6 @@
 #ifndef HOTLINE_RCUREF_H
 #define HOTLINE_RCUREF_H
 
-#ifndef __cplusplus
-#include <stdatomic.h>
-#endif
 #include <stdbool.h>
 
 #include <hotline/compiler.h>

@@ -57,9 +57,6 @@
 
 #include <limits.h>
 #include <pthread.h>
-#ifndef __cplusplus
-#include <stdatomic.h>
-#endif
 #include <stdbool.h>
 
 #include <hotline/compiler.h>

@@ -52,6 +52,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import subjects_check  # noqa: E402  (tests/subjects_check.py)
+from checks import check, finish, target_cmd  # noqa: E402
 
 SWEEP_LIMITS = [1, 2, 4, 15, 50, 100, 200, 500]
 DEFAULT_THREADS = {"contend": [1, 2, 4, 8], "lockref-sweep": [2, 4, 8], "openclose": [1, 2, 4, 8]}
@@ -74,7 +75,6 @@ PROGRESS_SUBJECT = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (.+?): (\S+)(, .
                               r"(\d+) repetitions? in (\d+\.\d\d) s" + PROGRESS_TIMES)
 PROGRESS_SCENARIO = re.compile(r"^hotline-bench: \[(\d+)/(\d+)\] (\S+) done in \d+:\d\d" +
                                PROGRESS_TIMES)
-failures = []
 # --until-decided: {point: repetitions} of the results a decision names; the cap; all results.
 UNTIL = None
 RESULTS = []
@@ -111,18 +111,6 @@ def ratio_len(r, repeat):
                  b.get("scenario") == r.get("scenario") and b.get("size") == r.get("size") and
                  b.get("mode") == r.get("mode") and b.get("threads") == r.get("threads")), None)
     return min(n, len(base.get("runs") or [])) if base else n
-
-
-def target_cmd(bench, *args):
-    """The command that runs the bench: through HOTLINE_TARGET_RUN when it is set."""
-    run = os.environ.get("HOTLINE_TARGET_RUN", "")
-    return ([run] if run else []) + [bench, *args]
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-    return cond
 
 
 def is_int(v):
@@ -471,6 +459,73 @@ def listed_subjects(bench, scenario):
     return names
 
 
+
+def unsupported_variants(p):
+    """The variants the table's head says this CPU cannot run (a sized scenario's stdout)."""
+    m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
+    return set(m.group(1).split(", ")) if m else set()
+
+
+def check_variants_first(a, facts, subjects, listed, unsupported):
+    """The library's variants come first among SUBJECTS; with no --subjects, --list (LISTED)
+    has some, unless this CPU runs none of them (UNSUPPORTED)."""
+    variants = [bool(facts.get(s, {}).get("variant_of")) for s in subjects]
+    check(variants == sorted(variants, reverse=True),
+          f"subjects: expected the library's variants first, got {subjects}")
+    if not a.subjects:
+        check(any(variants) or unsupported,
+              f"--list: expected the library's variants among the subjects, got {listed}")
+
+
+def check_arena(r, w, size, cold, times, times_words, not_cold):
+    """A sized result's duration and llc_bytes; its arena_bytes where it ran COLD (buffers
+    that leave the caches): at least TIMES the size and 4 x llc_bytes (up to 2 GiB); else null
+    (NOT_COLD says why)."""
+    check_type(r, "duration", lambda v: is_num(v) and v > 0, "seconds per sample", w)
+    llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
+    if cold:
+        check_type(r, "arena_bytes",
+                   lambda v: is_int(v) and v >= times * size and
+                   (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
+                   f"a byte count: at least {times_words} the size and 4 x llc_bytes (up to 2 GiB)",
+                   w)
+    else:
+        check_type(r, "arena_bytes", lambda v: v is None, f"null ({not_cold})", w)
+
+
+def check_variant_and_plan(r, f, subj, auto, function, w):
+    """A forced variant of FUNCTION (hl_zero, hl_try_copy) names itself; where the subject
+    runs FUNCTION's automatic plan (AUTO), "auto" and the plan; else both null."""
+    want_variant = subj if f.get("variant_of") else "auto" if auto else None
+    check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
+    check_type(r, "plan",
+               (lambda v: isinstance(v, str) and v != "") if auto else (lambda v: v is None),
+               f"{function}'s plan (a string)" if auto else "null", w)
+
+
+def check_sized_ratio(r, f, subj, ran, repeat, w, ratio_checked):
+    """ratio_to is the subject's baseline (itself if none); where the baseline ran beside it
+    (in RAN), ratio_runs one positive ratio per paired repetition (and ratio a positive number
+    where RATIO_CHECKED), both exactly 1.0 for the baseline itself; else both null."""
+    pos = lambda v: is_num(v) and v > 0  # noqa: E731
+    base = f.get("baseline") or subj
+    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
+    if base in ran:
+        if ratio_checked:
+            check_type(r, "ratio", pos, "a positive number", w)
+        nr = ratio_len(r, repeat)
+        check_type(r, "ratio_runs",
+                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
+                   f"a list of {nr} positive numbers", w)
+        if base == subj:
+            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * nr,
+                  f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself, got "
+                  f"{r.get('ratio')!r} {r.get('ratio_runs')!r}")
+    else:
+        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run here)", w)
+        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run here)", w)
+
+
 def check_zero_result(r, w, repeat, facts, buffer):
     """Fields of every zero result; facts: zero's "subjects", buffer: the hot/cold subjects
     measured. Returns nothing, records failures."""
@@ -517,61 +572,29 @@ def check_zero_result(r, w, repeat, facts, buffer):
         return
     check_type(r, "mode", lambda v: v in ("hot", "cold", "used"), "'hot', 'cold', 'used' or 'dd'",
                w)
-    check_type(r, "duration", pos, "seconds per sample", w)
-    llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
-    if mode in ("cold", "used"):
-        check_type(r, "arena_bytes",
-                   lambda v: is_int(v) and v >= 2 * size and
-                   (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
-                   "a byte count: at least twice the size and 4 x llc_bytes (up to 2 GiB)", w)
-    else:
-        check_type(r, "arena_bytes", lambda v: v is None, "null (hot)", w)
+    check_arena(r, w, size, mode in ("cold", "used"), 2, "twice", "hot")
     # A variant of hl_zero is forced (its own name); the library's other clearing
     # functions run the automatic plan; the rest are not hotline's.
     auto = f.get("kind") == "zero" and f.get("library") and not f.get("variant_of")
-    want_variant = subj if f.get("variant_of") else "auto" if auto else None
-    check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
-    check_type(r, "plan",
-               (lambda v: isinstance(v, str) and v != "") if auto else (lambda v: v is None),
-               "hl_zero's plan (a string)" if auto else "null", w)
+    check_variant_and_plan(r, f, subj, auto, "hl_zero", w)
     host = f.get("kind") in ("syscall", "dd")
     check_type(r, "measures", kernel if host else (lambda v: v is None),
                "a string starting 'host kernel'" if host else "null", w)
-    base = f.get("baseline") or subj
-    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
-    if base in buffer:
-        check_type(r, "ratio", pos, "a positive number", w)
-        nr = ratio_len(r, repeat)
-        check_type(r, "ratio_runs",
-                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
-                   f"a list of {nr} positive numbers", w)
-        if base == subj:
-            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * nr,
-                  f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself, got "
-                  f"{r.get('ratio')!r} {r.get('ratio_runs')!r}")
-    else:
-        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run)", w)
-        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run)", w)
+    check_sized_ratio(r, f, subj, buffer, repeat, w, ratio_checked=True)
 
 
 def check_zero(a, p, results, repeat, facts):
     """zero: what ran (subjects, sizes, modes, in order), every result's fields, the table;
     facts: zero's "subjects"."""
     listed = listed_subjects(a.bench, "zero")
-    m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
-    unsupported = set(m.group(1).split(", ")) if m else set()
+    unsupported = unsupported_variants(p)
     named = a.subjects.split(",") if a.subjects else listed
     skipped = set(SKIP_TMPFS_NOTE.findall(p.stderr))
     subjects = [s for s in listed if s in named and s not in unsupported | skipped]
     check(list(facts) == subjects,
           f"subjects: expected the table's {subjects} (less what this CPU or machine cannot "
           f"run), in order, got {list(facts)}")
-    variants = [bool(facts.get(s, {}).get("variant_of")) for s in subjects]
-    check(variants == sorted(variants, reverse=True),
-          f"subjects: expected the library's variants first, got {subjects}")
-    if not a.subjects:
-        check(any(variants) or unsupported,
-              f"--list: expected the library's variants among the subjects, got {listed}")
+    check_variants_first(a, facts, subjects, listed, unsupported)
     # The dd subjects run after the others, in a mode of their own.
     buffer = [s for s in subjects if facts.get(s, {}).get("kind") != "dd"]
     dd = [s for s in subjects if facts.get(s, {}).get("kind") == "dd"]
@@ -653,15 +676,7 @@ def check_copy_result(r, w, repeat, facts, ran):
     check_type(r, "fairness", lambda v: v == 1.0, "1.0 (one thread)", w)
     check_type(r, "mode", lambda v: v in ("hot", "cold", "probe", "word"),
                "'hot', 'cold', 'probe' or 'word'", w)
-    check_type(r, "duration", pos, "seconds per sample", w)
-    llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
-    if mode == "cold":
-        check_type(r, "arena_bytes",
-                   lambda v: is_int(v) and v >= 4 * size and
-                   (not is_int(llc) or v >= min(4 * llc, 2 << 30)),
-                   "a byte count: at least 4 x the size and 4 x llc_bytes (up to 2 GiB)", w)
-    else:
-        check_type(r, "arena_bytes", lambda v: v is None, "null (not cold)", w)
+    check_arena(r, w, size, mode == "cold", 4, "4 x", "not cold")
     if word:
         check_type(r, "size", lambda v: v == 8, "8 (one word per call)", w)
         check_type(r, "array_bytes", lambda v: is_int(v) and v >= 8, "a byte count", w)
@@ -670,36 +685,19 @@ def check_copy_result(r, w, repeat, facts, ran):
         check_type(r, "pipe_bytes", (lambda v: is_int(v) and v >= 4096) if pipe else
                    (lambda v: v is None), "the pipe's capacity" if pipe else "null", w)
     # A variant of hl_try_copy is forced (its own name); hl_try_copy runs the plan.
-    auto = subj == COPY_BOTH
-    want_variant = subj if f.get("variant_of") else "auto" if auto else None
-    check_type(r, "variant", lambda v: v == want_variant, repr(want_variant), w)
-    check_type(r, "plan", (lambda v: isinstance(v, str) and v != "") if auto else
-               (lambda v: v is None), "hl_try_copy's plan (a string)" if auto else "null", w)
+    check_variant_and_plan(r, f, subj, subj == COPY_BOTH, "hl_try_copy", w)
     host = f.get("kind") == "syscall"
     kernel = lambda v: isinstance(v, str) and v.startswith("host kernel")
     check_type(r, "measures", kernel if host else (lambda v: v is None),
                "a string starting 'host kernel'" if host else "null", w)
-    base = f.get("baseline") or subj
-    check_type(r, "ratio_to", lambda v: v == base, repr(base), w)
-    if base in ran.get((mode, size), []):
-        nr = ratio_len(r, repeat)
-        check_type(r, "ratio_runs",
-                   lambda v: isinstance(v, list) and len(v) == nr and all(pos(x) for x in v),
-                   f"a list of {nr} positive numbers", w)
-        if base == subj:
-            check(r.get("ratio") == 1.0 and r.get("ratio_runs") == [1.0] * nr,
-                  f"{w}: expected ratio and ratio_runs exactly 1.0 for the baseline itself")
-    else:
-        check_type(r, "ratio", lambda v: v is None, f"null ({base} was not run here)", w)
-        check_type(r, "ratio_runs", lambda v: v is None, f"null ({base} was not run here)", w)
+    check_sized_ratio(r, f, subj, ran.get((mode, size), []), repeat, w, ratio_checked=False)
 
 
 def check_copy(a, p, results, repeat, facts):
     """copy: what ran (each sweep's subjects at its sizes, in order), every result's fields,
     the tables."""
     listed = listed_subjects(a.bench, "copy")
-    m = re.search(r"^variants this CPU cannot run \(not measured\): (.*)$", p.stdout, re.M)
-    unsupported = set(m.group(1).split(", ")) if m else set()
+    unsupported = unsupported_variants(p)
     noted = set(COPY_UNSUPPORTED_NOTE.findall(p.stderr))
     check(noted <= unsupported, f"stderr: a variant said to be unsupported ({sorted(noted)}) "
           f"is not in the table's head ({sorted(unsupported)})")
@@ -716,12 +714,7 @@ def check_copy(a, p, results, repeat, facts):
     check(list(facts) == measured,
           f"subjects: expected {measured} (the table's, less what this CPU cannot run), in "
           f"order, got {list(facts)}")
-    variants = [bool(facts.get(s, {}).get("variant_of")) for s in measured]
-    check(variants == sorted(variants, reverse=True),
-          f"subjects: expected the library's variants first, got {measured}")
-    if not a.subjects:
-        check(any(variants) or unsupported,
-              f"--list: expected the library's variants among the subjects, got {listed}")
+    check_variants_first(a, facts, measured, listed, unsupported)
     sizes = (parse_sizes(a.sizes) if a.sizes else COPY_QUICK_SIZES if a.quick
              else ZERO_DEFAULT_SIZES)
     psizes = [x for x in sizes if 8 <= x <= 1 << 20] if a.sizes else \
@@ -975,12 +968,7 @@ def main():
             check_machine_state(r, i, env)
     check_progress(p.stderr, a.scenario, results, repeat, facts)
 
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        return 1
-    print(f"{a.out}: every contract field checked ({len(results)} results)")
-    return 0
+    return finish(f"{a.out}: every contract field checked ({len(results)} results)")
 
 
 if __name__ == "__main__":

@@ -42,14 +42,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools"))
 from hotline_report import criteria  # noqa: E402
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-    return cond
+from checks import check, failures, finish  # noqa: E402
 
 
 def entry(scenario, subject, base, *, threads=None, limit=None, mode=None, sizes=None,
@@ -184,13 +177,8 @@ def main():
             check(w in seen.get(ref, []),
                   f"{ref}: expected an entry {w} in the bench's questions (bench/questions.c), "
                   f"found {seen.get(ref)}")
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        return 1
-    print(f"the bench's {len(table)} questions match criteria.py and summary.py "
-          f"({len(want)} paired comparisons)")
-    return 0
+    return finish(f"the bench's {len(table)} questions match criteria.py and summary.py "
+                  f"({len(want)} paired comparisons)")
 
 
 if __name__ == "__main__":

@@ -13,21 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "harness.h"
 #include "hist.h"
 #include "tool.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			printf("FAIL %s:%d: ", __func__, __LINE__);                                \
-			printf(__VA_ARGS__);                                                       \
-			printf("\n");                                                              \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static bool near(double a, double b)
 {
@@ -147,27 +136,57 @@ static const struct bench_subject exit_subject = {.name = "exit",
 						  .run = exit_run,
 						  .teardown = spin_teardown};
 
-static void threads_run_for_the_duration_and_all_count(void)
+/* bench_measure or bench_measure_processes: the same arguments, threads or processes. */
+typedef int (*measure_fn)(const struct bench_subject *s, const struct bench_params *p,
+			  unsigned int threads, const struct bench_pin *pin, double duration,
+			  struct bench_run *out);
+
+/*
+ * A 0.1 s run of 3 pinned workers (WHO: "thread", "process") by MEASURE: about 0.1 s elapsed,
+ * every worker did ops on a CPU of its own, total_ops their sum. False if the run has no
+ * ops (then nothing more is checked); else the run is left for the caller to free.
+ */
+static bool three_workers_run_and_count(measure_fn measure, const char *who, struct bench_run *run)
 {
 	const struct bench_params p = {.threads = 3};
 	const struct bench_pin pin = {.mode = BENCH_PIN_AUTO};
+
+	CHECK(measure(&spin_subjects[0], &p, 3, &pin, 0.1, run) == 0, "expected the run to work");
+	if (!run->ops)
+		return false;
+	CHECK(!run->failed, "expected no failure, got '%s'", run->why);
+	CHECK(run->elapsed_ns >= 0.09e9 && run->elapsed_ns < 5e9,
+	      "expected about 0.1 s elapsed, got %g ns", run->elapsed_ns);
+	CHECK(run->ops[0] + run->ops[1] + run->ops[2] == run->total_ops,
+	      "expected total_ops to be the sum of the %ss' ops", who);
+	for (unsigned int i = 0; i < 3; i++) {
+		CHECK(run->ops[i] > 0, "%s %u: expected its ops counted, got 0", who, i);
+		CHECK(run->cpus[i] >= 0, "%s %u: expected to be pinned, got CPU %d", who, i,
+		      run->cpus[i]);
+	}
+	return true;
+}
+
+/* A run by MEASURE of 2 unpinned workers whose check fails: failed, with the worker's reason. */
+static void failed_check_reported(measure_fn measure, struct bench_run *run)
+{
+	const struct bench_params p = {.threads = 2};
+	const struct bench_pin pin = {.mode = BENCH_PIN_NONE};
+
+	CHECK(measure(&spin_subjects[0], &p, 2, &pin, 0, run) == 0,
+	      "expected the run itself to work");
+	CHECK(run->failed && strstr(run->why, "on purpose"),
+	      "expected failed with the worker's reason, got failed=%d why='%s'", run->failed,
+	      run->why);
+}
+
+static void threads_run_for_the_duration_and_all_count(void)
+{
 	struct bench_run run;
 	json_t *placement;
 
-	CHECK(bench_measure(&spin_subjects[0], &p, 3, &pin, 0.1, &run) == 0,
-	      "expected the run to work");
-	if (!run.ops)
+	if (!three_workers_run_and_count(bench_measure, "thread", &run))
 		return;
-	CHECK(!run.failed, "expected no failure, got '%s'", run.why);
-	CHECK(run.elapsed_ns >= 0.09e9 && run.elapsed_ns < 5e9,
-	      "expected about 0.1 s elapsed, got %g ns", run.elapsed_ns);
-	CHECK(run.ops[0] + run.ops[1] + run.ops[2] == run.total_ops,
-	      "expected total_ops to be the sum of the threads' ops");
-	for (unsigned int i = 0; i < 3; i++) {
-		CHECK(run.ops[i] > 0, "thread %u: expected some ops, got 0", i);
-		CHECK(run.cpus[i] >= 0, "thread %u: expected to be pinned, got CPU %d", i,
-		      run.cpus[i]);
-	}
 	CHECK(run.cycles > 0, "expected the cycle counter to advance");
 	bench_run_free(&run);
 
@@ -180,40 +199,19 @@ static void threads_run_for_the_duration_and_all_count(void)
 
 static void a_failed_check_is_reported_with_its_reason(void)
 {
-	const struct bench_params p = {.threads = 2};
-	const struct bench_pin pin = {.mode = BENCH_PIN_NONE};
 	struct bench_run run;
 
-	CHECK(bench_measure(&spin_subjects[0], &p, 2, &pin, 0, &run) == 0,
-	      "expected the run itself to work");
-	CHECK(run.failed && strstr(run.why, "on purpose"),
-	      "expected failed with the worker's reason, got failed=%d why='%s'", run.failed,
-	      run.why);
+	failed_check_reported(bench_measure, &run);
 	CHECK(run.cpus[0] == -1, "--pin none: expected CPU -1, got %d", run.cpus[0]);
 	bench_run_free(&run);
 }
 
 static void processes_run_for_the_duration_and_all_count(void)
 {
-	const struct bench_params p = {.threads = 3};
-	const struct bench_pin pin = {.mode = BENCH_PIN_AUTO};
 	struct bench_run run;
 
-	CHECK(bench_measure_processes(&spin_subjects[0], &p, 3, &pin, 0.1, &run) == 0,
-	      "expected the run to work");
-	if (!run.ops)
-		return;
-	CHECK(!run.failed, "expected no failure, got '%s'", run.why);
-	CHECK(run.elapsed_ns >= 0.09e9 && run.elapsed_ns < 5e9,
-	      "expected about 0.1 s elapsed, got %g ns", run.elapsed_ns);
-	for (unsigned int i = 0; i < 3; i++) {
-		CHECK(run.ops[i] > 0, "process %u: expected its ops seen by the parent, got 0", i);
-		CHECK(run.cpus[i] >= 0, "process %u: expected to be pinned, got CPU %d", i,
-		      run.cpus[i]);
-	}
-	CHECK(run.ops[0] + run.ops[1] + run.ops[2] == run.total_ops,
-	      "expected total_ops to be the sum of the processes' ops");
-	bench_run_free(&run);
+	if (three_workers_run_and_count(bench_measure_processes, "process", &run))
+		bench_run_free(&run);
 }
 
 static void a_failed_or_dead_worker_process_fails_the_run(void)
@@ -222,11 +220,7 @@ static void a_failed_or_dead_worker_process_fails_the_run(void)
 	const struct bench_pin pin = {.mode = BENCH_PIN_NONE};
 	struct bench_run run;
 
-	CHECK(bench_measure_processes(&spin_subjects[0], &p, 2, &pin, 0, &run) == 0,
-	      "expected the run itself to work");
-	CHECK(run.failed && strstr(run.why, "on purpose"),
-	      "expected failed with the worker's reason, got failed=%d why='%s'", run.failed,
-	      run.why);
+	failed_check_reported(bench_measure_processes, &run);
 	bench_run_free(&run);
 	CHECK(bench_measure_processes(&exit_subject, &p, 2, &pin, 0, &run) == 0,
 	      "expected the run itself to work");
@@ -472,10 +466,5 @@ int main(void)
 	result_has_every_common_field();
 	machine_state_sums_intervals_and_nulls_without_proc();
 	bench_topology_fini();
-	if (failures) {
-		printf("%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("all harness checks passed\n");
-	return 0;
+	return check_end("all harness checks passed");
 }

@@ -10,19 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "tune_rule.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                \
-			printf(__VA_ARGS__);                                                       \
-			putchar('\n');                                                             \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define REPS	5
@@ -257,10 +246,5 @@ int main(void)
 	one_repetition_is_its_own_interval();
 	modes_not_measured_set_no_condition();
 	grid_is_powers_of_two_and_midpoints();
-	if (failures) {
-		printf("%d check%s failed\n", failures, failures == 1 ? "" : "s");
-		return 1;
-	}
-	printf("ok: zero --tune's rule\n");
-	return 0;
+	return check_end("ok: zero --tune's rule");
 }

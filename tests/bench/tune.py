@@ -30,15 +30,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import subjects_check  # noqa: E402  (tests/subjects_check.py)
-
-failures = []
+from checks import check, finish  # noqa: E402
 LINE = re.compile(r"^HOTLINE_ZERO_TUNABLES=(vec_max=([0-9]+|max):rep_max=([0-9]+|max))$")
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-    return cond
 
 
 def run(bench, args, env=None):
@@ -142,8 +135,4 @@ def main():
 
 
 main()
-for f in failures:
-    print("FAIL:", f)
-if not failures:
-    print("ok: zero --tune prints a line the library takes")
-sys.exit(1 if failures else 0)
+sys.exit(finish("ok: zero --tune prints a line the library takes"))

@@ -38,8 +38,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools"))
 from hotline_report import criteria, stats  # noqa: E402
-
-failures = []
+from checks import check, finish, target_cmd  # noqa: E402
 
 CONTEND_SUBJECTS = ("atomic_faa,refcount,refcount_full,cas_loop,lockref,lockref_unbounded,"
                     "qspinlock,pthread_mutex")
@@ -76,12 +75,6 @@ RUNS = [
 ]
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-    return cond
-
-
 def at_point(results, d, subject, limit=False):
     """The result of SUBJECT at decision D's point (at retry limit LIMIT unless False)."""
     for r in results:
@@ -108,22 +101,15 @@ def values(q, a, b, bases=()):
     return [x - y for x, y in pairs] if pairs else None
 
 
-def target(bench):
-    """The command that runs the bench: through HOTLINE_TARGET_RUN (an emulator in a cross
-    build) when it is set."""
-    run = os.environ.get("HOTLINE_TARGET_RUN", "")
-    return ([run] if run else []) + [bench]
-
-
 def close(x, y):
     return abs(x - y) <= 1e-8 * max(1.0, abs(x), abs(y))
 
 
 def check_run(name, args, budget, repeat, expected, bench, outdir):
     out = os.path.join(outdir, f"{name}.json")
-    cmd = [*target(bench), *args, "--repeat", str(repeat), f"--until-decided={budget:g}", "--json", out]
+    cmd = [*target_cmd(bench), *args, "--repeat", str(repeat), f"--until-decided={budget:g}", "--json", out]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    w = f"{name} ({' '.join(cmd[len(target(bench)):])})"
+    w = f"{name} ({' '.join(cmd[len(target_cmd(bench)):])})"
     if not check(p.returncode == 0, f"{w}: expected exit status 0, got {p.returncode}: "
                  f"{p.stderr}"):
         return
@@ -257,7 +243,7 @@ def beyond_cache_run(bench, outdir):
     cache the bench finds here (twice it), so that the question is asked on any machine
     whose bench has both bases (x86-64; arm64 has neither variant, and the question then
     has nothing to ask)."""
-    p = subprocess.run([*target(bench), "--list"], capture_output=True, text=True, timeout=60)
+    p = subprocess.run([*target_cmd(bench), "--list"], capture_output=True, text=True, timeout=60)
     zero = p.stdout.split("\nzero:", 1)[-1].split("\n\n", 1)[0] if p.returncode == 0 else ""
     listed = {line.split()[0] for line in zero.splitlines()[1:]
               if line.startswith("  ") and line.split()}
@@ -266,7 +252,7 @@ def beyond_cache_run(bench, outdir):
         print(f"beyond_cache: skipped, no {' or '.join(missing)} subject here")
         return None
     out = os.path.join(outdir, "llc.json")
-    p = subprocess.run([*target(bench), "zero", "--quick", "--sizes", "1K", "--mode", "hot",
+    p = subprocess.run([*target_cmd(bench), "zero", "--quick", "--sizes", "1K", "--mode", "hot",
                         "--subjects", "hl_zero", "--repeat", "1", "--json", out],
                        capture_output=True, text=True, timeout=60)
     if not check(p.returncode == 0, f"the cache's size: exit {p.returncode}: {p.stderr}"):
@@ -297,19 +283,14 @@ def main():
         check_run(*run, bench, outdir)
     # Without the option: no until_decided in the JSON.
     out = os.path.join(outdir, "without.json")
-    p = subprocess.run([*target(bench), "refcount-timing", "--count", "1000", "--repeat", "1", "--json",
+    p = subprocess.run([*target_cmd(bench), "refcount-timing", "--count", "1000", "--repeat", "1", "--json",
                         out], capture_output=True, text=True, timeout=60)
     if check(p.returncode == 0, f"without the option: exit {p.returncode}: {p.stderr}"):
         with open(out) as f:
             cfg = json.load(f).get("config", {})
         check("until_decided" not in cfg,
               f"without the option: expected no config.until_decided, got {cfg!r}")
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        return 1
-    print(f"--until-decided: {len(runs)} runs checked")
-    return 0
+    return finish(f"--until-decided: {len(runs)} runs checked")
 
 
 if __name__ == "__main__":

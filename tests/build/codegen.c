@@ -5,24 +5,26 @@
  */
 #include <hotline/refcount.h>
 
-void cg_inc(hl_refcount_t *r);
-void cg_dec(hl_refcount_t *r);
-bool cg_dec_and_test(hl_refcount_t *r);
+/*
+ * CG(RET, NAME, T, CALL): RET NAME(T *p), declared (for -Wmissing-prototypes) and defined as
+ * one call of CALL(p); CG_VOID the same for a call without a result.
+ */
+#define CG(ret, name, T, call)                                                                     \
+	ret name(T *p);                                                                            \
+	ret name(T *p)                                                                             \
+	{                                                                                          \
+		return call(p);                                                                    \
+	}
+#define CG_VOID(name, T, call)                                                                     \
+	void name(T *p);                                                                           \
+	void name(T *p)                                                                            \
+	{                                                                                          \
+		call(p);                                                                           \
+	}
 
-void cg_inc(hl_refcount_t *r)
-{
-	hl_refcount_inc(r);
-}
-
-void cg_dec(hl_refcount_t *r)
-{
-	hl_refcount_dec(r);
-}
-
-bool cg_dec_and_test(hl_refcount_t *r)
-{
-	return hl_refcount_dec_and_test(r);
-}
+CG_VOID(cg_inc, hl_refcount_t, hl_refcount_inc)
+CG_VOID(cg_dec, hl_refcount_t, hl_refcount_dec)
+CG(bool, cg_dec_and_test, hl_refcount_t, hl_refcount_dec_and_test)
 
 /*
  * rcuref: get one relaxed add, put one release subtract, each tested by one
@@ -31,31 +33,11 @@ bool cg_dec_and_test(hl_refcount_t *r)
  */
 #include <hotline/rcuref.h>
 
-bool cg_rcuref_get(hl_rcuref_t *r);
-bool cg_rcuref_put(hl_rcuref_t *r);
-
-bool cg_rcuref_get(hl_rcuref_t *r)
-{
-	return hl_rcuref_get(r);
-}
-
-bool cg_rcuref_put(hl_rcuref_t *r)
-{
-	return hl_rcuref_put(r);
-}
+CG(bool, cg_rcuref_get, hl_rcuref_t, hl_rcuref_get)
+CG(bool, cg_rcuref_put, hl_rcuref_t, hl_rcuref_put)
 
 /* qspinlock: the inline lock is one cmpxchg from 0, the unlock one byte store. */
 #include <hotline/qspinlock.h>
 
-void cg_qspin_lock(hl_qspinlock_t *l);
-void cg_qspin_unlock(hl_qspinlock_t *l);
-
-void cg_qspin_lock(hl_qspinlock_t *l)
-{
-	hl_qspin_lock(l);
-}
-
-void cg_qspin_unlock(hl_qspinlock_t *l)
-{
-	hl_qspin_unlock(l);
-}
+CG_VOID(cg_qspin_lock, hl_qspinlock_t, hl_qspin_lock)
+CG_VOID(cg_qspin_unlock, hl_qspinlock_t, hl_qspin_unlock)

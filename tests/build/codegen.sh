@@ -199,6 +199,19 @@ aarch64_checks() {
 		"lock one acquire cas, unlock one stlrb"
 }
 
+# expect_out_of_line FUNC WHAT: no call before FUNC's first ret, its WHAT (the saturation or
+# slow path) out of line: GCC puts it in FUNC.cold, Clang after the ret (a tail jump or a call).
+expect_out_of_line() {
+	got=$(count "$(hot $1)" '\bcall')
+	if [ "$got" -ne 0 ]; then
+		echo "FAIL: $1: expected no call before the first ret, found $got"
+		status=1
+	fi
+	if [ "$family" != clang ]; then
+		grep -q "<$1.cold>:" "$tmp/dis" || { echo "FAIL: $1 has no .cold part: its $2 is not out of line"; status=1; }
+	fi
+}
+
 x86_64_checks() {
 	compile
 	show cg_inc cg_dec cg_dec_and_test
@@ -206,16 +219,9 @@ x86_64_checks() {
 	for f in cg_inc cg_dec cg_dec_and_test; do
 		expect $f "locked instruction(s)" '\block\b' 1
 		expect $f "lock cmpxchg" 'cmpxchg' 0
-		# No call before the first ret: the saturation paths are out of line
-		# (GCC: in .cold; Clang: after the ret, a tail jump or a call).
-		got=$(count "$(hot $f)" '\bcall')
-		if [ "$got" -ne 0 ]; then
-			echo "FAIL: $f: expected no call before the first ret, found $got"
-			status=1
-		fi
+		expect_out_of_line $f "saturation path"
 		if [ "$family" != clang ]; then
 			expect $f "call(s) on the hot path" '\bcall' 0
-			grep -q "<$f.cold>:" "$tmp/dis" || { echo "FAIL: $f has no .cold part: its saturation path is not out of line"; status=1; }
 		fi
 	done
 	# inc needs the old value (flags cannot tell an increment of 0 from one of
@@ -252,14 +258,7 @@ x86_64_checks() {
 		expect $f "lock cmpxchg" 'cmpxchg' 0
 		expect $f "js (any other result outside the valid zone)" '\bjs\b' 1
 		expect $f "conditional branch(es)" "$jcc" 2
-		got=$(count "$(hot $f)" '\bcall')
-		if [ "$got" -ne 0 ]; then
-			echo "FAIL: $f: expected no call before the first ret, found $got"
-			status=1
-		fi
-		if [ "$family" != clang ]; then
-			grep -q "<$f.cold>:" "$tmp/dis" || { echo "FAIL: $f has no .cold part: its slow path is not out of line"; status=1; }
-		fi
+		expect_out_of_line $f "slow path"
 	done
 
 	# qspinlock.h: "the uncontended lock is one compare-and-swap from 0 and the

@@ -91,16 +91,35 @@ static void test_layout()
 	}
 }
 
-// Saturation reports, from the library (C) into a handler defined here.
-static std::atomic<int> reports;
-static enum hl_refcount_saturation last_kind;
+// Saturation reports of refcount and rcuref, from the library (C) into handlers defined here:
+// how many, and the last one's kind.
+struct report_count {
+	std::atomic<int> n;
+	enum hl_refcount_saturation last;
+
+	void note(enum hl_refcount_saturation t)
+	{
+		last = t;
+		n.fetch_add(1);
+	}
+	bool was(int count, enum hl_refcount_saturation kind) const
+	{
+		return n.load() == count && last == kind;
+	}
+};
+static report_count reports, rcuref_reports;
 
 extern "C" {
 static void count_report(hl_refcount_t *r, enum hl_refcount_saturation t)
 {
 	(void)r;
-	last_kind = t;
-	reports.fetch_add(1);
+	reports.note(t);
+}
+
+static void count_rcuref_report(hl_rcuref_t *r, enum hl_refcount_saturation t)
+{
+	(void)r;
+	rcuref_reports.note(t);
 }
 }
 
@@ -140,29 +159,16 @@ static void test_refcount()
 	hl_refcount_handler_t old = hl_refcount_set_handler(count_report);
 	hl_refcount_set(&r, 0);
 	hl_refcount_inc(&r);
-	CHECK(reports.load() == 1 && last_kind == HL_REFCOUNT_ADD_UAF);
+	CHECK(reports.was(1, HL_REFCOUNT_ADD_UAF));
 	CHECK(hl_refcount_read(&r) == HL_REFCOUNT_SATURATED);
 	hl_refcount_set(&r, HL_REFCOUNT_MAX);
 	hl_refcount_inc(&r);
-	CHECK(reports.load() == 2 && last_kind == HL_REFCOUNT_ADD_OVF);
+	CHECK(reports.was(2, HL_REFCOUNT_ADD_OVF));
 	hl_refcount_set(&r, 1);
 	hl_refcount_dec(&r);
-	CHECK(reports.load() == 3 && last_kind == HL_REFCOUNT_DEC_LEAK);
+	CHECK(reports.was(3, HL_REFCOUNT_DEC_LEAK));
 	CHECK(hl_refcount_read(&r) == HL_REFCOUNT_SATURATED);
 	CHECK(hl_refcount_set_handler(old) == count_report);
-}
-
-// rcuref reports, from the library (C) into a handler defined here.
-static std::atomic<int> rcuref_reports;
-static enum hl_refcount_saturation rcuref_last_kind;
-
-extern "C" {
-static void count_rcuref_report(hl_rcuref_t *r, enum hl_refcount_saturation t)
-{
-	(void)r;
-	rcuref_last_kind = t;
-	rcuref_reports.fetch_add(1);
-}
 }
 
 static void test_rcuref()
@@ -185,13 +191,13 @@ static void test_rcuref()
 	hl_rcuref_handler_t old = hl_rcuref_set_handler(count_rcuref_report);
 	hl_rcuref_init(&r, HL_RCUREF_MAXREF + 1u); // 2^31 references: the most
 	CHECK(hl_rcuref_get(&r));		   // saturates, and says so
-	CHECK(rcuref_reports.load() == 1 && rcuref_last_kind == HL_RCUREF_GET_OVF);
+	CHECK(rcuref_reports.was(1, HL_RCUREF_GET_OVF));
 	CHECK(hl_rcuref_read(&r) == HL_RCUREF_SATURATED + 1u);
 	CHECK(!hl_rcuref_put(&r));
 	hl_rcuref_init(&r, 1);
 	CHECK(hl_rcuref_put(&r));
 	CHECK(!hl_rcuref_put(&r)); // one put too many
-	CHECK(rcuref_reports.load() == 2 && rcuref_last_kind == HL_RCUREF_PUT_UAF);
+	CHECK(rcuref_reports.was(2, HL_RCUREF_PUT_UAF));
 	CHECK(hl_rcuref_set_handler(old) == count_rcuref_report);
 }
 

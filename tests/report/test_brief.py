@@ -66,8 +66,7 @@ class FullReportTests(reportlib.ReportCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.out = os.path.join(cls.tmp, "full")
-        cls.md = reportlib.run_report(TOOL, [fixture(f) for f in FULL], cls.out, cls.env)
-        cls.app = reportlib.appendix(cls.out)
+        cls.md, cls.app = cls.render("full", [fixture(f) for f in FULL])
 
     def test_short(self):
         n = len(self.md.splitlines())
@@ -510,10 +509,5 @@ class SimulatedTicketTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_brief.py TOOL [TestClass ...] [unittest options]")
-    TOOL = os.path.abspath(sys.argv[1])
-    if not os.access(TOOL, os.X_OK):
-        sys.exit(f"test_brief.py: {TOOL}: not an executable file")
-    sys.path.insert(0, os.path.dirname(TOOL))
-    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)
+    TOOL = reportlib.tool_argument()
+    unittest.main(verbosity=2)

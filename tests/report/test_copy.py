@@ -9,7 +9,6 @@ subjects that every architecture has: no variant is named here), whose env and f
 synthetic files reuse with results whose paired ratios are known.
 """
 
-import json
 import os
 import sys
 import unittest
@@ -19,21 +18,13 @@ sys.dont_write_bytecode = True
 from reportlib import fixture  # noqa: E402
 import reportlib  # noqa: E402
 
-TOOL = None          # set from argv in __main__
 LLC = 32 << 20
 
 
 def result(subject, size, runs, mode="hot", headline="gb_per_sec"):
     """A copy result of SUBJECT at SIZE in MODE with these RUNS of its HEADLINE."""
-    med = sorted(runs)[len(runs) // 2]
-    r = {"scenario": "copy", "subject": subject, "threads": 1, "size": size,
-         "retry_limit": None, "mode": mode, "headline": headline, "runs": list(runs),
-         "llc_bytes": LLC, "variant": "auto" if subject == "hl_try_copy" else None}
-    if headline == "gb_per_sec":
-        r.update(gb_per_sec=med, ns_per_op=size / med, ops_per_sec=med * 1e9 / size)
-    else:
-        r.update(ns_per_op=med, ops_per_sec=1e9 / med, gb_per_sec=size / med)
-    return r
+    return reportlib.sized_result("copy", subject, size, runs, mode, headline, LLC,
+                                  "auto" if subject == "hl_try_copy" else None)
 
 
 def known_results():
@@ -57,32 +48,7 @@ def known_results():
 
 def copy_file(path, results):
     """fixtures/copy.json's env and facts with RESULTS, written to PATH."""
-    with open(fixture("copy.json")) as f:
-        data = json.load(f)
-    data["results"] = results
-    with open(path, "w") as f:
-        json.dump(data, f)
-    return path
-
-
-def summary_rows(md):
-    start = md.index("## Summary")
-    rows = {}
-    for line in md[start:].splitlines()[2:]:
-        if not line.startswith("|"):
-            if rows:
-                break
-            continue
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) >= 2 and cells[1] not in ("measure", "---"):
-            rows[cells[1]] = line
-    return rows
-
-
-def crit_rows(app):
-    sec = app[app.index("#### Done criteria"):]
-    return {line.split(" | ")[0][2:]: line for line in sec.splitlines()
-            if line.startswith("| ") and "criterion" not in line}
+    return reportlib.with_results("copy.json", path, results)
 
 
 class ToolCase(reportlib.ReportCase):
@@ -145,24 +111,18 @@ class CopyReportTests(ToolCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.out = os.path.join(cls.tmp, "k")
-        cls.md = reportlib.run_report(TOOL, [copy_file(os.path.join(cls.tmp, "k.json"),
-                                                       known_results())], cls.out, cls.env)
-        cls.app = reportlib.appendix(cls.out)
-        cls.rows = summary_rows(cls.md)
-
-    def row(self, start):
-        hit = [r for m, r in self.rows.items() if m.startswith(start)]
-        self.assertEqual(len(hit), 1, f"one summary row for {start!r}; rows: {self.rows}")
-        return hit[0]
+        cls.md, cls.app = cls.render("k", [copy_file(os.path.join(cls.tmp, "k.json"),
+                                                     known_results())])
+        cls.rows = reportlib.summary_rows(cls.md)
 
     def test_summary_rows(self):
-        r = self.row("hl_try_copy / glibc_memcpy GB/s from 64 B")
+        r = self.summary_row("hl_try_copy / glibc_memcpy GB/s from 64 B")
         self.assertIn("0.90x [0.90x, 0.90x] at 64 B", r)
         self.assertIn("**does not hold** (\u2265 0.95x); 2 sizes: 1 do not hold, 1 hold", r)
-        r = self.row("hl_try_copy \u2212 glibc_memcpy ns per call below 64 B")
+        r = self.summary_row("hl_try_copy \u2212 glibc_memcpy ns per call below 64 B")
         self.assertIn("+3.00 ns [+3.00 ns, +3.00 ns] at 16 B", r)
         self.assertIn("**does not hold** (\u2264 +2 ns)", r)
-        r = self.row("hl_try_copy / process_vm_readv GB/s at 4 KiB")
+        r = self.summary_row("hl_try_copy / process_vm_readv GB/s at 4 KiB")
         self.assertIn("25.00x [25.00x, 25.00x] at 4 KiB", r)
         self.assertIn("**holds** (\u2265 20x)", r)
 
@@ -188,7 +148,7 @@ class CopyReportTests(ToolCase):
                       "the load is 500.00x [500.00x, 500.00x] faster", sec)
 
     def test_done_criteria(self):
-        rows = crit_rows(self.app)
+        rows = reportlib.crit_rows(self.app)
         self.assertIn("| **not met** | does not hold |",
                       rows["hl_try_copy \u2265 0.95x glibc_memcpy at every size from 64 B to "
                            "1 GiB (hot)"])
@@ -206,8 +166,7 @@ class FileWithoutCopyTests(ToolCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.out = os.path.join(cls.tmp, "z")
-        cls.md = reportlib.run_report(TOOL, [fixture("zero.json")], cls.out, cls.env)
-        cls.app = reportlib.appendix(cls.out)
+        cls.md, cls.app = cls.render("z", [fixture("zero.json")])
 
     def test_nothing_of_copy(self):
         self.assertNotIn("hl_try_copy", self.md)
@@ -215,17 +174,11 @@ class FileWithoutCopyTests(ToolCase):
         self.assertFalse(os.path.exists(os.path.join(self.out, "ratio-copy.png")))
 
     def test_the_real_run_renders(self):
-        out = os.path.join(self.tmp, "real")
-        md = reportlib.run_report(TOOL, [fixture("copy.json")], out, self.env)
+        md, _ = self.render("real", [fixture("copy.json")])
         self.assertIn("## copy: copying memory that may not be there", md)
         self.assertIn("](ratio-copy.png)", md)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_copy.py TOOL [TestClass ...] [unittest options]")
-    TOOL = os.path.abspath(sys.argv[1])
-    if not os.access(TOOL, os.X_OK):
-        sys.exit(f"test_copy.py: {TOOL}: not an executable file")
-    sys.path.insert(0, os.path.dirname(TOOL))
-    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)
+    reportlib.tool_argument()
+    unittest.main(verbosity=2)

@@ -28,7 +28,6 @@ sys.dont_write_bytecode = True
 from reportlib import fixture  # noqa: E402
 import reportlib  # noqa: E402
 
-TOOL = None          # set from argv in __main__
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tools"))
 from hotline_report import criteria  # noqa: E402
@@ -119,9 +118,7 @@ class LookupReportTests(ToolCase):
         cls.sim = os.path.join(cls.tmp, "sim-thunderx2.json")
         with open(cls.sim, "w") as f:
             json.dump(sim_doc(), f)
-        out = os.path.join(cls.tmp, "both")
-        cls.md = reportlib.run_report(TOOL, [cls.bench, cls.sim], out, cls.env)
-        cls.app = reportlib.appendix(out)
+        cls.md, cls.app = cls.render("both", [cls.bench, cls.sim])
 
     def row(self, measure):
         hits = summary_row(self.md, measure)
@@ -184,10 +181,8 @@ class OlderFileTests(ToolCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        out = os.path.join(cls.tmp, "old")
-        cls.md = reportlib.run_report(TOOL, [fixture("verdicts.json"),
-                                             fixture("full-sim-thunderx2.json")], out, cls.env)
-        cls.app = reportlib.appendix(out)
+        cls.md, cls.app = cls.render("old", [fixture("verdicts.json"),
+                                             fixture("full-sim-thunderx2.json")])
 
     def test_no_lookup_rows(self):
         self.assertEqual(summary_row(self.md, "rcuref /"), [])
@@ -209,7 +204,5 @@ class OlderFileTests(ToolCase):
 
 
 if __name__ == "__main__":
-    TOOL = os.path.abspath(sys.argv[1])
-    if not os.access(TOOL, os.X_OK):
-        sys.exit(f"test_lookups.py: {TOOL}: not an executable file")
-    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)
+    reportlib.tool_argument()
+    unittest.main(verbosity=2)

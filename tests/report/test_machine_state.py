@@ -23,12 +23,6 @@ sys.dont_write_bytecode = True
 from reportlib import fixture  # noqa: E402
 import reportlib  # noqa: E402
 
-TOOL = None          # set from argv in __main__
-
-
-def run_report(paths, out, env):
-    return reportlib.run_report(TOOL, paths, out, env)
-
 
 def section(md, heading):
     start = md.index(heading)
@@ -44,12 +38,9 @@ class ReportTests(reportlib.ReportCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        env = cls.env
-        cls.md = run_report([fixture("machine-state.json")], os.path.join(cls.tmp, "new"), env)
-        cls.old = run_report([fixture("verdicts.json")], os.path.join(cls.tmp, "old"), env)
         # the files' sections are in appendix.md (issue 16: report.md is the answer)
-        cls.app = reportlib.appendix(os.path.join(cls.tmp, "new"))
-        cls.old_app = reportlib.appendix(os.path.join(cls.tmp, "old"))
+        cls.md, cls.app = cls.render("new", [fixture("machine-state.json")])
+        cls.old, cls.old_app = cls.render("old", [fixture("verdicts.json")])
 
     def test_file_line(self):
         env = self.app.index("#### Environment")
@@ -158,10 +149,5 @@ class UnitTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_machine_state.py TOOL [TestClass ...] [unittest options]")
-    TOOL = os.path.abspath(sys.argv[1])
-    if not os.access(TOOL, os.X_OK):
-        sys.exit(f"test_machine_state.py: {TOOL}: not an executable file")
-    sys.path.insert(0, os.path.dirname(TOOL))
-    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)
+    reportlib.tool_argument()
+    unittest.main(verbosity=2)

@@ -57,9 +57,8 @@ class TwoMachinesTests(reportlib.ReportCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.md = run_report([fixture("verdicts.json"), fixture("machine-arm64.json")],
-                            os.path.join(cls.tmp, "two"), cls.env)
-        cls.app = reportlib.appendix(os.path.join(cls.tmp, "two"))
+        cls.md, cls.app = cls.render("two", [fixture("verdicts.json"),
+                                             fixture("machine-arm64.json")])
         cls.head, cls.rows = summary(cls.md)
 
     def row(self, rows, measure):
@@ -174,10 +173,5 @@ class MachinesUnitTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_machines.py TOOL [TestClass ...] [unittest options]")
-    TOOL = os.path.abspath(sys.argv[1])
-    if not os.access(TOOL, os.X_OK):
-        sys.exit(f"test_machines.py: {TOOL}: not an executable file")
-    sys.path.insert(0, os.path.dirname(TOOL))
-    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)
+    TOOL = reportlib.tool_argument()
+    unittest.main(verbosity=2)

@@ -21,6 +21,7 @@ import unittest
 sys.dont_write_bytecode = True
 
 from reportlib import fixture  # noqa: E402
+import reportlib  # noqa: E402
 
 TOOL = None          # set from argv in __main__
 
@@ -517,8 +518,5 @@ class LatencyAndAttemptsTests(PlotCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_plots.py TOOL [unittest args]")
-    TOOL = os.path.abspath(sys.argv.pop(1))
-    sys.path.insert(0, os.path.dirname(TOOL))
+    TOOL = reportlib.tool_argument()
     unittest.main(verbosity=2)

@@ -30,15 +30,12 @@ import unittest
 
 sys.dont_write_bytecode = True
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(HERE, "fixtures")
+from reportlib import FIXTURES, appendix, fixture  # noqa: E402
+import reportlib  # noqa: E402
+
 TOOL = None          # set from argv in __main__
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 EN = "\u2013"
-
-
-def fixture(name):
-    return os.path.join(FIXTURES, name)
 
 
 # What a successful run says on stderr about a file without a "subjects" object (an older
@@ -63,12 +60,6 @@ def notes(paths):
 def main(out):
     """OUT/report.md: the title, the summary and the short sections (brief.py)."""
     with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-        return f.read()
-
-
-def appendix(out):
-    """OUT/appendix.md: every file's full sections (what report.md held before issue 16)."""
-    with open(os.path.join(out, "appendix.md"), encoding="utf-8") as f:
         return f.read()
 
 
@@ -233,8 +224,9 @@ class ToolCase(unittest.TestCase):
             cache[name] = self.report(name, *fixtures)
         return cache[name]
 
-    def edited(self, name, source, edit):
-        """Run the tool on a copy of fixture SOURCE changed by EDIT(data); return (dir, text)."""
+    def edited(self, name, source, edit, prefix="edited-"):
+        """Run the tool on a copy of fixture SOURCE changed by EDIT(data), into PREFIX + NAME;
+        return (dir, text)."""
         with open(fixture(source)) as f:
             data = json.load(f)
         edit(data)
@@ -242,7 +234,7 @@ class ToolCase(unittest.TestCase):
         path = os.path.join(self.tmp, "in", name)
         with open(path, "w") as f:
             json.dump(data, f)
-        out = self.outdir("edited-" + name)
+        out = self.outdir(prefix + name)
         rc, so, se = self.run_report_tool(path, "-o", out)
         self.assertEqual((rc, se), (0, notes([path])), f"{name}: expected exit 0 and no stderr "
                                                        f"(but a line for an older file)")
@@ -680,20 +672,12 @@ class DerivedInputTests(ToolCase):
     """Inputs derived from the fixtures: other shapes of the same schema."""
 
     def derive(self, name, fn, source="threads.json", edit=None):
-        with open(fixture(source)) as f:
-            data = json.load(f)
-        data["results"] = [r for r in data["results"] if fn(r)]
-        if edit:
-            edit(data)
-        os.makedirs(os.path.join(self.tmp, "in"), exist_ok=True)
-        path = os.path.join(self.tmp, "in", name)
-        with open(path, "w") as f:
-            json.dump(data, f)
-        out = self.outdir("derived-" + name)
-        rc, so, se = self.run_report_tool(path, "-o", out)
-        self.assertEqual((rc, se), (0, notes([path])), f"{name}: expected exit 0 and no stderr "
-                                                       f"(but a line for an older file)")
-        return out, appendix(out)
+        """edited() with only the results FN keeps, then EDIT(data) if given."""
+        def change(data):
+            data["results"] = [r for r in data["results"] if fn(r)]
+            if edit:
+                edit(data)
+        return self.edited(name, source, change, "derived-")
 
     def test_one_thread_count_gives_bar_chart(self):
         out, md = self.derive("two.json", lambda r: r["scenario"] == "contend" and r["threads"] == 2)
@@ -2261,10 +2245,5 @@ class PlotHelperTests(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_report.py TOOL [TestClass ...] [unittest options]")
-    TOOL = os.path.abspath(sys.argv[1])
-    if not os.access(TOOL, os.X_OK):
-        sys.exit(f"test_report.py: {TOOL}: not an executable file")
-    sys.path.insert(0, os.path.dirname(TOOL))
-    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)
+    TOOL = reportlib.tool_argument()
+    unittest.main(verbosity=2)

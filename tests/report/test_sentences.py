@@ -25,6 +25,8 @@ import unittest
 
 sys.dont_write_bytecode = True
 
+import reportlib  # noqa: E402
+
 
 class Doc:
     """The little of a loaded document that subtitle() reads."""
@@ -159,7 +161,5 @@ class ZeroSentences(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_sentences.py TOOL [unittest options]")
-    sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))
-    unittest.main(argv=[sys.argv[0]] + sys.argv[2:])
+    reportlib.tool_argument()
+    unittest.main()

@@ -20,7 +20,7 @@ import unittest
 
 sys.dont_write_bytecode = True
 
-from reportlib import fixture  # noqa: E402
+from reportlib import crit_rows, fixture, summary_rows  # noqa: E402
 import reportlib  # noqa: E402
 
 TOOL = None          # set from argv in __main__
@@ -29,25 +29,6 @@ TOOL = None          # set from argv in __main__
 MACHINE_WORDS = ("Intel", "Xeon", "AMD", "EPYC", "Emerald Rapids", "Sapphire Rapids", "Zen",
                  "Neoverse", "Ampere", "ThunderX2", "Graviton", "Cascade Lake", "VM", "2 cores",
                  "machine kind")
-
-
-def run_report(paths, out, env):
-    return reportlib.run_report(TOOL, paths, out, env)
-
-
-def summary_rows(md):
-    """{measure: row text} of the summary table (the first table after its heading)."""
-    start = md.index("## Summary")
-    rows = {}
-    for line in md[start:].splitlines()[2:]:
-        if not line.startswith("|"):
-            if rows:
-                break
-            continue
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) >= 2 and cells[1] not in ("measure", "---"):
-            rows[cells[1]] = line
-    return rows
 
 
 class ToolCase(reportlib.ReportCase):
@@ -60,27 +41,21 @@ class VerdictReportTests(ToolCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.md = run_report([fixture("verdicts.json")], os.path.join(cls.tmp, "v"), cls.env)
-        cls.app = reportlib.appendix(os.path.join(cls.tmp, "v"))
+        cls.md, cls.app = cls.render("v", [fixture("verdicts.json")])
         cls.rows = summary_rows(cls.md)
 
-    def row(self, measure):
-        hit = [r for m, r in self.rows.items() if m.startswith(measure)]
-        self.assertEqual(len(hit), 1, f"one summary row for {measure!r}; rows: {self.rows}")
-        return hit[0]
-
     def test_clear_result_holds(self):
-        r = self.row("refcount / atomic_faa ops/s, 2 threads")
+        r = self.summary_row("refcount / atomic_faa ops/s, 2 threads")
         self.assertIn("1.00x [0.99x, 1.01x]", r)
         self.assertIn("**holds** (\u2265 0.95x)", r)
 
     def test_clearly_below_does_not_hold(self):
-        r = self.row("lockref / cas_loop ops/s, 2 threads")
+        r = self.summary_row("lockref / cas_loop ops/s, 2 threads")
         self.assertIn("0.70x [0.70x, 0.70x]", r)
         self.assertIn("**does not hold** (\u2265 0.85x)", r)
 
     def test_bimodal_around_threshold_cannot_tell(self):
-        r = self.row("qspinlock / pthread_mutex ops/s")
+        r = self.summary_row("qspinlock / pthread_mutex ops/s")
         self.assertIn("0.70x [0.30x, 0.72x] 8 threads on 2 CPUs", r)
         self.assertIn("**cannot tell at this noise** (\u2265 0.5x)", r)
         self.assertIn("bimodal: 2 values at 0.30\u20130.32 and 3 at 0.70\u20130.72", r)
@@ -96,7 +71,7 @@ class VerdictReportTests(ToolCase):
 
     def test_three_repetitions_cannot_tell(self):
         """contend.json has 3 repetitions: a 75% interval gives no verdict."""
-        md = run_report([fixture("contend.json")], os.path.join(self.tmp, "c3"), self.env)
+        md, _ = self.render("c3", [fixture("contend.json")])
         r = [v for m, v in summary_rows(md).items() if m.startswith("lockref / cas_loop")][0]
         self.assertIn("**cannot tell at this noise** (\u2265 0.85x): 3 repetitions: the interval "
                       "reaches only 75.0%", r)
@@ -122,8 +97,7 @@ class FirstScreenTests(ToolCase):
             paths.append(os.path.join(cls.tmp, name))
             with open(paths[-1], "w") as f:
                 json.dump(data, f)
-        cls.md = run_report(paths, os.path.join(cls.tmp, "all"), cls.env)
-        cls.app = reportlib.appendix(os.path.join(cls.tmp, "all"))
+        cls.md, cls.app = cls.render("all", paths)
 
     def test_summary_on_first_screen(self):
         lines = self.md.splitlines()
@@ -275,29 +249,14 @@ LLC = 32 * MIB
 
 def zero_result(subject, size, runs, mode="hot", llc=LLC):
     """A zero result of SUBJECT at SIZE with these GB/s RUNS (the median is the headline)."""
-    med = sorted(runs)[len(runs) // 2]
-    return {"scenario": "zero", "subject": subject, "threads": 1, "size": size,
-            "retry_limit": None, "mode": mode, "headline": "gb_per_sec", "gb_per_sec": med,
-            "ns_per_op": size / med, "ops_per_sec": med * 1e9 / size, "runs": list(runs),
-            "llc_bytes": llc, "variant": subject if subject in ("nontemporal", "rep_stosb")
-            else None}
+    return reportlib.sized_result("zero", subject, size, runs, mode, llc=llc,
+                                  variant=subject if subject in ("nontemporal", "rep_stosb")
+                                  else None)
 
 
 def zero_file(path, results):
     """fixtures/zero.json's env and facts with RESULTS, written to PATH."""
-    with open(fixture("zero.json")) as f:
-        data = json.load(f)
-    data["results"] = results
-    with open(path, "w") as f:
-        json.dump(data, f)
-    return path
-
-
-def crit_rows(app):
-    """{criterion: row} of the appendix's done criteria."""
-    sec = app[app.index("#### Done criteria"):]
-    return {line.split(" | ")[0][2:]: line for line in sec.splitlines()
-            if line.startswith("| ") and "criterion" not in line}
+    return reportlib.with_results("zero.json", path, results)
 
 
 def geomean_results():
@@ -474,25 +433,17 @@ class ZeroCriteriaReportTests(ToolCase):
     def setUpClass(cls):
         super().setUpClass()
         path = zero_file(os.path.join(cls.tmp, "geo.json"), geomean_results())
-        out = os.path.join(cls.tmp, "g")
-        cls.geo = summary_rows(run_report([path], out, cls.env))
-        cls.geo_app = reportlib.appendix(out)
+        md, cls.geo_app = cls.render("g", [path])
+        cls.geo = summary_rows(md)
         path = zero_file(os.path.join(cls.tmp, "z17.json"),
                          bandwidth_results() + [
                              zero_result("hl_zero", 100, [8.0, 8.1, 8.0, 8.2, 8.1], "cold"),
                              zero_result("glibc_memset", 100, [10.0] * 5, "cold")])
-        out = os.path.join(cls.tmp, "z")
-        cls.md = run_report([path], out, cls.env)
-        cls.app = reportlib.appendix(out)
+        cls.md, cls.app = cls.render("z", [path])
         cls.rows = summary_rows(cls.md)
 
-    def row(self, start):
-        hit = [r for m, r in self.rows.items() if m.startswith(start)]
-        self.assertEqual(len(hit), 1, f"one summary row for {start!r}; rows: {self.rows}")
-        return hit[0]
-
     def test_summary_cold_row(self):
-        r = self.row("hl_zero / glibc_memset GB/s, cold")
+        r = self.summary_row("hl_zero / glibc_memset GB/s, cold")
         self.assertIn("0.81x [0.80x, 0.82x] at 100 B", r)
         self.assertIn("**does not hold** (\u2265 0.95x)", r)
 
@@ -506,10 +457,10 @@ class ZeroCriteriaReportTests(ToolCase):
         self.assertIn("each size weighted alike, the first 5 repetitions at each", r)
 
     def test_summary_bandwidth_rows(self):
-        r = self.row("hl_zero / max(nontemporal, rep_stosb)")
+        r = self.summary_row("hl_zero / max(nontemporal, rep_stosb)")
         self.assertIn("0.80x [0.80x, 0.80x] at 64 MiB, hot", r)
         self.assertIn("**does not hold** (\u2265 0.9x); 2 sizes: 1 do not hold, 1 hold", r)
-        r = self.row("glibc_memset / max(nontemporal, rep_stosb)")
+        r = self.summary_row("glibc_memset / max(nontemporal, rep_stosb)")
         self.assertIn("0.50x [0.50x, 0.75x] at 64 MiB, hot", r)
         self.assertIn("a figure (no threshold); the lowest of 2 sizes", r)
 
@@ -547,9 +498,7 @@ class OlderZeroFileTests(ToolCase):
         with open(fixture("zero.json")) as f:
             rs = [r for r in json.load(f)["results"]
                   if r.get("mode") != "cold" and r["subject"] != "nontemporal"]
-        out = os.path.join(cls.tmp, "old")
-        cls.md = run_report([zero_file(os.path.join(cls.tmp, "old.json"), rs)], out, cls.env)
-        cls.app = reportlib.appendix(out)
+        cls.md, cls.app = cls.render("old", [zero_file(os.path.join(cls.tmp, "old.json"), rs)])
 
     def test_not_checked_in_one_line(self):
         rows = crit_rows(self.app)
@@ -574,10 +523,5 @@ class OlderZeroFileTests(ToolCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_verdicts.py TOOL [TestClass ...] [unittest options]")
-    TOOL = os.path.abspath(sys.argv[1])
-    if not os.access(TOOL, os.X_OK):
-        sys.exit(f"test_verdicts.py: {TOOL}: not an executable file")
-    sys.path.insert(0, os.path.dirname(TOOL))
-    unittest.main(argv=[sys.argv[0]] + sys.argv[2:], verbosity=2)
+    TOOL = reportlib.tool_argument()
+    unittest.main(verbosity=2)

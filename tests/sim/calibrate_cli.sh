@@ -74,8 +74,4 @@ expect_bad "--calibrate-max-error only --calibrate" --calibrate-max-error 1 \
 expect_bad "--calibrate $fixture rms log error above 0.1 --calibrate-max-error 0.20" \
 	--calibrate "$fixture" --calibrate-max-error 0.1 --policy cas_loop --threads 2
 
-if [ "$failures" -ne 0 ]; then
-	echo "$failures failure(s)"
-	exit 1
-fi
-echo "all refusals as expected"
+finish "all refusals as expected"

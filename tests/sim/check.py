@@ -46,14 +46,20 @@ def result(doc, subject, threads):
     sys.exit(f"FAIL: no result for {subject} at {threads} threads")
 
 
+def attempts_in_published_range(name, fig, n, op_count):
+    """cas_loop at N threads on FIG's sim_check preset (run NAME, OP_COUNT ops) needs a mean
+    number of attempts per success within its range."""
+    preset, (lo, hi) = fig["sim_check"]["preset"], fig["sim_check"]["range"]
+    doc, _ = run(name, "--machine", preset, "--policy", "cas_loop", "--threads", str(n),
+                 "--ops", str(op_count))
+    a = result(doc, "cas_loop", n)["attempts_per_success"]["mean"]
+    expect(lo <= a <= hi, f"{preset} cas_loop at {n} threads: {lo:g}-{hi:g} attempts per success "
+           f"(published: {fig['text']}), saw {a:.2f}")
+
+
 def thunderx2_28_threads_need_12_to_40_attempts():
     fig = anchor("lockref_attempts", "thunderx2")
-    n, (lo, hi) = fig["threads"], fig["sim_check"]["range"]
-    doc, _ = run("tx2_28", "--machine", fig["sim_check"]["preset"], "--policy", "cas_loop",
-                 "--threads", str(n), "--ops", str(ops(40000, 5000)))
-    a = result(doc, "cas_loop", n)["attempts_per_success"]["mean"]
-    expect(lo <= a <= hi, f"thunderx2 cas_loop at {n} threads: {lo:g}-{hi:g} attempts per success "
-           f"(published: {fig['text']}), saw {a:.2f}")
+    attempts_in_published_range("tx2_28", fig, fig["threads"], ops(40000, 5000))
 
 
 def thunderx2_attempts_spread_not_round_robin():
@@ -74,12 +80,7 @@ def thunderx2_attempts_spread_not_round_robin():
 
 def x86_28_threads_need_1_5_to_6_attempts():
     fig = anchor("lockref_attempts", "x86_high_core")
-    n, (lo, hi) = fig["sim_check"]["threads"], fig["sim_check"]["range"]
-    doc, _ = run("x86_28", "--machine", fig["sim_check"]["preset"], "--policy", "cas_loop",
-                 "--threads", str(n), "--ops", str(ops(100000, 10000)))
-    a = result(doc, "cas_loop", n)["attempts_per_success"]["mean"]
-    expect(lo <= a <= hi, f"x86-server cas_loop at {n} threads: {lo:g}-{hi:g} attempts per success "
-           f"(published: {fig['text']}), saw {a:.2f}")
+    attempts_in_published_range("x86_28", fig, fig["sim_check"]["threads"], ops(100000, 10000))
 
 
 def thunderx2_224_threads_limit_and_lock_beat_unbounded():

@@ -92,13 +92,6 @@ expect_lost closed --list
 expect_lost json $safe --json "$tmp/no/such/dir/o.json"
 [ -e "$tmp/no" ] && fail "--json in a missing directory: expected nothing created, found $tmp/no"
 # Refused before anything is written: still 2, even with stdout closed.
-run_tool $safe --ops 5 >&- 2>"$tmp/err"
-status=$?
-[ "$status" -eq 2 ] ||
-	fail "--ops 5 with stdout closed: expected exit status 2, got $status: $(cat "$tmp/err")"
+expect_refused_closed $safe --ops 5
 
-if [ "$failures" -ne 0 ]; then
-	echo "$failures failure(s)"
-	exit 1
-fi
-echo "all refusals and answers as expected"
+finish "all refusals and answers as expected"

@@ -117,6 +117,16 @@ int run_self_child(const char *scenario, const char *env_name, const char *env_v
 	return status;
 }
 
+void run_child_output(const char *scenario, const char *env_name, const char *env_value,
+		      struct child_output *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->status = run_self_child(scenario, env_name, env_value, c->out, sizeof(c->out), c->err,
+				   sizeof(c->err));
+	for (const char *p = c->err; *p; p++)
+		c->err_lines += *p == '\n';
+}
+
 const char *describe_status(int status, char *buf, size_t size)
 {
 	if (WIFEXITED(status))

@@ -20,6 +20,10 @@
  * looked up in PATH; children inherit the variable, so they can re-execute
  * in turn. tests/build's scripts run the programs they build through it too.
  *
+ * run_child_output(scenario, env_name, env_value, c) is run_self_child
+ * into a struct child_output: its status, its stdout and stderr (each cut
+ * to fit) and how many lines stderr has.
+ *
  * describe_status(status, buf, size) says what a waitpid() status means
  * ("exited with 3", "was killed by signal 11 (Segmentation fault)") and
  * returns buf.
@@ -31,6 +35,15 @@
 
 int run_self_child(const char *scenario, const char *env_name, const char *env_value, char *out,
 		   size_t out_size, char *err, size_t err_size);
+
+struct child_output {
+	int status; /* waitpid()'s */
+	char out[2048], err[8192];
+	int err_lines;
+};
+
+void run_child_output(const char *scenario, const char *env_name, const char *env_value,
+		      struct child_output *c);
 
 const char *describe_status(int status, char *buf, size_t size);
 

@@ -18,18 +18,46 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <hotline/copy.h>
+#include <hotline/zero.h>
+
 #include "../../src/plan.h"
 #include "support/fault_grid.h"
 #include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
 #include "support/scale.h"
+#include "support/variants.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 #define MAX_D	    130 /* distances 0..MAX_D from the start to the protected page */
 #define MAX_N	    300 /* lengths 0..MAX_N */
 #define EDGE_CANARY 192 /* canary bytes checked before dst, per call */
+
+/* hl_try_zero through the call pointer of the grids (support/fault_case.h): src unused. */
+static size_t try_zero(void *dst, const void *src, size_t n)
+{
+	(void)src;
+	return hl_try_zero(dst, n);
+}
+
+struct fault_api fault_api_try_zero(const char **subjects, int n,
+				    void (*plan)(struct hl_size_plan *p))
+{
+	const struct fault_api api = {"hl_try_zero", try_zero, false, zero_use, plan, subjects, n};
+
+	return api;
+}
+
+struct fault_api fault_api_try_copy(const char **subjects, int n,
+				    void (*plan)(struct hl_size_plan *p))
+{
+	const struct fault_api api = {"hl_try_copy", hl_try_copy, true, copy_use,
+				      plan,	     subjects,	  n};
+
+	return api;
+}
 
 static const char *side_name(enum fault_side side)
 {

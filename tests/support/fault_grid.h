@@ -55,6 +55,17 @@ struct fault_api {
 
 enum fault_side { FAULT_SRC_HOLE, FAULT_DST_HOLE };
 
+/*
+ * hl_try_zero (through a call that ignores src) and hl_try_copy as the grids call them, in the
+ * n variants subjects lists (support/variants.h: zero_subjects, copy_subjects), with plan the
+ * plan in force (src/plan.h: internal to the library, so the test, which links the static
+ * library, passes it).
+ */
+struct fault_api fault_api_try_zero(const char **subjects, int n,
+				    void (*plan)(struct hl_size_plan *p));
+struct fault_api fault_api_try_copy(const char **subjects, int n,
+				    void (*plan)(struct hl_size_plan *p));
+
 void fault_grid_edges(const struct fault_api *api, enum fault_side side, int prot);
 void fault_grid_deep(const struct fault_api *api);
 void fault_grid_hole(const struct fault_api *api);

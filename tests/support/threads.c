@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * support/threads.c - start_threads, join_threads and the clocks and ids workers read.
+ * support/threads.c - start_threads, join_threads, the barriers of a round, and the clocks
+ * and ids workers read.
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,19 @@ void join_threads(pthread_t *tids, int n)
 {
 	for (int i = 0; i < n; i++)
 		assert_int_equal(pthread_join(tids[i], NULL), 0);
+}
+
+void barriers_init(unsigned int count, pthread_barrier_t *start, pthread_barrier_t *end)
+{
+	assert_int_equal(pthread_barrier_init(start, NULL, count), 0);
+	if (end)
+		assert_int_equal(pthread_barrier_init(end, NULL, count), 0);
+}
+
+void barriers_destroy(pthread_barrier_t *start, pthread_barrier_t *end)
+{
+	pthread_barrier_destroy(start);
+	pthread_barrier_destroy(end);
 }
 
 double now(void)

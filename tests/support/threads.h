@@ -8,6 +8,10 @@
  * count: cmocka's assertions are not thread-safe, so the main thread asserts
  * after joining.
  *
+ * barriers_init(count, start, end) makes the barriers a round's threads
+ * meet at, each for count threads, failing the test if one cannot be made;
+ * end may be NULL (start alone). barriers_destroy(start, end) destroys both.
+ *
  * next_rand(&seed) is xorshift32, a cheap per-thread sequence (seed not 0);
  * now() is CLOCK_MONOTONIC in seconds; gettid_() is the calling thread's
  * kernel id; thread_state(tid) is the state letter of a thread of this
@@ -22,6 +26,8 @@
 
 void start_threads(pthread_t *tids, int n, void *(*fn)(void *), void *args, size_t arg_size);
 void join_threads(pthread_t *tids, int n);
+void barriers_init(unsigned int count, pthread_barrier_t *start, pthread_barrier_t *end);
+void barriers_destroy(pthread_barrier_t *start, pthread_barrier_t *end);
 
 double now(void);
 int gettid_(void);

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * support/fault_threads.c - worker threads faulting at once, in every variant and while the
+ * variant switches (support/fault_threads.h).
+ */
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "support/fault_threads.h"
+#include "support/threads.h"
+
+#define MAX_WORKERS 16
+
+static struct worker_counts *counts(const struct fault_workers *fw, int i)
+{
+	return (struct worker_counts *)((char *)fw->w + (size_t)i * fw->size);
+}
+
+void fault_workers_check(const struct variant_api *api, const struct fault_workers *fw,
+			 const char *what)
+{
+	for (int i = 0; i < fw->n; i++) {
+		if (counts(fw, i)->done == 0)
+			fail_msg("%s: thread %d did no calls", what, i);
+		if (counts(fw, i)->variant_wrong)
+			fail_msg("%s: thread %d read hl_%s_variant() %ld times as a name "
+				 "hl_%s_supported() rejects",
+				 what, i, api->family, counts(fw, i)->variant_wrong, api->family);
+	}
+	fw->check(fw->w, what);
+}
+
+void fault_workers_each_variant(const struct variant_api *api, const char **subjects, int n,
+				const struct fault_workers *fw, long iters)
+{
+	pthread_barrier_t start;
+	pthread_t tids[MAX_WORKERS];
+
+	assert_true(fw->n <= MAX_WORKERS);
+	barriers_init((unsigned int)fw->n + 1, &start, NULL);
+	for (int s = 0; s < n; s++) {
+		variant_use(api, subjects[s]);
+		fw->setup(fw->w, &start, iters, NULL);
+		start_threads(tids, fw->n, fw->fn, fw->w, fw->size);
+		pthread_barrier_wait(&start);
+		join_threads(tids, fw->n);
+		fault_workers_check(api, fw, subjects[s]);
+	}
+	pthread_barrier_destroy(&start);
+	variant_use(api, "auto");
+}
+
+void fault_workers_switching(const struct variant_api *api, const char **subjects, int n,
+			     const struct fault_workers *fw)
+{
+	pthread_barrier_t start;
+	pthread_t tids[MAX_WORKERS];
+	atomic_bool stop = false;
+	long switches = 0;
+	double end;
+
+	assert_true(fw->n <= MAX_WORKERS);
+	barriers_init((unsigned int)fw->n + 1, &start, NULL);
+	fw->setup(fw->w, &start, 0, &stop);
+	start_threads(tids, fw->n, fw->fn, fw->w, fw->size);
+	pthread_barrier_wait(&start);
+	end = now() + 0.5;
+	while (now() < end) {
+		if (api->use(subjects[switches % n]) != 0)
+			break;
+		switches++;
+		usleep(100);
+	}
+	atomic_store(&stop, true);
+	join_threads(tids, fw->n);
+	pthread_barrier_destroy(&start);
+	if (now() < end)
+		fail_msg("hl_%s_use(\"%s\") failed while the threads ran", api->family,
+			 subjects[switches % n]);
+	print_message("%ld switches; calls per thread", switches);
+	for (int i = 0; i < fw->n; i++)
+		print_message("%s %ld", i ? "," : "", counts(fw, i)->done);
+	print_message("\n");
+	fault_workers_check(api, fw, "variants switching");
+	variant_use(api, "auto");
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/*
+ * support/fault_threads.h - worker threads faulting at once, in every variant and while the
+ * variant switches: the harness test_try_zero_threads and test_try_copy_threads share.
+ *
+ * Each worker struct starts with a struct worker_counts, which the worker
+ * keeps with worker_count_call(&w->counts, api, i) after each call: how
+ * many calls it made, and how many times (every 64th call) it read
+ * api->variant() as a name api->supported() rejects, which it may not do
+ * even while another thread switches the variant.
+ *
+ * struct fault_workers describes the n workers at w (size bytes each):
+ * their thread function, setup (fills them: the barrier start, iters
+ * calls, or until *stop if stop is not NULL) and check (the family's own
+ * checks of each worker's results, naming what; then unmaps their
+ * buffers).
+ *  - fault_workers_each_variant(api, subjects, n, fw, iters): for each
+ *    subject, the workers set up, started together, joined and checked;
+ *    ends in "auto";
+ *  - fault_workers_switching(api, subjects, n, fw): the workers run while
+ *    the main thread uses each subject in turn, 100 us apart, for half a
+ *    second; then stopped, joined and checked; a failed use fails the test
+ *    after the join; ends in "auto".
+ * Both end with fault_workers_check(api, fw, what): every worker made
+ * calls and never read a bad variant, then fw->check.
+ */
+#ifndef HOTLINE_TESTS_SUPPORT_FAULT_THREADS_H
+#define HOTLINE_TESTS_SUPPORT_FAULT_THREADS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "support/variants.h"
+
+struct worker_counts {
+	long done;	    /* calls made */
+	long variant_wrong; /* api->variant() read as a name api->supported() rejects */
+};
+
+static inline void worker_count_call(struct worker_counts *c, const struct variant_api *api, long i)
+{
+	c->done++;
+	if (i % 64 == 0 && !api->supported(api->variant()))
+		c->variant_wrong++; /* read while another thread may switch it */
+}
+
+struct fault_workers {
+	int n;
+	void *w; /* n workers of size bytes, each starting with a struct worker_counts */
+	size_t size;
+	void *(*fn)(void *worker);
+	void (*setup)(void *w, pthread_barrier_t *start, long iters, atomic_bool *stop);
+	void (*check)(void *w, const char *what);
+};
+
+void fault_workers_each_variant(const struct variant_api *api, const char **subjects, int n,
+				const struct fault_workers *fw, long iters);
+void fault_workers_switching(const struct variant_api *api, const char **subjects, int n,
+			     const struct fault_workers *fw);
+void fault_workers_check(const struct variant_api *api, const struct fault_workers *fw,
+			 const char *what);
+
+#endif /* HOTLINE_TESTS_SUPPORT_FAULT_THREADS_H */
