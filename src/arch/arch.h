@@ -63,6 +63,11 @@ struct hl_zero_impl {
  * tests hold the rules to the tables).
  */
 extern const struct hl_zero_impl hl_arch_zero_impls[];
+
+/* A variant of the assembly, declared: hl__zero_<name> for hl_zero, hl__try_zero_<name> armed. */
+#define HL_ZERO_VARIANT(name)                                                                      \
+	size_t hl__zero_##name(void *dst, size_t n);                                               \
+	size_t hl__try_zero_##name(void *dst, size_t n)
 extern size_t hl__zero_vec_max, hl__zero_rep_max;
 
 /*

@@ -35,6 +35,7 @@
  */
 
 #include "../asm.h"
+#include "thread_top.h"
 
 /* clang-format off */
 
@@ -91,6 +92,29 @@ ENDFUNC hl__copy_ldp_stp_from_progress
  * loop at most 128 bytes). Uses x3-x9 and q0-q3. Not timed: this
  * machine's arm64 is qemu.
  */
+/* LINE64: the 64 bytes at x1 loaded (q0-q3), then stored at x0. */
+.macro LINE64
+	ldp	q0, q1, [x1]
+	ldp	q2, q3, [x1, #32]
+	stp	q0, q1, [x0]
+	stp	q2, q3, [x0, #32]
+.endm
+
+/*
+ * WORDS bit, next, a, b, size: unless bit of n (x3) is clear (then to
+ * next), copy the first and the last size bytes (registers a and b, x or
+ * w), both loaded before either is stored, and return 0.
+ */
+.macro WORDS bit, next, a, b, size
+	tbz	x3, #\bit, \next
+	ldr	\a, [x1]
+	ldr	\b, [x4, #-\size]
+	str	\a, [x0]
+	str	\b, [x2, #-\size]
+	mov	x0, #0
+	ret
+.endm
+
 .macro LDP_STP_BODY
 	cmp	x3, #16
 	b.lo	20f
@@ -110,20 +134,8 @@ ENDFUNC hl__copy_ldp_stp_from_progress
 	stp	q3, q1, [x2, #-32]
 	mov	x0, #0
 	ret
-20:	tbz	x3, #3, 21f
-	ldr	x5, [x1]
-	ldr	x6, [x4, #-8]
-	str	x5, [x0]
-	str	x6, [x2, #-8]
-	mov	x0, #0
-	ret
-21:	tbz	x3, #2, 22f
-	ldr	w5, [x1]
-	ldr	w6, [x4, #-4]
-	str	w5, [x0]
-	str	w6, [x2, #-4]
-	mov	x0, #0
-	ret
+20:	WORDS	3, 21f, x5, x6, 8
+21:	WORDS	2, 22f, w5, w6, 4
 22:	cbz	x3, 29f
 	lsr	x7, x3, #1
 	ldrb	w5, [x1]
@@ -134,10 +146,7 @@ ENDFUNC hl__copy_ldp_stp_from_progress
 	strb	w8, [x2, #-1]
 	mov	x0, #0
 	ret
-24:	ldp	q0, q1, [x1]
-	ldp	q2, q3, [x1, #32]
-	stp	q0, q1, [x0]
-	stp	q2, q3, [x0, #32]
+24:	LINE64
 	sub	x9, x1, x0		/* x9 = src - dst, for the whole loop */
 	sub	x3, x2, #64		/* x3: where the last 64 bytes go */
 	add	x0, x0, #64
@@ -145,20 +154,14 @@ ENDFUNC hl__copy_ldp_stp_from_progress
 	add	x1, x0, x9
 	cmp	x0, x3
 	b.hs	26f
-25:	ldp	q0, q1, [x1]
-	ldp	q2, q3, [x1, #32]
-	stp	q0, q1, [x0]
-	stp	q2, q3, [x0, #32]
+25:	LINE64
 	add	x0, x0, #64
 	add	x1, x1, #64
 	cmp	x0, x3
 	b.lo	25b
 26:	mov	x0, x3			/* back to where the last 64 bytes start */
 	add	x1, x3, x9
-	ldp	q0, q1, [x1]
-	ldp	q2, q3, [x1, #32]
-	stp	q0, q1, [x0]
-	stp	q2, q3, [x0, #32]
+	LINE64
 29:	mov	x0, #0
 	ret
 .endm
@@ -192,10 +195,7 @@ ENDFUNC hl__copy_ldp_stp_from_progress
 	b.cs	\slow
 	adds	x4, x1, x2
 	b.cs	\slow
-	mrs	x6, tpidr_el0
-	adrp	x5, :gottprel:hl__try_zero_thread_top
-	ldr	x5, [x5, #:gottprel_lo12:hl__try_zero_thread_top]
-	ldr	x5, [x6, x5]
+	THREAD_TOP x5, x6
 	cmp	x3, x5
 	b.hi	\slow
 	cmp	x4, x5

@@ -42,6 +42,7 @@
  */
 
 #include "../asm.h"
+#include "thread_top.h"
 
 /* ZVA_BYTES reg, tmp: the DC ZVA block size in bytes, from DCZID_EL0 (4 << BS). */
 .macro ZVA_BYTES reg, tmp
@@ -97,6 +98,25 @@ ENDFUNC hl__zero_bytes_from_dst
  * 4..7 two, 2..3 three, 0 and 1 four (the x86-64 entry's figures are in
  * its SMALL macro). Not timed: this machine's arm64 is qemu.
  */
+/*
+ * ZWORDS bit, next, zr, size: unless bit of n (x1) is clear (then to
+ * next), clear the first and the last size bytes (zr: xzr or wzr) and
+ * return 0.
+ */
+.macro ZWORDS bit, next, zr, size
+	tbz	x1, #\bit, \next
+	str	\zr, [x0]
+	str	\zr, [x2, #-\size]
+	mov	x0, #0
+	ret
+.endm
+
+/* ZLINE64: the 64 bytes at x0 cleared from q0 (zero). */
+.macro ZLINE64
+	stp	q0, q0, [x0]
+	stp	q0, q0, [x0, #32]
+.endm
+
 .macro STP_BODY
 	cmp	x1, #16
 	b.lo	20f
@@ -110,16 +130,8 @@ ENDFUNC hl__zero_bytes_from_dst
 	stp	xzr, xzr, [x2, #-32]
 	mov	x0, #0
 	ret
-20:	tbz	x1, #3, 21f
-	str	xzr, [x0]
-	str	xzr, [x2, #-8]
-	mov	x0, #0
-	ret
-21:	tbz	x1, #2, 22f
-	str	wzr, [x0]
-	str	wzr, [x2, #-4]
-	mov	x0, #0
-	ret
+20:	ZWORDS	3, 21f, xzr, 8
+21:	ZWORDS	2, 22f, wzr, 4
 22:	cbz	x1, 29f
 	strb	wzr, [x0]
 	tbz	x1, #1, 29f
@@ -127,21 +139,18 @@ ENDFUNC hl__zero_bytes_from_dst
 	mov	x0, #0
 	ret
 24:	movi	v0.16b, #0
-	stp	q0, q0, [x0]
-	stp	q0, q0, [x0, #32]
+	ZLINE64
 	add	x0, x0, #64
 	and	x0, x0, #-64
 	sub	x3, x2, #64
 	cmp	x0, x3
 	b.hs	26f
-25:	stp	q0, q0, [x0]
-	stp	q0, q0, [x0, #32]
+25:	ZLINE64
 	add	x0, x0, #64
 	cmp	x0, x3
 	b.lo	25b
 26:	mov	x0, x3		/* the tail's stores start at the progress pointer */
-	stp	q0, q0, [x0]
-	stp	q0, q0, [x0, #32]
+	ZLINE64
 29:	mov	x0, #0
 	ret
 .endm
@@ -161,8 +170,7 @@ ENDFUNC hl__zero_bytes_from_dst
 	bic	x3, x3, x5
 30:	cmp	x0, x3
 	b.hs	31f
-	stp	q0, q0, [x0]
-	stp	q0, q0, [x0, #32]
+	ZLINE64
 	add	x0, x0, #64
 	and	x0, x0, #-64
 	b	30b
@@ -178,15 +186,13 @@ ENDFUNC hl__zero_bytes_from_dst
 33:	sub	x3, x2, #64
 34:	cmp	x0, x3
 	b.hs	35f
-	stp	q0, q0, [x0]
-	stp	q0, q0, [x0, #32]
+	ZLINE64
 	add	x0, x0, #64
 	b	34b
 35:	cmp	x0, x2
 	b.hs	36f
 	mov	x0, x3		/* as above: no store starts below x0 */
-	stp	q0, q0, [x0]
-	stp	q0, q0, [x0, #32]
+	ZLINE64
 36:	mov	x0, #0
 	ret
 .endm
@@ -205,10 +211,7 @@ ENDFUNC hl__zero_bytes_from_dst
 .macro TRY_ZERO_CHECKS slow
 	adds	x2, x0, x1
 	b.cs	\slow
-	mrs	x4, tpidr_el0
-	adrp	x3, :gottprel:hl__try_zero_thread_top
-	ldr	x3, [x3, #:gottprel_lo12:hl__try_zero_thread_top]
-	ldr	x3, [x4, x3]
+	THREAD_TOP x3, x4
 	cmp	x2, x3
 	b.hi	\slow
 .endm

@@ -15,12 +15,9 @@
 #include "supported.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
-#define VARIANT(name)                                                                              \
-	size_t hl__zero_##name(void *dst, size_t n);                                               \
-	size_t hl__try_zero_##name(void *dst, size_t n)
-VARIANT(stp);
-VARIANT(dc_zva);
-VARIANT(mops);
+HL_ZERO_VARIANT(stp);
+HL_ZERO_VARIANT(dc_zva);
+HL_ZERO_VARIANT(mops);
 
 /*
  * The exception table's bounds (../asm.h): the linker names them after the

@@ -30,6 +30,7 @@
 
 #include "../asm.h"
 #include "try_checks.h"
+#include "vec.h"
 
 /* clang-format off */
 
@@ -114,42 +115,16 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 /*
  * Vector registers: register i of width w, ymm/xmm
  * 0-7 (VEX, evex = 0) or 16-23 (EVEX, which leave no dirty upper state);
- * CLD and CST load and store one unaligned (CSTA: aligned) vector.
+ * CLD and CST load and store one unaligned (CSTA: aligned) vector (vec.h).
  */
 .macro CLD evex, w, i, src:vararg
-.if \evex && \w == 64
-	vmovdqu64 \src, %zmm\i
-.elseif \evex && \w == 32
-	vmovdqu64 \src, %ymm\i
-.elseif \evex
-	vmovdqu64 \src, %xmm\i
-.elseif \w == 32
-	vmovdqu	\src, %ymm\i
-.else
-	vmovdqu	\src, %xmm\i
-.endif
+	VMOV	\evex, \w, u, \i, 1, \src
 .endm
 .macro CST evex, w, i, dst:vararg
-.if \evex && \w == 64
-	vmovdqu64 %zmm\i, \dst
-.elseif \evex && \w == 32
-	vmovdqu64 %ymm\i, \dst
-.elseif \evex
-	vmovdqu64 %xmm\i, \dst
-.elseif \w == 32
-	vmovdqu	%ymm\i, \dst
-.else
-	vmovdqu	%xmm\i, \dst
-.endif
+	VMOV	\evex, \w, u, \i, 0, \dst
 .endm
 .macro CSTA evex, w, i, dst:vararg
-.if \evex && \w == 64
-	vmovdqa64 %zmm\i, \dst
-.elseif \evex
-	vmovdqa64 %ymm\i, \dst
-.else
-	vmovdqa	%ymm\i, \dst
-.endif
+	VMOV	\evex, \w, a, \i, 0, \dst
 .endm
 
 /*
@@ -160,6 +135,19 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * the entry's, to this macro, which starts on a 32-byte boundary), none
  * for a single byte. r0 and r1 are the vector registers' numbers.
  */
+/*
+ * CPAIR size, ld, a, b, st, sa, sb: the first and the last size bytes of
+ * n = rdx, both loaded (ld into a and b), then both stored (st from sa
+ * and sb, the same registers' low size bytes), and return.
+ */
+.macro CPAIR size, ld, a, b, st, sa, sb
+	\ld	(%rsi), \a
+	\ld	-\size(%rsi,%rdx), \b
+	\st	\sa, (%rdi)
+	\st	\sb, -\size(%rdi,%rdx)
+	ret
+.endm
+
 .macro CSMALL evex, r0, r1
 	cmpl	$32, %edx
 	jae	30f
@@ -190,21 +178,9 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	CST	\evex, 16, \r0, (%rdi)
 	CST	\evex, 16, \r1, -16(%rdi,%rdx)
 	ret
-34:	movq	(%rsi), %r8
-	movq	-8(%rsi,%rdx), %r9
-	movq	%r8, (%rdi)
-	movq	%r9, -8(%rdi,%rdx)
-	ret
-35:	movl	(%rsi), %r8d
-	movl	-4(%rsi,%rdx), %r9d
-	movl	%r8d, (%rdi)
-	movl	%r9d, -4(%rdi,%rdx)
-	ret
-32:	movzwl	(%rsi), %r8d
-	movzwl	-2(%rsi,%rdx), %r9d
-	movw	%r8w, (%rdi)
-	movw	%r9w, -2(%rdi,%rdx)
-	ret
+34:	CPAIR	8, movq, %r8, %r9, movq, %r8, %r9
+35:	CPAIR	4, movl, %r8d, %r9d, movl, %r8d, %r9d
+32:	CPAIR	2, movzwl, %r8d, %r9d, movw, %r8w, %r9w
 .endm
 
 /*
@@ -220,8 +196,9 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 .endm
 
 /*
- * CTAIL64: the end of the 64-byte vector loop, for n > 512 (rdx = dst_end,
- * r8 = src - dst, the loop done up to at least dst_end - 256). As TAIL64
+ * CTAIL64 aligned, r0, ...: the end of the 64-byte vector loop, for
+ * n > 512 (rdx = dst_end, r8 = src - dst, the loop done up to at least
+ * dst_end - 256), returning; to aligned when dst_end is on a line. As TAIL64
  * in zero.S: four aligned stores end at the last 64-byte boundary of the
  * destination before dst_end, then a byte-masked load and store
  * (AVX512BW) copy the partial line after it, if any; no store straddles a
@@ -233,7 +210,9 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * dst_end are aligned already. rdi, rsi and rax are untouched: the fixup
  * contract holds.
  */
-.macro CTAIL64 r0, r4, r5, r6, r7
+.macro CTAIL64 aligned, r0, r4, r5, r6, r7
+	testb	$63, %dl		/* dst_end on a line: the plain tail */
+	jz	\aligned
 	movq	%rdx, %r9
 	andq	$-64, %r9
 	vmovdqu64 -256(%r9,%r8), %zmm\r4
@@ -252,6 +231,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	vmovdqa64 %zmm\r6, -128(%r9)
 	vmovdqa64 %zmm\r7, -64(%r9)
 	vmovdqu8 %zmm\r0, (%r9){%k1}
+	ret
 .endm
 
 /*
@@ -402,10 +382,7 @@ FUNC \fn, public, (64-TRY_COPY_CHECKS_SIZE)
 	jb	23b
 24:
 .if \evex && \w == 64
-	testb	$63, %dl		/* dst_end not on a line: the masked tail */
-	jz	30f
-	CTAIL64	\v0, \v4, \v5, \v6, \v7
-	ret
+	CTAIL64	30f, \v0, \v4, \v5, \v6, \v7
 30:	CLD	\evex, \w, \v4, (%r9,%r8)
 	CLD	\evex, \w, \v5, \w(%r9,%r8)
 	CLD	\evex, \w, \v6, (2*\w)(%r9,%r8)
@@ -620,14 +597,8 @@ FUNC hl__try_copy_nontemporal
 	movq	%rdx, %rcx
 	addq	%rdi, %rdx
 	xorl	%eax, %eax
-1:	movdqu	(%rsi), %xmm0
-	movdqu	16(%rsi), %xmm1
-	movdqu	32(%rsi), %xmm2
-	movdqu	48(%rsi), %xmm3
-	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm1, 16(%rdi)
-	movdqu	%xmm2, 32(%rdi)
-	movdqu	%xmm3, 48(%rdi)
+1:	LINE_LD	%rsi, 0, 1, 2, 3
+	LINE_ST	movdqu, %rdi, 0, 1, 2, 3
 	movq	%rsi, %r8
 	subq	%rdi, %r8
 	addq	$64, %rdi
@@ -646,28 +617,16 @@ FUNC hl__try_copy_nontemporal
 5:	cmpq	%r9, %rdi
 	jae	3f
 2:	prefetchnta 512(%rsi)
-	movdqu	(%rsi), %xmm0
-	movdqu	16(%rsi), %xmm1
-	movdqu	32(%rsi), %xmm2
-	movdqu	48(%rsi), %xmm3
-	movntdq	%xmm0, (%rdi)
-	movntdq	%xmm1, 16(%rdi)
-	movntdq	%xmm2, 32(%rdi)
-	movntdq	%xmm3, 48(%rdi)
+	LINE_LD	%rsi, 0, 1, 2, 3
+	LINE_ST	movntdq, %rdi, 0, 1, 2, 3
 	addq	$64, %rsi
 	addq	$64, %rdi
 	cmpq	%r9, %rdi
 	jb	2b
 3:	sfence
 	leaq	(%r9,%r8), %r10
-	movdqu	(%r10), %xmm0
-	movdqu	16(%r10), %xmm1
-	movdqu	32(%r10), %xmm2
-	movdqu	48(%r10), %xmm3
-	movdqu	%xmm0, (%r9)
-	movdqu	%xmm1, 16(%r9)
-	movdqu	%xmm2, 32(%r9)
-	movdqu	%xmm3, 48(%r9)
+	LINE_LD	%r10, 0, 1, 2, 3
+	LINE_ST	movdqu, %r9, 0, 1, 2, 3
 4:	ret
 	CT	1b, 4b, hl__copy_bytes_sfence
 ENDFUNC hl__try_copy_nontemporal

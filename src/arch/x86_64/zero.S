@@ -32,6 +32,7 @@
 
 #include "../asm.h"
 #include "try_checks.h"
+#include "vec.h"
 
 /*
  * The length of TRY_ZERO_CHECKS (below) in bytes: 7 + 4 + 3 + 6 + 3 + 6
@@ -80,32 +81,51 @@ FUNC hl__zero_bytes_sfence
 ENDFUNC hl__zero_bytes_sfence
 
 /*
- * Vector stores of w bytes: ymm0 (VEX) when evex = 0; ymm16 or zmm16
- * (EVEX) when evex = 1.
+ * Vector stores of w bytes (vec.h), a = u or a: ymm0 (VEX) when evex = 0;
+ * ymm16 or zmm16 (EVEX) when evex = 1. VSTU unaligned, VSTA aligned.
  */
-.macro VSTU evex, w, dst
-.if \evex && \w == 64
-	vmovdqu64 %zmm16, \dst
-.elseif \evex
-	vmovdqu64 %ymm16, \dst
+.macro ZST evex, w, a, dst
+.if \evex
+	VMOV	1, \w, \a, 16, 0, \dst
 .else
-	vmovdqu	%ymm0, \dst
+	VMOV	0, \w, \a, 0, 0, \dst
 .endif
 .endm
+.macro VSTU evex, w, dst
+	ZST	\evex, \w, u, \dst
+.endm
 .macro VSTA evex, w, dst
-.if \evex && \w == 64
-	vmovdqa64 %zmm16, \dst
-.elseif \evex
-	vmovdqa64 %ymm16, \dst
-.else
-	vmovdqa	%ymm0, \dst
-.endif
+	ZST	\evex, \w, a, \dst
 .endm
 /* Leaving the function: ymm0 dirtied the upper state, zmm16 does not. */
 .macro VZU evex
 .if !\evex
 	vzeroupper
 .endif
+.endm
+
+/*
+ * HEAD_TAIL evex, w, k: for 2(k-1)w < n <= 2kw (k = 1, 2 or 4), k
+ * unaligned stores from dst and k ending at end, overlapping in the
+ * middle; then return.
+ */
+.macro HEAD_TAIL evex, w, k
+	VSTU	\evex, \w, (%rdi)
+.if \k >= 2
+	VSTU	\evex, \w, \w(%rdi)
+.endif
+.if \k >= 4
+	VSTU	\evex, \w, (2*\w)(%rdi)
+	VSTU	\evex, \w, (3*\w)(%rdi)
+	VSTU	\evex, \w, -(4*\w)(%rdx)
+	VSTU	\evex, \w, -(3*\w)(%rdx)
+.endif
+.if \k >= 2
+	VSTU	\evex, \w, -(2*\w)(%rdx)
+.endif
+	VSTU	\evex, \w, -\w(%rdx)
+	VZU	\evex
+	ret
 .endm
 
 /* Zero the vector register: xmm0 (VEX), or xmm16 (EVEX), and so its ymm/zmm. */
@@ -119,11 +139,7 @@ ENDFUNC hl__zero_bytes_sfence
 
 /* 16-byte stores: xmm0 (VEX) when evex = 0, xmm16 (EVEX) when evex = 1. */
 .macro VST16 evex, dst
-.if \evex
-	vmovdqu64 %xmm16, \dst
-.else
-	vmovdqu	%xmm0, \dst
-.endif
+	ZST	\evex, 16, u, \dst
 .endm
 
 /*
@@ -186,8 +202,9 @@ ENDFUNC hl__zero_bytes_sfence
 .endm
 
 /*
- * TAIL64: the end of a 64-byte vector loop, for n > 512 (zmm16 zero, rdx =
- * end, the loop done up to at least end - 256). Four aligned stores end at
+ * TAIL64 aligned: the end of a 64-byte vector loop, for n > 512 (zmm16
+ * zero, rdx = end, the loop done up to at least end - 256), returning; to
+ * aligned when end is on a line. Four aligned stores end at
  * the last 64-byte boundary before end, then one byte-masked store
  * (AVX512BW) clears the partial line after it, if any. No store straddles a
  * line, so none straddles a page: four unaligned stores ending at end would
@@ -202,7 +219,9 @@ ENDFUNC hl__zero_bytes_sfence
  * stores split across lines (1.12x against 1.00x at 1000 B hot).
  * rdi and rax are untouched: the fixup contract holds.
  */
-.macro TAIL64
+.macro TAIL64 aligned
+	testb	$63, %dl		/* end on a line: the plain tail */
+	jz	\aligned
 	movq	%rdx, %r9
 	andq	$-64, %r9
 	vmovdqa64 %zmm16, -256(%r9)
@@ -216,6 +235,7 @@ ENDFUNC hl__zero_bytes_sfence
 	notq	%r8			/* the low (end mod 64) bits */
 	kmovq	%r8, %k1
 	vmovdqu8 %zmm16, (%r9){%k1}
+	ret
 .endm
 
 /*
@@ -285,30 +305,13 @@ FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
 	VZERO	\evex
 	cmpq	$(2*\w), %rsi
 	ja	21f
-	VSTU	\evex, \w, (%rdi)
-	VSTU	\evex, \w, -\w(%rdx)
-	VZU	\evex
-	ret
+	HEAD_TAIL \evex, \w, 1
 21:	cmpq	$(4*\w), %rsi
 	ja	26f
-	VSTU	\evex, \w, (%rdi)
-	VSTU	\evex, \w, \w(%rdi)
-	VSTU	\evex, \w, -(2*\w)(%rdx)
-	VSTU	\evex, \w, -\w(%rdx)
-	VZU	\evex
-	ret
+	HEAD_TAIL \evex, \w, 2
 26:	cmpq	$(8*\w), %rsi
 	ja	22f
-	VSTU	\evex, \w, (%rdi)
-	VSTU	\evex, \w, \w(%rdi)
-	VSTU	\evex, \w, (2*\w)(%rdi)
-	VSTU	\evex, \w, (3*\w)(%rdi)
-	VSTU	\evex, \w, -(4*\w)(%rdx)
-	VSTU	\evex, \w, -(3*\w)(%rdx)
-	VSTU	\evex, \w, -(2*\w)(%rdx)
-	VSTU	\evex, \w, -\w(%rdx)
-	VZU	\evex
-	ret
+	HEAD_TAIL \evex, \w, 4
 22:
 .if \auto
 	cmpq	hl__zero_vec_max(%rip), %rsi
@@ -332,10 +335,7 @@ FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
 	jb	23b
 24:
 .if \evex && \w == 64
-	testb	$63, %dl		/* end not on a line: the masked tail */
-	jz	27f
-	TAIL64
-	ret
+	TAIL64	27f
 27:
 .endif
 	VSTU	\evex, \w, (%rcx)
@@ -465,27 +465,18 @@ FUNC \pfx\()nontemporal
 	leaq	(%rdi, %rsi), %rdx
 	xorl	%eax, %eax
 	pxor	%xmm0, %xmm0
-1:	movdqu	%xmm0, (%rdi)
-	movdqu	%xmm0, 16(%rdi)
-	movdqu	%xmm0, 32(%rdi)
-	movdqu	%xmm0, 48(%rdi)
+1:	LINE_ST	movdqu, %rdi, 0, 0, 0, 0
 	addq	$64, %rdi
 	andq	$-64, %rdi
 	leaq	-64(%rdx), %rcx
 	cmpq	%rcx, %rdi
 	jae	3f
-2:	movntdq	%xmm0, (%rdi)
-	movntdq	%xmm0, 16(%rdi)
-	movntdq	%xmm0, 32(%rdi)
-	movntdq	%xmm0, 48(%rdi)
+2:	LINE_ST	movntdq, %rdi, 0, 0, 0, 0
 	addq	$64, %rdi
 	cmpq	%rcx, %rdi
 	jb	2b
 3:	sfence
-	movdqu	%xmm0, (%rcx)
-	movdqu	%xmm0, 16(%rcx)
-	movdqu	%xmm0, 32(%rcx)
-	movdqu	%xmm0, 48(%rcx)
+	LINE_ST	movdqu, %rcx, 0, 0, 0, 0
 4:	ret
 	XT	1b, 4b, hl__zero_bytes_sfence
 ENDFUNC \pfx\()nontemporal

@@ -17,17 +17,14 @@
 #include "supported.h"
 
 /* zero.S: each variant for hl_zero, and its copy in the exception table for hl_try_zero. */
-#define VARIANT(name)                                                                              \
-	size_t hl__zero_##name(void *dst, size_t n);                                               \
-	size_t hl__try_zero_##name(void *dst, size_t n)
-VARIANT(rep_stosb);
-VARIANT(rep_stosq);
-VARIANT(movq_unrolled);
-VARIANT(avx2);
-VARIANT(avx512);
-VARIANT(evex256);
-VARIANT(nontemporal);
-VARIANT(auto_avx2);
+HL_ZERO_VARIANT(rep_stosb);
+HL_ZERO_VARIANT(rep_stosq);
+HL_ZERO_VARIANT(movq_unrolled);
+HL_ZERO_VARIANT(avx2);
+HL_ZERO_VARIANT(avx512);
+HL_ZERO_VARIANT(evex256);
+HL_ZERO_VARIANT(nontemporal);
+HL_ZERO_VARIANT(auto_avx2);
 
 /*
  * The exception table's bounds (../asm.h): the linker names them after the
