@@ -179,8 +179,9 @@ struct bench_scenario {
 	size_t nr_subjects;
 	/*
 	 * Self-tests of the scenario itself (e.g. a lock that does not lock, to
-	 * prove that its correctness check can fail): run only when --subjects
-	 * names them, and not shown by --list.
+	 * prove that its correctness check can fail), and other checks to be
+	 * asked for (contend's twins built without the library's probes): run
+	 * only when --subjects names them, and not shown by --list.
 	 */
 	const struct bench_subject *selftests;
 	size_t nr_selftests;

@@ -5,7 +5,9 @@
  *
  * The bench compiles src/lockref.c a second time with
  * HL_LOCKREF_INSTRUMENT="lockref_instrumented.h" (see bench/CMakeLists.txt).
- * That copy is the library's code, unchanged, with two differences:
+ * That copy is the library's code, unchanged (its static probes too, where
+ * the library has them: hotline-trace counts the same events in it as the
+ * hooks below), with two differences:
  *
  *  - its public functions are named hlb_lockref_* instead of hl_lockref_*,
  *    so both copies link into one program, and it has its own retry limit

@@ -86,72 +86,6 @@ static inline void hlb_put(struct ct_object *o, struct ct_thread *t)
 	lockref_put(o, t, hlb_lockref_put_or_lock);
 }
 
-static inline void lib_get(struct ct_object *o, struct ct_thread *t)
-{
-	(void)t;
-	hl_lockref_get(&o->lockref);
-}
-
-static inline void lib_put(struct ct_object *o, struct ct_thread *t)
-{
-	lockref_put(o, t, hl_lockref_put_or_lock);
-}
-
-/* lockref_spinlock_only: lockref with its lockless path switched off. */
-static inline void spinlock_only_get(struct ct_object *o, struct ct_thread *t)
-{
-	hl_qspin_lock(&o->lockref.lock);
-	o->lockref.count = ct_inc_checked(o->lockref.count, t);
-	hl_qspin_unlock(&o->lockref.lock);
-}
-
-static inline void spinlock_only_put(struct ct_object *o, struct ct_thread *t)
-{
-	hl_qspin_lock(&o->lockref.lock);
-	o->lockref.count = ct_dec_checked(o->lockref.count, t);
-	hl_qspin_unlock(&o->lockref.lock);
-}
-
-/*
- * The lock subjects' counters: a load and a store, not an atomic add, so
- * that only the lock keeps updates from being lost (atomic, so that a
- * broken lock is a wrong count, not undefined behaviour).
- */
-static inline void counter_inc(atomic_int *c, struct ct_thread *t)
-{
-	atomic_store_explicit(c, ct_inc_checked(atomic_load_explicit(c, memory_order_relaxed), t),
-			      memory_order_relaxed);
-}
-
-static inline void counter_dec(atomic_int *c, struct ct_thread *t)
-{
-	atomic_store_explicit(c, ct_dec_checked(atomic_load_explicit(c, memory_order_relaxed), t),
-			      memory_order_relaxed);
-}
-
-/* qspinlock: hotline's lock and a counter in one cache line. */
-static inline void qspin_get(struct ct_object *o, struct ct_thread *t)
-{
-	hl_qspin_lock(&o->qspin.lock);
-	counter_inc(&o->qspin.count, t);
-	hl_qspin_unlock(&o->qspin.lock);
-}
-
-static inline void qspin_put(struct ct_object *o, struct ct_thread *t)
-{
-	hl_qspin_lock(&o->qspin.lock);
-	counter_dec(&o->qspin.count, t);
-	hl_qspin_unlock(&o->qspin.lock);
-}
-
-static bool qspin_check(struct ct_object *o, char *why, size_t n)
-{
-	return ct_check_count("the counter",
-			      atomic_load_explicit(&o->qspin.count, memory_order_relaxed), why,
-			      n) &&
-	       ct_check_unlocked("the qspinlock", hl_qspin_is_locked(&o->qspin.lock), why, n);
-}
-
 /*
  * ticket: the spinning FIFO lock qspinlock replaced; its waiters spin with
  * cpu_relax, or on arm64 with ISB or nothing (ticket_isb, ticket_none).
@@ -243,66 +177,6 @@ static bool nolock_check(struct ct_object *o, char *why, size_t n)
 {
 	return ct_check_count("the counter",
 			      atomic_load_explicit(&o->unlocked, memory_order_relaxed), why, n);
-}
-
-/*
- * refcount_inc_not_zero: a lookup's get, the library's cmpxchg loop; with the
- * object's own reference held it never finds 0 (if it does, as a lost one).
- */
-static inline void inz_get(struct ct_object *o, struct ct_thread *t)
-{
-	if (hl_unlikely(!hl_refcount_inc_not_zero(&o->refcount)))
-		t->last_refs++;
-}
-
-/*
- * rcuref: the lookup, one fetch-add each way. With the object's own
- * reference held the get never finds it dead and no put is the last: either
- * is counted as a lost reference and fails the run.
- */
-static inline void rcuref_get(struct ct_object *o, struct ct_thread *t)
-{
-	if (hl_unlikely(!hl_rcuref_get(&o->rcuref)))
-		t->last_refs++;
-}
-
-static inline void rcuref_put(struct ct_object *o, struct ct_thread *t)
-{
-	if (hl_unlikely(hl_rcuref_put(&o->rcuref)))
-		t->last_refs++;
-}
-
-static bool rcuref_check(struct ct_object *o, char *why, size_t n)
-{
-	return ct_check_count("the rcuref", (int)hl_rcuref_read(&o->rcuref), why, n);
-}
-
-/*
- * lockref_get_not_dead: the library's lookup (the dcache's), and its put as
- * the kernel's dput does it: hl_lockref_put_return, and when that gives up
- * (the lock seen taken, or the retry limit spent) the count dropped under
- * the lock. A get that finds it dead, or a put that finds the last
- * reference, is a lost one.
- */
-static inline void gnd_get(struct ct_object *o, struct ct_thread *t)
-{
-	if (hl_unlikely(!hl_lockref_get_not_dead(&o->lockref)))
-		t->last_refs++;
-}
-
-static inline void gnd_put(struct ct_object *o, struct ct_thread *t)
-{
-	struct hl_lockref *l = &o->lockref;
-	int count;
-
-	if (hl_likely(hl_lockref_put_return(l) >= 0))
-		return;
-	hl_qspin_lock(&l->lock);
-	count = hl_lockref_count(l);
-	if (hl_unlikely(count <= 1))
-		t->last_refs++;
-	hl_lockref_set_count(l, count - 1);
-	hl_qspin_unlock(&l->lock);
 }
 
 /*
@@ -482,6 +356,16 @@ void contend_teardown(void *state)
 #define CT_LOCKREF_RELAX     CT_LOCKREF, .relax = SUBJECT_RELAX_EVERY
 #define CT_LOCKREF_RELAX_ALT CT_LOCKREF, .relax = SUBJECT_RELAX_EVERY_OTHER
 #define CT_LOCK		     .kind = SUBJECT_LOCK
+/* The library's subjects, whose facts their _noprobes twins share. */
+#define CT_QSPINLOCK CT_LOCK, .library = true
+#define CT_LOCKREF_LIB(limit_of_)                                                                  \
+	.kind = SUBJECT_LOCKREF, .baseline = "cas_loop", .retry_limit_of = limit_of_,              \
+	.fallback = true, .library = true
+#define CT_INC_NOT_ZERO .kind = SUBJECT_CAS_LOOP, .baseline = "refcount", .library = true
+#define CT_RCUREF	.kind = SUBJECT_ATOMIC, .baseline = "atomic_faa", .library = true
+#define CT_GET_NOT_DEAD(limit_of_)                                                                 \
+	.kind = SUBJECT_LOCKREF, .baseline = "rcuref", .retry_limit_of = limit_of_,                \
+	.fallback = true, .library = true
 
 static const struct bench_subject ct_subjects[] = {
 	CT_SUBJECT("atomic_faa", run_atomic_faa,
@@ -505,26 +389,23 @@ static const struct bench_subject ct_subjects[] = {
 	CT_SUBJECT("lockref_spinlock_only", run_lockref_spinlock_only,
 		   "the lockref's qspinlock around count++ / count--", CT_LOCK),
 	CT_SUBJECT("qspinlock", run_qspinlock,
-		   "hl_qspinlock_t + int in one line: lock ++ unlock, lock -- unlock", CT_LOCK,
-		   .library = true),
+		   "hl_qspinlock_t + int in one line: lock ++ unlock, lock -- unlock",
+		   CT_QSPINLOCK),
 	CT_SUBJECT("ticket", run_ticket,
 		   "ticket spinlock (baselines/ticket.h), same critical sections", CT_LOCK),
 	CT_SUBJECT("pthread_mutex", run_pthread_mutex,
 		   "default pthread_mutex_t, same critical sections", CT_LOCK),
 	CT_SUBJECT("lockref_lib", run_lockref_lib,
 		   "the library's own hl_lockref, uninstrumented, its retry limit",
-		   .kind = SUBJECT_LOCKREF, .baseline = "cas_loop",
-		   .retry_limit_of = hl_lockref_retry_limit, .fallback = true, .library = true),
+		   CT_LOCKREF_LIB(hl_lockref_retry_limit)),
 	CT_SUBJECT("refcount_inc_not_zero", run_refcount_inc_not_zero,
 		   "hl_refcount_inc_not_zero (cmpxchg loop) + hl_refcount_dec_and_test",
-		   .kind = SUBJECT_CAS_LOOP, .baseline = "refcount", .library = true),
+		   CT_INC_NOT_ZERO),
 	CT_SUBJECT("rcuref", run_rcuref,
-		   "hl_rcuref_get + hl_rcuref_put: get-unless-dead in one fetch-add",
-		   .kind = SUBJECT_ATOMIC, .baseline = "atomic_faa", .library = true),
+		   "hl_rcuref_get + hl_rcuref_put: get-unless-dead in one fetch-add", CT_RCUREF),
 	CT_SUBJECT("lockref_get_not_dead", run_lockref_get_not_dead,
 		   "hl_lockref_get_not_dead + hl_lockref_put_return, else the lock (as dput)",
-		   .kind = SUBJECT_LOCKREF, .baseline = "rcuref",
-		   .retry_limit_of = hl_lockref_retry_limit, .fallback = true, .library = true),
+		   CT_GET_NOT_DEAD(hl_lockref_retry_limit)),
 #if BENCH_ATOMICS_VARIANTS
 	/* The run-time choice above; each kind forced below (contend_atomics.c). */
 	CT_SUBJECT_SETUP("atomic_faa_llsc", contend_setup_llsc, contend_run_atomic_faa_llsc,
@@ -574,10 +455,30 @@ static const struct bench_subject ct_subjects[] = {
 #endif
 };
 
-/* Run only when named: tests/bench runs it with 2 threads and expects the run to fail. */
+/*
+ * Run only when named (not in --list): the self-test, which tests/bench
+ * runs with 2 threads and expects to fail; and the library's subjects
+ * against the bench's copy of the library built without its static probes
+ * (contend_noprobes.c), each with the facts of its twin, to be run beside
+ * it (bench/README.md, contend).
+ */
+#define CT_NOPROBES(name_, run_, what_, ...)                                                       \
+	CT_SUBJECT(name_ "_noprobes", run_, what_ ", built without the static probes", __VA_ARGS__)
+
 static const struct bench_subject ct_selftests[] = {
 	CT_SUBJECT("selftest_nolock", run_selftest_nolock,
 		   "the critical sections without a lock: must fail its check", CT_LOCK),
+	CT_NOPROBES("refcount", contend_run_refcount_noprobes, "refcount", CT_REFCOUNT),
+	CT_NOPROBES("lockref_spinlock_only", contend_run_lockref_spinlock_only_noprobes,
+		    "lockref_spinlock_only", CT_LOCK),
+	CT_NOPROBES("qspinlock", contend_run_qspinlock_noprobes, "qspinlock", CT_QSPINLOCK),
+	CT_NOPROBES("lockref_lib", contend_run_lockref_lib_noprobes, "lockref_lib",
+		    CT_LOCKREF_LIB(contend_noprobes_retry_limit)),
+	CT_NOPROBES("refcount_inc_not_zero", contend_run_refcount_inc_not_zero_noprobes,
+		    "refcount_inc_not_zero", CT_INC_NOT_ZERO),
+	CT_NOPROBES("rcuref", contend_run_rcuref_noprobes, "rcuref", CT_RCUREF),
+	CT_NOPROBES("lockref_get_not_dead", contend_run_lockref_get_not_dead_noprobes,
+		    "lockref_get_not_dead", CT_GET_NOT_DEAD(contend_noprobes_retry_limit)),
 };
 
 #define CT_NR_SUBJECTS	(sizeof(ct_subjects) / sizeof(ct_subjects[0]))
@@ -968,7 +869,7 @@ static void ct_plan(const struct bench_scenario *sc, const struct bench_config *
 	contend_plan_cases(cfg, cases, n, CT_NR_DEFAULT_THREADS, plan);
 }
 
-const struct bench_scenario bench_contend = {
+static const struct bench_scenario bench_contend = {
 	.name = CT_NAME,
 	.description = "N threads take and drop a reference on one shared object (threads 1,2,4,8)",
 	.uses = BENCH_USES_THREADS | BENCH_USES_DURATION,
@@ -980,3 +881,5 @@ const struct bench_scenario bench_contend = {
 	.run = ct_run,
 	.plan = ct_plan,
 };
+
+BENCH_SCENARIO(bench_contend, 20);

@@ -2,9 +2,9 @@
 /*
  * scenarios/contend.h - what contend.c lends to lockref_sweep.c: its
  * subjects' setup, teardown and lockref loop (and on arm64 those of
- * contend_atomics.c), and the runner that measures a list of (subject,
- * retry limit) cases across thread counts and writes their tables and
- * results. Private to the two scenarios.
+ * contend_atomics.c; and what contend_noprobes.c lends contend.c), and the runner that measures a
+ * list of (subject, retry limit) cases across thread counts and writes their tables and results.
+ * Private to the two scenarios.
  */
 #ifndef HOTLINE_BENCH_CONTEND_H
 #define HOTLINE_BENCH_CONTEND_H
@@ -55,6 +55,20 @@ void contend_teardown(void *state);
  * the case's (contend: the subject's own).
  */
 void contend_run_lockref(struct bench_worker *w);
+
+/*
+ * The library's subjects against the bench's copy of the library built
+ * without its static probes (contend_noprobes.c), and that copy's retry
+ * limit.
+ */
+void contend_run_lockref_lib_noprobes(struct bench_worker *w);
+void contend_run_lockref_get_not_dead_noprobes(struct bench_worker *w);
+void contend_run_lockref_spinlock_only_noprobes(struct bench_worker *w);
+void contend_run_qspinlock_noprobes(struct bench_worker *w);
+void contend_run_refcount_noprobes(struct bench_worker *w);
+void contend_run_refcount_inc_not_zero_noprobes(struct bench_worker *w);
+void contend_run_rcuref_noprobes(struct bench_worker *w);
+unsigned int contend_noprobes_retry_limit(void);
 
 /*
  * BENCH_ATOMICS_VARIANTS (arm64): contend_atomics.c compiled with the

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * scenarios/contend_loop.h - contend's shared object, its checks, the
- * operations of the subjects whose atomics matter, and the measurement
- * loop, for the files that instantiate the loop: contend.c, and on arm64
- * contend_atomics.c, compiled once more per kind of atomics (exclusives,
- * LSE) so that the same loop and operations run with each. Private to them.
+ * operations of the subjects whose atomics matter and of the library's
+ * subjects, and the measurement loop, for the files that instantiate the
+ * loop: contend.c; contend_noprobes.c, compiled against the bench's copy of
+ * the library without its static probes; and on arm64 contend_atomics.c,
+ * compiled once more per kind of atomics (exclusives, LSE) so that the same
+ * loop and operations run with each. Private to them.
  *
  * Everything here is static inline: each file gets its own copy, compiled
  * with its own flags.
@@ -271,6 +273,139 @@ static inline bool lockref_check(struct ct_object *o, char *why, size_t n)
 	return ct_check_count("the lockref's count", hl_lockref_count(&o->lockref), why, n) &&
 	       ct_check_unlocked("the lockref's lock", hl_qspin_is_locked(&o->lockref.lock), why,
 				 n);
+}
+
+/* ---- the library subjects' operations ------------------------------------ */
+
+/*
+ * The library's subjects (contend.c), whose operations contend_noprobes.c
+ * compiles once more against the copy of the library without its probes.
+ */
+
+static inline void lib_get(struct ct_object *o, struct ct_thread *t)
+{
+	(void)t;
+	hl_lockref_get(&o->lockref);
+}
+
+static inline void lib_put(struct ct_object *o, struct ct_thread *t)
+{
+	lockref_put(o, t, hl_lockref_put_or_lock);
+}
+
+/* lockref_spinlock_only: lockref with its lockless path switched off. */
+static inline void spinlock_only_get(struct ct_object *o, struct ct_thread *t)
+{
+	hl_qspin_lock(&o->lockref.lock);
+	o->lockref.count = ct_inc_checked(o->lockref.count, t);
+	hl_qspin_unlock(&o->lockref.lock);
+}
+
+static inline void spinlock_only_put(struct ct_object *o, struct ct_thread *t)
+{
+	hl_qspin_lock(&o->lockref.lock);
+	o->lockref.count = ct_dec_checked(o->lockref.count, t);
+	hl_qspin_unlock(&o->lockref.lock);
+}
+
+/*
+ * The lock subjects' counters: a load and a store, not an atomic add, so
+ * that only the lock keeps updates from being lost (atomic, so that a
+ * broken lock is a wrong count, not undefined behaviour).
+ */
+static inline void counter_inc(atomic_int *c, struct ct_thread *t)
+{
+	atomic_store_explicit(c, ct_inc_checked(atomic_load_explicit(c, memory_order_relaxed), t),
+			      memory_order_relaxed);
+}
+
+static inline void counter_dec(atomic_int *c, struct ct_thread *t)
+{
+	atomic_store_explicit(c, ct_dec_checked(atomic_load_explicit(c, memory_order_relaxed), t),
+			      memory_order_relaxed);
+}
+
+/* qspinlock: hotline's lock and a counter in one cache line. */
+static inline void qspin_get(struct ct_object *o, struct ct_thread *t)
+{
+	hl_qspin_lock(&o->qspin.lock);
+	counter_inc(&o->qspin.count, t);
+	hl_qspin_unlock(&o->qspin.lock);
+}
+
+static inline void qspin_put(struct ct_object *o, struct ct_thread *t)
+{
+	hl_qspin_lock(&o->qspin.lock);
+	counter_dec(&o->qspin.count, t);
+	hl_qspin_unlock(&o->qspin.lock);
+}
+
+static inline bool qspin_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the counter",
+			      atomic_load_explicit(&o->qspin.count, memory_order_relaxed), why,
+			      n) &&
+	       ct_check_unlocked("the qspinlock", hl_qspin_is_locked(&o->qspin.lock), why, n);
+}
+
+/*
+ * refcount_inc_not_zero: a lookup's get, the library's cmpxchg loop; with the
+ * object's own reference held it never finds 0 (if it does, as a lost one).
+ */
+static inline void inz_get(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(!hl_refcount_inc_not_zero(&o->refcount)))
+		t->last_refs++;
+}
+
+/*
+ * rcuref: the lookup, one fetch-add each way. With the object's own
+ * reference held the get never finds it dead and no put is the last: either
+ * is counted as a lost reference and fails the run.
+ */
+static inline void rcuref_get(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(!hl_rcuref_get(&o->rcuref)))
+		t->last_refs++;
+}
+
+static inline void rcuref_put(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(hl_rcuref_put(&o->rcuref)))
+		t->last_refs++;
+}
+
+static inline bool rcuref_check(struct ct_object *o, char *why, size_t n)
+{
+	return ct_check_count("the rcuref", (int)hl_rcuref_read(&o->rcuref), why, n);
+}
+
+/*
+ * lockref_get_not_dead: the library's lookup (the dcache's), and its put as
+ * the kernel's dput does it: hl_lockref_put_return, and when that gives up
+ * (the lock seen taken, or the retry limit spent) the count dropped under
+ * the lock. A get that finds it dead, or a put that finds the last
+ * reference, is a lost one.
+ */
+static inline void gnd_get(struct ct_object *o, struct ct_thread *t)
+{
+	if (hl_unlikely(!hl_lockref_get_not_dead(&o->lockref)))
+		t->last_refs++;
+}
+
+static inline void gnd_put(struct ct_object *o, struct ct_thread *t)
+{
+	struct hl_lockref *l = &o->lockref;
+	int count;
+
+	if (hl_likely(hl_lockref_put_return(l) >= 0))
+		return;
+	hl_qspin_lock(&l->lock);
+	count = hl_lockref_count(l);
+	if (hl_unlikely(count <= 1))
+		t->last_refs++;
+	hl_lockref_set_count(l, count - 1);
+	hl_qspin_unlock(&l->lock);
 }
 
 /* ---- what the subject's facts ask of the loop ---------------------------- */

@@ -369,11 +369,13 @@ def check_contention_extras(r, w, f, threads):
 
 def measured_subjects(a, env, listed, facts, stderr):
     """The subjects the run measured, checked against the table: those of --list that
-    --subjects names (every one by default), in table order, less, on a CPU without LSE,
-    those that need it (they have no facts in the file; the note names them unless
-    --quick). Returns the list, as "subjects" holds it."""
+    --subjects names (every one by default), in table order, then those it names that
+    --list does not show (run only when named: contend's *_noprobes twins), in the order
+    named, less, on a CPU without LSE, those that need it (they have no facts in the
+    file; the note names them unless --quick). Returns the list, as "subjects" holds
+    it."""
     named = a.subjects.split(",") if a.subjects else listed
-    want = [s for s in listed if s in named]
+    want = [s for s in listed if s in named] + [s for s in named if s not in listed]
     got = list(facts)
     arm64, lse = target(env)
     left = [s for s in want if s not in got]
