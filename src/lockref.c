@@ -172,6 +172,29 @@ unsigned int hl_lockref_retry_limit(void)
 		HL_LR_HOOK_FALLBACK(tries_);                                                       \
 	} while (0)
 
+/*
+ * The lock half: take_lock() and drop_lock() are hl_qspin_lock() and
+ * hl_qspin_unlock() on l->lock. GenMC (make verify) has no mixed-size
+ * accesses, and the lock is half of the word the lockless path swaps
+ * whole, so under HL_VERIFY the model checker's glue,
+ * tests/verify/lockref_lock_verify.h, takes the same lock half with 64-bit
+ * accesses of the whole word instead (docs/verification.md says why that
+ * checks this file as it ships).
+ */
+#ifdef HL_VERIFY
+#include "lockref_lock_verify.h"
+#else
+static inline void take_lock(struct hl_lockref *l)
+{
+	hl_qspin_lock(&l->lock);
+}
+
+static inline void drop_lock(struct hl_lockref *l)
+{
+	hl_qspin_unlock(&l->lock);
+}
+#endif
+
 /* Under the lock: the count as the lockless path last left it (acquire). */
 static int locked_count(struct hl_lockref *l)
 {
@@ -202,9 +225,9 @@ void hl_lockref_get(struct hl_lockref *l)
 {
 	LOCKLESS(l, memory_order_relaxed, new_count = count_add(old_count, 1);, return;);
 
-	hl_qspin_lock(&l->lock);
+	take_lock(l);
 	locked_set_count(l, count_add(locked_count(l), 1));
-	hl_qspin_unlock(&l->lock);
+	drop_lock(l);
 }
 
 bool hl_lockref_get_not_zero(struct hl_lockref *l)
@@ -214,11 +237,11 @@ bool hl_lockref_get_not_zero(struct hl_lockref *l)
 	LOCKLESS(l, memory_order_relaxed, new_count = count_add(old_count, 1);
 		 if (old_count <= 0) return false;, return true;);
 
-	hl_qspin_lock(&l->lock);
+	take_lock(l);
 	count = locked_count(l);
 	if (count > 0)
 		locked_set_count(l, count_add(count, 1));
-	hl_qspin_unlock(&l->lock);
+	drop_lock(l);
 	return count > 0;
 }
 
@@ -229,11 +252,11 @@ bool hl_lockref_get_not_dead(struct hl_lockref *l)
 	LOCKLESS(l, memory_order_relaxed, new_count = count_add(old_count, 1);
 		 if (old_count < 0) return false;, return true;);
 
-	hl_qspin_lock(&l->lock);
+	take_lock(l);
 	count = locked_count(l);
 	if (count >= 0)
 		locked_set_count(l, count_add(count, 1));
-	hl_qspin_unlock(&l->lock);
+	drop_lock(l);
 	return count >= 0;
 }
 
@@ -252,12 +275,12 @@ bool hl_lockref_put_or_lock(struct hl_lockref *l)
 	LOCKLESS(l, memory_order_release, new_count = count_add(old_count, -1);
 		 if (old_count <= 1) break;, return true;);
 
-	hl_qspin_lock(&l->lock);
+	take_lock(l);
 	count = locked_count(l);
 	if (count <= 1)
 		return false; /* the lock stays held: the caller decides */
 	locked_set_count(l, count_add(count, -1));
-	hl_qspin_unlock(&l->lock);
+	drop_lock(l);
 	return true;
 }
 

@@ -116,22 +116,38 @@ static void lock_on_word(hl_qspinlock_t *l, unsigned int clear)
 	}
 }
 
-/* Behind another waiter: spin on our own node, then sleep, until granted. */
+/*
+ * Behind another waiter: spin on our own node, then sleep, until granted.
+ *
+ * The hand-over is relaxed throughout (here, wait_next(), grant() and the
+ * link in lock_queued()): it passes the turn, not the lock. A waiter that
+ * is granted carries nothing from its granter; as queue head it takes the
+ * lock with an acquire compare-and-swap of the word, which synchronises
+ * with the holder's unlock. What the granter writes to, the node its
+ * successor initialised, is published through the word too: the
+ * successor's compare-and-swap that made it the tail is acq_rel, and the
+ * granter, as queue head, saw a tail past its own with an acquire
+ * compare-and-swap of the word, every write to which since is a
+ * read-modify-write (a release sequence). The futex calls are system
+ * calls, which order themselves. make verify checks it under RC11 and
+ * IMM (docs/verification.md). The kernel's MCS lock uses release and
+ * acquire here because its tail exchange is relaxed.
+ */
 static void wait_turn(struct qnode *node)
 {
 	unsigned int state;
 
 	for (unsigned int spins = 0; spins < SPIN_QUEUED; spins++) {
-		if (atomic_load_explicit(&node->state, memory_order_acquire) == NODE_GRANTED)
+		if (atomic_load_explicit(&node->state, memory_order_relaxed) == NODE_GRANTED)
 			return;
 		cpu_relax();
 	}
 	state = NODE_WAITING;
 	if (!atomic_compare_exchange_strong_explicit(&node->state, &state, NODE_SLEEPING,
-						     memory_order_acquire, memory_order_acquire))
+						     memory_order_relaxed, memory_order_relaxed))
 		return; /* granted meanwhile */
 	HL_PROBE(qspin_park, node);
-	while (atomic_load_explicit(&node->state, memory_order_acquire) != NODE_GRANTED)
+	while (atomic_load_explicit(&node->state, memory_order_relaxed) != NODE_GRANTED)
 		futex_wait(&node->state, NODE_SLEEPING);
 	HL_PROBE(qspin_wake, node);
 }
@@ -142,7 +158,7 @@ static struct qnode *wait_next(struct qnode *node)
 	unsigned int spins = 0;
 	struct qnode *next;
 
-	while (!(next = atomic_load_explicit(&node->next, memory_order_acquire))) {
+	while (!(next = atomic_load_explicit(&node->next, memory_order_relaxed))) {
 		if (++spins < SPIN_WORD) {
 			cpu_relax();
 		} else {
@@ -155,7 +171,7 @@ static struct qnode *wait_next(struct qnode *node)
 
 static void grant(struct qnode *next)
 {
-	if (atomic_exchange_explicit(&next->state, NODE_GRANTED, memory_order_release) ==
+	if (atomic_exchange_explicit(&next->state, NODE_GRANTED, memory_order_relaxed) ==
 	    NODE_SLEEPING)
 		futex_wake(&next->state);
 }
@@ -217,7 +233,11 @@ static void lock_queued(hl_qspinlock_t *l)
 
 	tail = ((slot_nr + 1) << TAIL_SLOT_SHIFT) | (idx << TAIL_IDX_SHIFT);
 
-	/* Publish the node as the tail (release: its initialisation first). */
+	/*
+	 * Publish the node as the tail. acq_rel: release, so that its
+	 * initialisation comes before the predecessor's grant; acquire, so
+	 * that the predecessor's came before our link to it.
+	 */
 	val = atomic_load_explicit(&l->val, memory_order_relaxed);
 	while (!atomic_compare_exchange_weak_explicit(&l->val, &val,
 						      (val & ~HL_QSPIN_TAIL_MASK) | tail,
@@ -230,7 +250,7 @@ static void lock_queued(hl_qspinlock_t *l)
 
 		/* A predecessor from before a fork() is not in this process: we are the head. */
 		if (atomic_load_explicit(&prev->gen, memory_order_relaxed) == fork_gen) {
-			atomic_store_explicit(&prev->next, node, memory_order_release);
+			atomic_store_explicit(&prev->next, node, memory_order_relaxed);
 			wait_turn(node);
 		}
 	}

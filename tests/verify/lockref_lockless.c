@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lockref_lockless.c - GenMC client of hl_lockref's lockless path as
- * src/lockref.c ships it. GenMC has no mixed-size accesses, and the lock
- * is the low half of the 64-bit word the lockless path swaps whole, so the
- * lock itself is never taken here (docs/verification.md says what that
- * leaves out). Checked: a lockless put_return and put_or_lock are release,
- * so the locked path's read of the count (acquire) that sees the put sees
- * what was written before it; and a get_not_dead racing mark_dead's
+ * src/lockref.c ships it, the lock never taken (lockref_last_ref and
+ * lockref_locked take it). Checked: a lockless put_return and put_or_lock
+ * are release, so the locked path's read of the count (acquire) that sees
+ * the put sees what was written before it; and a get_not_dead racing mark_dead's
  * compare-and-swap neither loses the mark nor succeeds after it.
  */
 #include <hotline/lockref.h>
 
 #include "../../src/lockref.c"
-#include "../../src/qspinlock.c"
 #include "env_stubs.h"
 #include "verify.h"
 
