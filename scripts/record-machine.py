@@ -17,7 +17,8 @@ choose, '-' for stdout) holding:
                 plan_machine_from)
   measured      when and where: date, commit (--commit; a bench JSON does not
                 record it), kernel, libc, compiler, command, the plans that ran
-  results       the bench's zero and copy rows of every variant and of
+  results       the bench's zero and copy rows of every variant, of the
+                entries (hl_zero, hl_try_copy: the plans as they ran) and of
                 glibc_memset / glibc_memcpy, hot and cold, trimmed to the
                 figures: size, gb_per_sec, runs, ratio_to, ratio, ratio_runs
 
@@ -42,6 +43,8 @@ SIZES = ("dczva_block", "l1d", "l2", "l3", "l3_sharing")
 PLAN_MACHINE_KEYS = ("isa", "vendor", "family", "model", "erms", "fsrm", "avx2", "avx512",
                      "dczva_block", "mops", "l1d", "l2", "l3", "l3_sharing", "caches_from")
 BASES = {"zero": "glibc_memset", "copy": "glibc_memcpy"}
+# The entries whose automatic plan the record's plans are: their rows are the plan as it ran.
+ENTRIES = {"zero": "hl_zero", "copy": "hl_try_copy"}
 ROW_KEYS = ("scenario", "subject", "mode", "size", "gb_per_sec", "runs", "ratio_to", "ratio",
             "ratio_runs")
 
@@ -177,7 +180,8 @@ def trimmed(results, path):
             continue
         variant = r.get("variant")
         if not ((isinstance(variant, str) and variant != "auto" and
-                 r.get("subject") == variant) or r.get("subject") == BASES[r["scenario"]]):
+                 r.get("subject") == variant) or
+                r.get("subject") in (BASES[r["scenario"]], ENTRIES[r["scenario"]])):
             continue
         runs, ratio_runs = r.get("runs"), r.get("ratio_runs")
         if not (is_num(r.get("size")) and isinstance(runs, list) and runs and

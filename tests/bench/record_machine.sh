@@ -3,7 +3,8 @@
 # exit 2 (a usage line first when the command line is wrong); a bench JSON
 # without env.plan_machine needs what it cannot say given with --set, and
 # the record says so; one with it is copied as it is; the results keep the
-# variants' and glibc's rows, hot and cold, with their runs and ratio_runs.
+# variants', the entries' (hl_try_copy's) and glibc's rows, hot and cold,
+# with their runs and ratio_runs.
 #   record_machine.sh PYTHON SOURCE_DIR
 set -u
 py=$1 src=$2
@@ -71,7 +72,8 @@ want(rec["measured"]["commit"] == "abc1234" and rec2["measured"]["commit"] is No
 want(rec["measured"]["copy_plan"] == "avx512 <= 2048 < rep_movsb <= 1048576 < avx512",
      "copy_plan: the rows' plan")
 kept = [(r["subject"], r["mode"], r["size"]) for r in bench["results"]
-        if r["scenario"] == "copy" and r["mode"] in ("hot", "cold") and r["subject"] == "glibc_memcpy"]
+        if r["scenario"] == "copy" and r["mode"] in ("hot", "cold") and
+        r["subject"] in ("glibc_memcpy", "hl_try_copy")]
 got = [(r["subject"], r["mode"], r["size"]) for r in rec["results"]]
 want(sorted(got) == sorted(kept) and kept, f"results {got} (expected {kept})")
 want(all(set(r) == {"scenario", "subject", "mode", "size", "gb_per_sec", "runs", "ratio_to",
