@@ -31,40 +31,20 @@
 #error "contend_noprobes.c is the build without the library's probes"
 #endif
 
-void contend_run_lockref_lib_noprobes(struct bench_worker *w)
-{
-	ct_loop(w, lib_get, lib_put, lockref_check);
-}
+/* contend_run_<name>_noprobes: contend's loop over this build's operations. */
+#define NOPROBES_RUN(name, get, put, check)                                                        \
+	void contend_run_##name##_noprobes(struct bench_worker *w)                                 \
+	{                                                                                          \
+		ct_loop(w, get, put, check);                                                       \
+	}
 
-void contend_run_lockref_get_not_dead_noprobes(struct bench_worker *w)
-{
-	ct_loop(w, gnd_get, gnd_put, lockref_check);
-}
-
-void contend_run_lockref_spinlock_only_noprobes(struct bench_worker *w)
-{
-	ct_loop(w, spinlock_only_get, spinlock_only_put, lockref_check);
-}
-
-void contend_run_qspinlock_noprobes(struct bench_worker *w)
-{
-	ct_loop(w, qspin_get, qspin_put, qspin_check);
-}
-
-void contend_run_refcount_noprobes(struct bench_worker *w)
-{
-	ct_loop(w, refcount_get, refcount_put, refcount_check);
-}
-
-void contend_run_refcount_inc_not_zero_noprobes(struct bench_worker *w)
-{
-	ct_loop(w, inz_get, refcount_put, refcount_check);
-}
-
-void contend_run_rcuref_noprobes(struct bench_worker *w)
-{
-	ct_loop(w, rcuref_get, rcuref_put, rcuref_check);
-}
+NOPROBES_RUN(lockref_lib, lib_get, lib_put, lockref_check)
+NOPROBES_RUN(lockref_get_not_dead, gnd_get, gnd_put, lockref_check)
+NOPROBES_RUN(lockref_spinlock_only, spinlock_only_get, spinlock_only_put, lockref_check)
+NOPROBES_RUN(qspinlock, qspin_get, qspin_put, qspin_check)
+NOPROBES_RUN(refcount, refcount_get, refcount_put, refcount_check)
+NOPROBES_RUN(refcount_inc_not_zero, inz_get, refcount_put, refcount_check)
+NOPROBES_RUN(rcuref, rcuref_get, rcuref_put, rcuref_check)
 
 /* The copy's retry limit (its own, read from HOTLINE_LOCKREF_RETRIES as the library's). */
 unsigned int contend_noprobes_retry_limit(void)
