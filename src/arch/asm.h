@@ -63,6 +63,19 @@
 	.size \name, . - \name
 .endm
 
+/* CONST8 name, value: a hidden 8-byte constant the C side reads (arch.h). */
+.macro CONST8 name, value
+	.pushsection .rodata
+	.balign 8
+	.globl \name
+	.hidden \name
+	.type \name, %object
+	.size \name, 8
+\name:
+	.quad \value
+	.popsection
+.endm
+
 /* The end of every file: a stack that is not executable. */
 .macro ASM_FILE_END
 	.section .note.GNU-stack, "", %progbits

@@ -304,6 +304,7 @@ FUNC \fn, public, (64-TRY_COPY_CHECKS_SIZE)
 	jnz	29f
 	cmpq	$(2*\w), %rdx		/* direct_max was 0 when read, the redirect NULL */
 	jbe	18b
+	CONST8	hl_arch_copy_direct_max, 2*\w	/* the public entry's, for arch.h */
 .endif
 	movq	%rdx, %rcx
 	addq	%rdi, %rdx

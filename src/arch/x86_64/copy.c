@@ -30,9 +30,6 @@ __attribute__((constructor)) static void nt_width(void)
 	hl__copy_nt_zmm = hl__x86_avx512(hl_cpu());
 }
 
-/* hl_try_copy runs sizes 0..128 (two vectors) before loading its redirect (copy.S). */
-const size_t hl_arch_copy_direct_max = 128;
-
 /*
  * The code of the automatic plan (plan.c chooses it; docs/copy.md,
  * "Measured", has the figures behind it), by its first variant: the

@@ -41,6 +41,13 @@
  */
 #define TRY_ZERO_CHECKS_SIZE 29
 
+/*
+ * The largest size SMALL clears: the entries run it without loading their
+ * redirect while that is NULL (arch.h, hl_arch_zero_direct_max, defined
+ * here from it).
+ */
+#define ZERO_DIRECT_MAX 63
+
 
 	.text
 
@@ -287,7 +294,7 @@ FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
 	xorl	%eax, %eax
 .L\fn\()_from:
 .ifb \redirect
-	cmpq	$63, %rsi
+	cmpq	$ZERO_DIRECT_MAX, %rsi
 .else
 	cmpq	\redirect\()_direct_max(%rip), %rsi
 .endif
@@ -299,7 +306,7 @@ FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
 	movq	\redirect(%rip), %rax
 	testq	%rax, %rax
 	jnz	29f
-	cmpq	$63, %rsi		/* direct_max was 0 when read, the redirect NULL */
+	cmpq	$ZERO_DIRECT_MAX, %rsi	/* direct_max was 0 when read, the redirect NULL */
 	jbe	18b
 .endif
 	VZERO	\evex
@@ -486,5 +493,7 @@ ENDFUNC \pfx\()nontemporal
 	VARIANTS hl__zero_, hl_zero, hl__zero_redirect
 	.set	.Ltry_copy, 1
 	VARIANTS hl__try_zero_, hl_try_zero, hl__try_zero_redirect, hl__try_zero_checked
+
+	CONST8	hl_arch_zero_direct_max, ZERO_DIRECT_MAX
 
 	ASM_FILE_END

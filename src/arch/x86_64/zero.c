@@ -33,9 +33,6 @@ HL_ZERO_VARIANT(auto_avx2);
 extern const struct hl_extable __start_hl_extable[] __attribute__((visibility("hidden")));
 extern const struct hl_extable __stop_hl_extable[] __attribute__((visibility("hidden")));
 
-/* hl_zero and hl_try_zero run sizes 0..63 (SMALL) before loading their redirect (zero.S). */
-const size_t hl_arch_zero_direct_max = 63;
-
 /*
  * The string variants run on every x86-64; ERMS, FSRM and REP_GOOD only
  * say whether they are fast, which is the plan's business, not a reason to
