@@ -393,16 +393,12 @@ static void check_mode(const struct record *r, const char *scenario, const char 
 	free(sizes);
 }
 
-/* A size plan as hl_zero_plan() and hl_copy_plan() print one: "a <= N < b <= M < c". */
+/* A size plan as hl_zero_plan() and hl_copy_plan() print one (plan_text). */
 static void print_plan(const char *fn, const struct hl_size_plan *p)
 {
-	printf("  %s's plan: ", fn);
-	for (unsigned i = 0; i < p->n; i++) {
-		if (i + 1 < p->n)
-			printf("%s <= %zu < ", p->c[i].variant, p->c[i].max);
-		else
-			printf("%s\n", p->c[i].variant);
-	}
+	char buf[512];
+
+	printf("  %s's plan: %s\n", fn, plan_text(p, buf, sizeof(buf)));
 }
 
 static void check_record(const struct record *r)
