@@ -22,6 +22,7 @@
 #include <hotline/zero.h>
 
 #include "support/run_tests.h"
+#include "support/variants.h"
 
 /* The library's (src/arch/arch.h, src/zero.c, src/copy.c). */
 extern size_t (*hl__zero_redirect)(void *, size_t);
@@ -91,44 +92,39 @@ static void call_each(void)
 	assert_int_equal(a[0], 1);
 }
 
+/*
+ * Each variant of the family api this CPU runs (support/variants.h), forced,
+ * then "auto": the family's entries as expect_forced and expect_auto say.
+ */
+static void forced_then_auto(const struct variant_api *api, const struct entry *entries,
+			     size_t n_entries)
+{
+	const char *subjects[64];
+	int n = variant_subjects(api, subjects, 64);
+
+	call_each();
+	assert_true(n > 1); /* at least one variant, then "auto" */
+	for (int i = 0; i + 1 < n; i++) {
+		variant_use(api, subjects[i]);
+		for (size_t k = 0; k < n_entries; k++)
+			expect_forced(&entries[k], subjects[i]);
+		variant_use(api, "auto");
+		for (size_t k = 0; k < n_entries; k++)
+			expect_auto(&entries[k]);
+	}
+}
+
 static void forced_zero_variants_take_every_size_and_auto_takes_back_the_small(void **state)
 {
-	const char *v;
-	int forced = 0;
-
 	(void)state;
-	call_each();
-	for (unsigned i = 0; (v = hl_zero_variant_name(i)) != NULL; i++) {
-		if (!hl_zero_supported(v))
-			continue;
-		assert_int_equal(hl_zero_use(v), 0);
-		for (size_t k = 0; k < sizeof(zero_entries) / sizeof(zero_entries[0]); k++)
-			expect_forced(&zero_entries[k], v);
-		forced++;
-		assert_int_equal(hl_zero_use("auto"), 0);
-		for (size_t k = 0; k < sizeof(zero_entries) / sizeof(zero_entries[0]); k++)
-			expect_auto(&zero_entries[k]);
-	}
-	assert_true(forced > 0);
+	forced_then_auto(&zero_variants, zero_entries,
+			 sizeof(zero_entries) / sizeof(zero_entries[0]));
 }
 
 static void forced_copy_variants_take_every_size_and_auto_takes_back_the_small(void **state)
 {
-	const char *v;
-	int forced = 0;
-
 	(void)state;
-	call_each();
-	for (unsigned i = 0; (v = hl_copy_variant_name(i)) != NULL; i++) {
-		if (!hl_copy_supported(v))
-			continue;
-		assert_int_equal(hl_copy_use(v), 0);
-		expect_forced(&copy_entry, v);
-		forced++;
-		assert_int_equal(hl_copy_use("auto"), 0);
-		expect_auto(&copy_entry);
-	}
-	assert_true(forced > 0);
+	forced_then_auto(&copy_variants, &copy_entry, 1);
 }
 
 /* Where the automatic plan is the entries' own body, its small sizes skip the redirect. */
