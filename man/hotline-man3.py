@@ -17,7 +17,8 @@ drift from it:
   TYPES        each public struct, typedef and enum, as written
   FUNCTIONS    each public function (declared, or defined static inline) and
                each function-like macro: its prototype and the comment
-               directly above it
+               directly above it (a comment above a run of declarations,
+               one line after another, documents each of them)
   MACROS       each documented object-like macro and its comment
 
 Public means not starting with "hl__" / "HL__" (hotline's internal names)
@@ -197,6 +198,7 @@ def parse(path):
     top = []
     functions, types, macros = [], [], []
     prev = None  # the comment just before, if it ends on the line above
+    group = None  # a documented declaration's comment, while the next one follows it directly
     seen = set()
     for kind, chunk, start, end in items:
         if kind == "comment":
@@ -215,6 +217,9 @@ def parse(path):
             continue
         doc = prev[0] if prev and prev[1] in (start - 1, start) else []
         prev = None
+        if not doc and group and group[1] == start - 1:
+            doc = group[0]  # one comment above a run of declarations documents each
+        group = (doc, end) if doc and kind == "code" else None
         if kind == "pp":
             m = re.match(r"#\s*define\s+(\w+)(\()?(.*)$", chunk, re.S)
             if not m:

@@ -66,6 +66,20 @@ HL_API size_t hl_try_copy(void *dst, const void *src, size_t n);
 HL_API bool hl_try_load64(const void *p, uint64_t *out);
 
 /*
+ * hl_copy_variant_name, hl_copy_supported - the copy variants, as
+ * hl_zero_variant_name and hl_zero_supported (hotline/zero.h) are the
+ * zeroing ones. hl_copy_variant_name(i) is the i-th copy variant this
+ * architecture has, or NULL past the last one, supported by this CPU or
+ * not; hl_copy_supported(name) is whether this CPU can run the named copy
+ * variant, false for NULL, "auto" and unknown names. The list is copy's
+ * own, not zero's: a name may stand in both (avx2 on x86-64), but the copy
+ * variant of that name is the one meant here, forced by HOTLINE_COPY or
+ * hl_copy_use() and never by HOTLINE_ZERO.
+ */
+HL_API const char *hl_copy_variant_name(unsigned i);
+HL_API bool hl_copy_supported(const char *name);
+
+/*
  * hl_copy_variant - the name of the variant hl_try_copy uses: a forced
  * one (HOTLINE_COPY or hl_copy_use()), or, in automatic mode, the one
  * that copies small and medium sizes.
@@ -86,18 +100,6 @@ HL_API int hl_copy_use(const char *name);
  * needs, like snprintf.
  */
 HL_API int hl_copy_plan(char *buf, size_t size);
-
-/*
- * hl_copy_variant_name - the i-th copy variant this architecture has, or
- * NULL past the last one, supported by this CPU or not.
- */
-HL_API const char *hl_copy_variant_name(unsigned i);
-
-/*
- * hl_copy_supported - whether this CPU can run the named copy variant.
- * False for NULL, "auto" and unknown names.
- */
-HL_API bool hl_copy_supported(const char *name);
 
 #ifdef __cplusplus
 }
