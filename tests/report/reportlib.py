@@ -132,3 +132,10 @@ class ReportCase(unittest.TestCase):
         hit = [r for m, r in self.rows.items() if m.startswith(start)]
         self.assertEqual(len(hit), 1, f"one summary row for {start!r}; rows: {self.rows}")
         return hit[0]
+
+    def assertRowHas(self, start, *needles):
+        """The one row of self.rows whose measure begins with START holds each of NEEDLES
+        (its figure, its verdict, ...)."""
+        r = self.summary_row(start)
+        for needle in needles:
+            self.assertIn(needle, r)

@@ -119,26 +119,22 @@ class LookupReportTests(ToolCase):
         with open(cls.sim, "w") as f:
             json.dump(sim_doc(), f)
         cls.md, cls.app = cls.render("both", [cls.bench, cls.sim])
-
-    def row(self, measure):
-        hits = summary_row(self.md, measure)
-        self.assertEqual(len(hits), 1, f"one summary row for {measure!r}")
-        return hits[0]
+        cls.rows = reportlib.summary_rows(cls.md)
 
     def test_rcuref_over_atomic_faa_holds(self):
-        r = self.row("rcuref / atomic_faa ops/s, 2 threads")
-        self.assertIn("0.99x [0.97x, 1.00x] 2 threads on 2 CPUs", r)
-        self.assertIn("**holds** (\u2265 0.95x)", r)
+        self.assertRowHas("rcuref / atomic_faa ops/s, 2 threads",
+                          "0.99x [0.97x, 1.00x] 2 threads on 2 CPUs",
+                          "**holds** (\u2265 0.95x)")
 
     def test_rcuref_over_inc_not_zero_does_not_hold(self):
-        r = self.row("rcuref / refcount_inc_not_zero (the cmpxchg lookup) ops/s, 2 threads")
-        self.assertIn("1.21x [1.18x, 1.25x] 2 threads on 2 CPUs", r)
-        self.assertIn("**does not hold** (\u2265 1.3x)", r)
+        self.assertRowHas("rcuref / refcount_inc_not_zero (the cmpxchg lookup) ops/s, 2 threads",
+                          "1.21x [1.18x, 1.25x] 2 threads on 2 CPUs",
+                          "**does not hold** (\u2265 1.3x)")
 
     def test_lockref_get_not_dead_over_rcuref_a_figure(self):
-        r = self.row("lockref_get_not_dead / rcuref ops/s, 2 threads")
-        self.assertIn("0.80x [0.79x, 0.82x]", r)
-        self.assertIn("a figure (no threshold)", r)
+        self.assertRowHas("lockref_get_not_dead / rcuref ops/s, 2 threads",
+                          "0.80x [0.79x, 0.82x]",
+                          "a figure (no threshold)")
 
     def test_one_question_side_by_side(self):
         q = "Is get-unless-dead one atomic add (rcuref)?"

@@ -45,20 +45,20 @@ class VerdictReportTests(ToolCase):
         cls.rows = summary_rows(cls.md)
 
     def test_clear_result_holds(self):
-        r = self.summary_row("refcount / atomic_faa ops/s, 2 threads")
-        self.assertIn("1.00x [0.99x, 1.01x]", r)
-        self.assertIn("**holds** (\u2265 0.95x)", r)
+        self.assertRowHas("refcount / atomic_faa ops/s, 2 threads",
+                          "1.00x [0.99x, 1.01x]",
+                          "**holds** (\u2265 0.95x)")
 
     def test_clearly_below_does_not_hold(self):
-        r = self.summary_row("lockref / cas_loop ops/s, 2 threads")
-        self.assertIn("0.70x [0.70x, 0.70x]", r)
-        self.assertIn("**does not hold** (\u2265 0.85x)", r)
+        self.assertRowHas("lockref / cas_loop ops/s, 2 threads",
+                          "0.70x [0.70x, 0.70x]",
+                          "**does not hold** (\u2265 0.85x)")
 
     def test_bimodal_around_threshold_cannot_tell(self):
-        r = self.summary_row("qspinlock / pthread_mutex ops/s")
-        self.assertIn("0.70x [0.30x, 0.72x] 8 threads on 2 CPUs", r)
-        self.assertIn("**cannot tell at this noise** (\u2265 0.5x)", r)
-        self.assertIn("bimodal: 2 values at 0.30\u20130.32 and 3 at 0.70\u20130.72", r)
+        self.assertRowHas("qspinlock / pthread_mutex ops/s",
+                          "0.70x [0.30x, 0.72x] 8 threads on 2 CPUs",
+                          "**cannot tell at this noise** (\u2265 0.5x)",
+                          "bimodal: 2 values at 0.30\u20130.32 and 3 at 0.70\u20130.72")
 
     def test_level_said(self):
         self.assertIn("93.75% with 5 repetitions", self.md)
@@ -443,9 +443,9 @@ class ZeroCriteriaReportTests(ToolCase):
         cls.rows = summary_rows(cls.md)
 
     def test_summary_cold_row(self):
-        r = self.summary_row("hl_zero / glibc_memset GB/s, cold")
-        self.assertIn("0.81x [0.80x, 0.82x] at 100 B", r)
-        self.assertIn("**does not hold** (\u2265 0.95x)", r)
+        self.assertRowHas("hl_zero / glibc_memset GB/s, cold",
+                          "0.81x [0.80x, 0.82x] at 100 B",
+                          "**does not hold** (\u2265 0.95x)")
 
     def test_summary_geomean_row(self):
         hit = [r for m, r in self.geo.items()
@@ -457,12 +457,12 @@ class ZeroCriteriaReportTests(ToolCase):
         self.assertIn("each size weighted alike, the first 5 repetitions at each", r)
 
     def test_summary_bandwidth_rows(self):
-        r = self.summary_row("hl_zero / max(nontemporal, rep_stosb)")
-        self.assertIn("0.80x [0.80x, 0.80x] at 64 MiB, hot", r)
-        self.assertIn("**does not hold** (\u2265 0.9x); 2 sizes: 1 do not hold, 1 hold", r)
-        r = self.summary_row("glibc_memset / max(nontemporal, rep_stosb)")
-        self.assertIn("0.50x [0.50x, 0.75x] at 64 MiB, hot", r)
-        self.assertIn("a figure (no threshold); the lowest of 2 sizes", r)
+        self.assertRowHas("hl_zero / max(nontemporal, rep_stosb)",
+                          "0.80x [0.80x, 0.80x] at 64 MiB, hot",
+                          "**does not hold** (\u2265 0.9x); 2 sizes: 1 do not hold, 1 hold")
+        self.assertRowHas("glibc_memset / max(nontemporal, rep_stosb)",
+                          "0.50x [0.50x, 0.75x] at 64 MiB, hot",
+                          "a figure (no threshold); the lowest of 2 sizes")
 
     def test_criteria_rows(self):
         rows = crit_rows(self.app)
