@@ -409,11 +409,13 @@ static void flags_string_lists_exactly_the_true_fields(void **state)
 }
 
 /*
- * hl_cpu_flags(buf, size), size 0 or 1, into 8 bytes of 'X': returns the full length (as
- * hl_cpu_flags(NULL, 0) does), writes the terminator if size is 1 and nothing from buf[size] on.
+ * hl_cpu_flags(buf, size), size (intptr_t)*state, 0 or 1 (the table's rows), into 8 bytes of
+ * 'X': returns the full length (as hl_cpu_flags(NULL, 0) does), writes the terminator if size
+ * is 1 and nothing from buf[size] on.
  */
-static void flags_cut_at(size_t size)
+static void flags_cut_at(void **state)
 {
+	size_t size = (size_t)(intptr_t)*state;
 	char full[512], buf[8];
 	int len = hl_cpu_flags(full, sizeof(full));
 
@@ -425,18 +427,6 @@ static void flags_cut_at(size_t size)
 		if (buf[i] != 'X')
 			fail_msg("hl_cpu_flags(buf, %zu) wrote buf[%zu]", size, i);
 	assert_int_equal(hl_cpu_flags(NULL, 0), len);
-}
-
-static void flags_size_0_writes_nothing_and_returns_full_length(void **state)
-{
-	(void)state;
-	flags_cut_at(0);
-}
-
-static void flags_size_1_writes_only_the_terminator(void **state)
-{
-	(void)state;
-	flags_cut_at(1);
 }
 
 /* Every size from 1 to past the end: a NUL-terminated prefix, like snprintf. */
@@ -481,8 +471,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(dczva_block_is_0_or_a_power_of_two_between_4_and_2048),
 		cmocka_unit_test(zero_variant_is_one_of_this_architecture),
 		cmocka_unit_test(flags_string_lists_exactly_the_true_fields),
-		cmocka_unit_test(flags_size_0_writes_nothing_and_returns_full_length),
-		cmocka_unit_test(flags_size_1_writes_only_the_terminator),
+		UNIT_TEST_WITH(flags_size_0_writes_nothing_and_returns_full_length, flags_cut_at,
+			       (intptr_t)0),
+		UNIT_TEST_WITH(flags_size_1_writes_only_the_terminator, flags_cut_at, (intptr_t)1),
 		cmocka_unit_test(flags_truncate_like_snprintf_at_every_size),
 	};
 

@@ -272,8 +272,11 @@ static long race_once(unsigned int limit)
  */
 #define RC_RACES 4
 
-static void racing_ops_end_at_exact_count_with_limit(unsigned int limit)
+/* The race at the retry limit (intptr_t)*state (the table's rows: the default, 1, 0 unbounded). */
+static void racing_ops_end_at_exact_count_with_limit(void **state)
 {
+	unsigned int limit = (unsigned int)(intptr_t)*state;
+
 	for (int race = 1; race <= RC_RACES; race++) {
 		if (race_once(limit))
 			return;
@@ -283,24 +286,6 @@ static void racing_ops_end_at_exact_count_with_limit(unsigned int limit)
 	fail_msg("limit %u: in %d races put_or_lock never returned false: the count never "
 		 "came down to the last reference, so that path went untested",
 		 limit, RC_RACES);
-}
-
-static void racing_ops_end_at_exact_count_default_limit(void **state)
-{
-	(void)state;
-	racing_ops_end_at_exact_count_with_limit(HL_LOCKREF_RETRIES_DEFAULT);
-}
-
-static void racing_ops_end_at_exact_count_limit_1(void **state)
-{
-	(void)state;
-	racing_ops_end_at_exact_count_with_limit(1);
-}
-
-static void racing_ops_end_at_exact_count_unbounded(void **state)
-{
-	(void)state;
-	racing_ops_end_at_exact_count_with_limit(0);
 }
 
 /* ---- The last reference: exactly one put_or_lock gets false ---- */
@@ -509,9 +494,13 @@ static void after_mark_dead_no_thread_gets_a_reference(void **state)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(racing_ops_end_at_exact_count_default_limit),
-		cmocka_unit_test(racing_ops_end_at_exact_count_limit_1),
-		cmocka_unit_test(racing_ops_end_at_exact_count_unbounded),
+		UNIT_TEST_WITH(racing_ops_end_at_exact_count_default_limit,
+			       racing_ops_end_at_exact_count_with_limit,
+			       (intptr_t)HL_LOCKREF_RETRIES_DEFAULT),
+		UNIT_TEST_WITH(racing_ops_end_at_exact_count_limit_1,
+			       racing_ops_end_at_exact_count_with_limit, (intptr_t)1),
+		UNIT_TEST_WITH(racing_ops_end_at_exact_count_unbounded,
+			       racing_ops_end_at_exact_count_with_limit, (intptr_t)0),
 		cmocka_unit_test(last_put_or_lock_returns_false_to_exactly_one_holder),
 		cmocka_unit_test(after_mark_dead_no_thread_gets_a_reference),
 	};

@@ -150,8 +150,10 @@ static void *mx_worker(void *arg)
 	return NULL;
 }
 
-static void mutual_exclusion_with(int n)
+/* n threads, n = (intptr_t)*state (the table's rows: 2 to 16), each taking the lock in turn. */
+static void mutual_exclusion_with(void **state)
 {
+	int n = (int)(intptr_t)*state;
 	pthread_t tids[16];
 	char what[64];
 	double t0;
@@ -167,36 +169,6 @@ static void mutual_exclusion_with(int n)
 	snprintf(what, sizeof(what), "%d threads x %ld lock/unlock", n, mx.iters);
 	print_message("%s: %.3f s\n", what, now() - t0);
 	assert_guarded(&mx.g, n * mx.iters, what);
-}
-
-static void mutual_exclusion_2_threads_exact_count(void **state)
-{
-	(void)state;
-	mutual_exclusion_with(2);
-}
-
-static void mutual_exclusion_3_threads_exact_count(void **state)
-{
-	(void)state;
-	mutual_exclusion_with(3);
-}
-
-static void mutual_exclusion_4_threads_exact_count(void **state)
-{
-	(void)state;
-	mutual_exclusion_with(4);
-}
-
-static void mutual_exclusion_8_threads_exact_count(void **state)
-{
-	(void)state;
-	mutual_exclusion_with(8);
-}
-
-static void mutual_exclusion_16_threads_exact_count(void **state)
-{
-	(void)state;
-	mutual_exclusion_with(16);
 }
 
 /* ---- Oversubscription: holders that sleep, waiters that park ---- */
@@ -666,11 +638,16 @@ static void threads_holding_several_locks_at_once_keep_each_exclusive(void **sta
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(mutual_exclusion_2_threads_exact_count),
-		cmocka_unit_test(mutual_exclusion_3_threads_exact_count),
-		cmocka_unit_test(mutual_exclusion_4_threads_exact_count),
-		cmocka_unit_test(mutual_exclusion_8_threads_exact_count),
-		cmocka_unit_test(mutual_exclusion_16_threads_exact_count),
+		UNIT_TEST_WITH(mutual_exclusion_2_threads_exact_count, mutual_exclusion_with,
+			       (intptr_t)2),
+		UNIT_TEST_WITH(mutual_exclusion_3_threads_exact_count, mutual_exclusion_with,
+			       (intptr_t)3),
+		UNIT_TEST_WITH(mutual_exclusion_4_threads_exact_count, mutual_exclusion_with,
+			       (intptr_t)4),
+		UNIT_TEST_WITH(mutual_exclusion_8_threads_exact_count, mutual_exclusion_with,
+			       (intptr_t)8),
+		UNIT_TEST_WITH(mutual_exclusion_16_threads_exact_count, mutual_exclusion_with,
+			       (intptr_t)16),
 		cmocka_unit_test(oversubscribed_sleeping_holders_lose_no_wakeups),
 		cmocka_unit_test(thousands_of_short_lived_threads_each_queue_and_reuse_nodes),
 		cmocka_unit_test(trylock_racing_lock_keeps_mutual_exclusion),
