@@ -34,7 +34,8 @@
 #include <cmocka.h>
 
 #include "support/child.h"
-#include "support/watchdog.h"
+#include "support/run_tests.h"
+#include "support/variants.h"
 
 #include <hotline/copy.h>
 #include <hotline/lockref.h>
@@ -89,12 +90,21 @@ struct child_result {
 static char long_abort[LONG_LEN + 1];  /* "abortabort...": starts like a valid value */
 static char long_digits[LONG_LEN + 1]; /* "5555...": a number far past UINT_MAX */
 static char long_bytes[LONG_LEN + 1];  /* every byte 1..255, over and over */
-static char auto_variant[128];	       /* hl_zero_variant() in automatic mode */
-static char auto_copy[128];	       /* hl_copy_variant() in automatic mode */
-static const char *a_copy;	       /* a copy variant this CPU runs */
-static char a_copy_upper[64];	       /* the same in capitals */
-static const char *a_variant;	       /* a variant this CPU runs */
-static char a_variant_upper[64];       /* the same in capitals */
+
+/*
+ * A family of variants and its variable: HOTLINE_ZERO for hl_zero's, HOTLINE_COPY for
+ * hl_try_copy's, under the same rule. The child's scenario is the family's name
+ * (api->family); the rest is filled by setup(), from the family's own API.
+ */
+struct family {
+	const struct variant_api *api; /* support/variants.h */
+	const char *var;
+	char auto_name[128];   /* the variant in automatic mode */
+	const char *a_name;    /* a variant this CPU runs */
+	char a_name_upper[64]; /* the same in capitals */
+};
+static struct family zero_family = {.api = &zero_variants, .var = "HOTLINE_ZERO"};
+static struct family copy_family = {.api = &copy_variants, .var = "HOTLINE_COPY"};
 
 /* A value for a message: printable ('?' for other bytes), cut at 40 bytes. */
 static const char *pv(const char *value)
@@ -377,137 +387,88 @@ static const char *child_variant(const struct child_result *res, char *buf, size
 	return buf;
 }
 
-static void zero_not_exactly_a_variant_is_one_line_and_auto(void **state)
+/* ---- HOTLINE_ZERO and HOTLINE_COPY, each test once for both (*state: the family) ---- */
+
+static void not_exactly_a_variant_is_one_line_and_auto(void **state)
 {
+	const struct family *f = *state;
 	char blank_before[80], blank_after[80];
 	const char *values[] = {
 		"AUTO",		 " auto",      "auto\n",    "",		"auto\x01\x7f\xff\\",
-		a_variant_upper, blank_before, blank_after, long_abort, long_bytes};
+		f->a_name_upper, blank_before, blank_after, long_abort, long_bytes};
 	struct child_result res;
 	char variant[128];
 
-	(void)state;
-	snprintf(blank_before, sizeof(blank_before), " %s", a_variant);
-	snprintf(blank_after, sizeof(blank_after), "%s ", a_variant);
+	snprintf(blank_before, sizeof(blank_before), " %s", f->a_name);
+	snprintf(blank_after, sizeof(blank_after), "%s ", f->a_name);
 	for (size_t i = 0; i < N_OF(values); i++) {
-		run_child("zero", "HOTLINE_ZERO", values[i], &res);
-		assert_exit_0("HOTLINE_ZERO", values[i], &res);
-		assert_one_note(&res, "HOTLINE_ZERO", values[i], "auto");
+		run_child(f->api->family, f->var, values[i], &res);
+		assert_exit_0(f->var, values[i], &res);
+		assert_one_note(&res, f->var, values[i], "auto");
 		if (res.nlines != 1)
-			fail_msg("HOTLINE_ZERO: expected 1 stderr line, got %d", res.nlines);
-		if (strcmp(child_variant(&res, variant, sizeof(variant)), auto_variant) != 0)
-			fail_msg("HOTLINE_ZERO='%s': the child uses '%s', expected the automatic "
-				 "choice '%s'",
-				 pv(values[i]), variant, auto_variant);
+			fail_msg("%s: expected 1 stderr line, got %d", f->var, res.nlines);
+		if (strcmp(child_variant(&res, variant, sizeof(variant)), f->auto_name) != 0)
+			fail_msg("%s='%s': the child uses '%s', expected the automatic choice '%s'",
+				 f->var, pv(values[i]), variant, f->auto_name);
 	}
 }
 
-static void zero_exact_names_are_taken_silently(void **state)
+static void exact_names_are_taken_silently(void **state)
 {
-	const char *values[] = {"auto", a_variant};
-	const char *want[] = {auto_variant, a_variant};
+	const struct family *f = *state;
+	const char *values[] = {"auto", f->a_name};
+	const char *want[] = {f->auto_name, f->a_name};
 	struct child_result res;
 	char variant[128];
 
-	(void)state;
 	for (size_t i = 0; i < N_OF(values); i++) {
-		run_child("zero", "HOTLINE_ZERO", values[i], &res);
-		assert_exit_0("HOTLINE_ZERO", values[i], &res);
+		run_child(f->api->family, f->var, values[i], &res);
+		assert_exit_0(f->var, values[i], &res);
 		if (res.nlines)
-			fail_msg("HOTLINE_ZERO=%s: expected no stderr, got '%s'", values[i],
+			fail_msg("%s=%s: expected no stderr, got '%s'", f->var, values[i],
 				 res.line[0]);
 		if (strcmp(child_variant(&res, variant, sizeof(variant)), want[i]) != 0)
-			fail_msg("HOTLINE_ZERO=%s: the child uses '%s', expected '%s'", values[i],
+			fail_msg("%s=%s: the child uses '%s', expected '%s'", f->var, values[i],
 				 variant, want[i]);
 	}
 }
 
-/* ---- HOTLINE_COPY ---- */
-
-static void copy_not_exactly_a_variant_is_one_line_and_auto(void **state)
+/* The family's automatic choice, its first variant this CPU runs, that name in capitals. */
+static int family_setup(struct family *f)
 {
-	char blank_before[80], blank_after[80];
-	const char *values[] = {
-		"AUTO",	      " auto",	    "auto\n",	 "",	     "auto\x01\x7f\xff\\",
-		a_copy_upper, blank_before, blank_after, long_abort, long_bytes};
-	struct child_result res;
-	char variant[128];
+	const char *name;
 
-	(void)state;
-	snprintf(blank_before, sizeof(blank_before), " %s", a_copy);
-	snprintf(blank_after, sizeof(blank_after), "%s ", a_copy);
-	for (size_t i = 0; i < N_OF(values); i++) {
-		run_child("copy", "HOTLINE_COPY", values[i], &res);
-		assert_exit_0("HOTLINE_COPY", values[i], &res);
-		assert_one_note(&res, "HOTLINE_COPY", values[i], "auto");
-		if (res.nlines != 1)
-			fail_msg("HOTLINE_COPY: expected 1 stderr line, got %d", res.nlines);
-		if (strcmp(child_variant(&res, variant, sizeof(variant)), auto_copy) != 0)
-			fail_msg("HOTLINE_COPY='%s': the child uses '%s', expected the automatic "
-				 "choice '%s'",
-				 pv(values[i]), variant, auto_copy);
-	}
-}
-
-static void copy_exact_names_are_taken_silently(void **state)
-{
-	const char *values[] = {"auto", a_copy};
-	const char *want[] = {auto_copy, a_copy};
-	struct child_result res;
-	char variant[128];
-
-	(void)state;
-	for (size_t i = 0; i < N_OF(values); i++) {
-		run_child("copy", "HOTLINE_COPY", values[i], &res);
-		assert_exit_0("HOTLINE_COPY", values[i], &res);
-		if (res.nlines)
-			fail_msg("HOTLINE_COPY=%s: expected no stderr, got '%s'", values[i],
-				 res.line[0]);
-		if (strcmp(child_variant(&res, variant, sizeof(variant)), want[i]) != 0)
-			fail_msg("HOTLINE_COPY=%s: the child uses '%s', expected '%s'", values[i],
-				 variant, want[i]);
-	}
+	if (f->api->use("auto") != 0)
+		return -1;
+	snprintf(f->auto_name, sizeof(f->auto_name), "%s", f->api->variant());
+	for (unsigned int i = 0; (name = f->api->variant_name(i)); i++)
+		if (f->api->supported(name)) {
+			f->a_name = name;
+			break;
+		}
+	if (!f->a_name)
+		return -1;
+	for (size_t i = 0; f->a_name[i] && i + 1 < sizeof(f->a_name_upper); i++)
+		f->a_name_upper[i] =
+			(char)(f->a_name[i] >= 'a' && f->a_name[i] <= 'z' ? f->a_name[i] - 'a' + 'A'
+									  : f->a_name[i]);
+	return 0;
 }
 
 static int setup(void **state)
 {
-	const char *name;
-
 	(void)state;
 	for (int i = 0; i < LONG_LEN; i++) {
 		long_abort[i] = "abort"[i % 5];
 		long_digits[i] = '5';
 		long_bytes[i] = (char)(i % 255 + 1);
 	}
-	if (hl_zero_use("auto") != 0)
-		return -1;
-	snprintf(auto_variant, sizeof(auto_variant), "%s", hl_zero_variant());
-	for (unsigned int i = 0; (name = hl_zero_variant_name(i)); i++)
-		if (hl_zero_supported(name)) {
-			a_variant = name;
-			break;
-		}
-	if (!a_variant)
-		return -1;
-	for (size_t i = 0; a_variant[i] && i + 1 < sizeof(a_variant_upper); i++)
-		a_variant_upper[i] =
-			(char)(a_variant[i] >= 'a' && a_variant[i] <= 'z' ? a_variant[i] - 'a' + 'A'
-									  : a_variant[i]);
-	if (hl_copy_use("auto") != 0)
-		return -1;
-	snprintf(auto_copy, sizeof(auto_copy), "%s", hl_copy_variant());
-	for (unsigned int i = 0; (name = hl_copy_variant_name(i)); i++)
-		if (hl_copy_supported(name)) {
-			a_copy = name;
-			break;
-		}
-	if (!a_copy)
-		return -1;
-	for (size_t i = 0; a_copy[i] && i + 1 < sizeof(a_copy_upper); i++)
-		a_copy_upper[i] =
-			(char)(a_copy[i] >= 'a' && a_copy[i] <= 'z' ? a_copy[i] - 'a' + 'A'
-								    : a_copy[i]);
-	return 0;
+	/* Each child gets one variable set; the others must not come from here. */
+	unsetenv("HOTLINE_REFCOUNT");
+	unsetenv("HOTLINE_LOCKREF_RETRIES");
+	unsetenv("HOTLINE_ZERO");
+	unsetenv("HOTLINE_COPY");
+	return family_setup(&zero_family) || family_setup(&copy_family) ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -517,19 +478,15 @@ int main(int argc, char **argv)
 		cmocka_unit_test(retries_digits_only_set_the_limit_silently),
 		cmocka_unit_test(refcount_not_exactly_abort_or_warn_is_one_line_and_warn),
 		cmocka_unit_test(refcount_abort_aborts_and_warn_warns_without_a_note),
-		cmocka_unit_test(zero_not_exactly_a_variant_is_one_line_and_auto),
-		cmocka_unit_test(zero_exact_names_are_taken_silently),
-		cmocka_unit_test(copy_not_exactly_a_variant_is_one_line_and_auto),
-		cmocka_unit_test(copy_exact_names_are_taken_silently),
+		UNIT_TEST_WITH(zero_not_exactly_a_variant_is_one_line_and_auto,
+			       not_exactly_a_variant_is_one_line_and_auto, &zero_family),
+		UNIT_TEST_WITH(zero_exact_names_are_taken_silently, exact_names_are_taken_silently,
+			       &zero_family),
+		UNIT_TEST_WITH(copy_not_exactly_a_variant_is_one_line_and_auto,
+			       not_exactly_a_variant_is_one_line_and_auto, &copy_family),
+		UNIT_TEST_WITH(copy_exact_names_are_taken_silently, exact_names_are_taken_silently,
+			       &copy_family),
 	};
 
-	if (argc == 3 && strcmp(argv[1], "--child") == 0)
-		return child_main(argv[2]);
-	/* Each child gets one variable set; the others must not come from here. */
-	unsetenv("HOTLINE_REFCOUNT");
-	unsetenv("HOTLINE_LOCKREF_RETRIES");
-	unsetenv("HOTLINE_ZERO");
-	unsetenv("HOTLINE_COPY");
-	watchdog_start(120, "test_env");
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_env", 120, 0);
 }
