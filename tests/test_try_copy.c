@@ -74,11 +74,6 @@
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-#define MAX_SUBJECTS 32
-
-static const char *subjects[MAX_SUBJECTS];
-static int n_subjects;
-
 /* hl_try_copy as the fault grids call it (support/fault_grid.h), set in setup. */
 static struct fault_api api;
 
@@ -118,8 +113,8 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 	char why[256];
 
 	(void)state;
-	for (int s = 0; s < n_subjects; s++) {
-		copy_use(subjects[s]);
+	for (int s = 0; s < copying.n; s++) {
+		copy_use(copying.name[s]);
 		for (size_t i = 0; i < N_OF(sizes); i++) {
 			for (size_t a = 0; a < 64; a += sweep_step()) {
 				for (int same = 0; same < 2; same++) {
@@ -129,12 +124,12 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 					c.src = src + 256 + (same ? a : (a * 37 + 11) % 64);
 					c.lo = c.dst - 192;
 					c.hi = c.dst + sizes[i] + 192;
-					fault_note("%s: %zu bytes, dst %% 64 = %zu", subjects[s],
-						   sizes[i], a);
+					fault_note("%s: %zu bytes, dst %% 64 = %zu",
+						   copying.name[s], sizes[i], a);
 					if (!fault_run(hl_try_copy, &c, why, sizeof(why)))
 						fail_msg("%s: hl_try_copy of %zu bytes, dst %% 64 "
 							 "= %zu, src %% 64 = %zu: %s",
-							 subjects[s], sizes[i], a,
+							 copying.name[s], sizes[i], a,
 							 (size_t)(c.src - src) % 64, why);
 				}
 			}
@@ -145,13 +140,13 @@ static void copies_past_512_every_alignment_end_exactly(void **state)
 				c.src = src + 256 + (e * 37 + 11) % 64;
 				c.lo = c.dst - 192;
 				c.hi = c.dst + sizes[i] + 192;
-				fault_note("%s: %zu bytes ending %zu past a page", subjects[s],
+				fault_note("%s: %zu bytes ending %zu past a page", copying.name[s],
 					   sizes[i], pasts[e]);
 				if (!fault_run(hl_try_copy, &c, why, sizeof(why)))
 					fail_msg("%s: hl_try_copy of %zu bytes ending %zu bytes "
 						 "past a "
 						 "page: %s",
-						 subjects[s], sizes[i], pasts[e], why);
+						 copying.name[s], sizes[i], pasts[e], why);
 			}
 		}
 	}
@@ -165,13 +160,13 @@ static void zero_bytes_with_null_pointers_copy_nothing_and_return_0(void **state
 	unsigned char buf[16];
 
 	(void)state;
-	for (int s = 0; s < n_subjects; s++) {
-		copy_use(subjects[s]);
+	for (int s = 0; s < copying.n; s++) {
+		copy_use(copying.name[s]);
 		memset(buf, 0x5a, sizeof(buf));
 		if (hl_try_copy(NULL, NULL, 0) != 0 || hl_try_copy(buf, NULL, 0) != 0 ||
 		    hl_try_copy(NULL, buf, 0) != 0)
 			fail_msg("%s: hl_try_copy with n = 0 and a NULL pointer did not return 0",
-				 subjects[s]);
+				 copying.name[s]);
 		for (size_t i = 0; i < sizeof(buf); i++)
 			assert_int_equal(buf[i], 0x5a);
 	}
@@ -223,7 +218,7 @@ static void copies_exactly(const char *name)
 static void use_of_each_supported_variant_makes_it_the_variant_and_the_plan(void **state)
 {
 	(void)state;
-	variant_check_use_each(&copy_variants, subjects, n_subjects, copies_exactly);
+	variant_check_use_each(&copy_variants, copying.name, copying.n, copies_exactly);
 }
 
 static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **state)
@@ -231,7 +226,7 @@ static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **
 	static const char *const bad[] = {"", "bogus", "AUTO", "auto ", "rep_movsb,movq", "x"};
 
 	(void)state;
-	variant_check_bad_use(&copy_variants, bad, N_OF(bad), subjects[0]);
+	variant_check_bad_use(&copy_variants, bad, N_OF(bad), copying.name[0]);
 }
 
 /*
@@ -246,7 +241,7 @@ static void auto_plan_names_supported_variants_with_rising_bounds(void **state)
 	int words = 0;
 
 	(void)state;
-	copy_use(subjects[0]);
+	copy_use(copying.name[0]);
 	if (hl_copy_use("auto") != 0)
 		fail_msg("hl_copy_use(\"auto\") returned -1, expected 0");
 	v = hl_copy_variant();
@@ -281,7 +276,7 @@ static void auto_plan_names_supported_variants_with_rising_bounds(void **state)
 static void plan_is_cut_to_size_and_returns_the_full_length(void **state)
 {
 	(void)state;
-	variant_check_plan_cut(&copy_variants, subjects[0]);
+	variant_check_plan_cut(&copy_variants, copying.name[0]);
 }
 
 /* HOTLINE_COPY=<variant>, in a child: the child's variant and plan are that name. */
@@ -307,19 +302,19 @@ static void env_naming_a_supported_variant_forces_it_silently(void **state)
 	char out[1024], err[4096], want[1024], how[128];
 
 	(void)state;
-	for (int s = 0; s < n_subjects; s++) {
-		int status = run_self_child("print", "HOTLINE_COPY", subjects[s], out, sizeof(out),
-					    err, sizeof(err));
+	for (int s = 0; s < copying.n; s++) {
+		int status = run_self_child("print", "HOTLINE_COPY", copying.name[s], out,
+					    sizeof(out), err, sizeof(err));
 		char plan[512];
 
-		copy_use(subjects[s]);
+		copy_use(copying.name[s]);
 		hl_copy_plan(plan, sizeof(plan));
 		snprintf(want, sizeof(want), "variant %s\nplan %s\n", hl_copy_variant(), plan);
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || strcmp(out, want) || *err)
 			fail_msg("HOTLINE_COPY=%s: the child %s, printed '%s' and '%s' on stderr; "
 				 "expected exit 0, '%s' and nothing on stderr",
-				 subjects[s], describe_status(status, how, sizeof(how)), out, err,
-				 want);
+				 copying.name[s], describe_status(status, how, sizeof(how)), out,
+				 err, want);
 	}
 	copy_use("auto");
 }
@@ -434,9 +429,8 @@ static void load64_reads_good_words_and_refuses_the_rest_leaving_out_alone(void 
 
 static int setup(void **state)
 {
-	(void)state;
-	n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
-	api = fault_api_try_copy(subjects, n_subjects, hl__copy_plan_in_force);
+	subjects_setup(state);
+	api = fault_api_try_copy(copying.name, copying.n, hl__copy_plan_in_force);
 	return 0;
 }
 

@@ -45,12 +45,8 @@
 #include <hotline/copy.h>
 #include <hotline/zero.h>
 
-#define MAX_SUBJECTS 32
-#define N_COPIERS    3
-#define N_THREADS    (N_COPIERS + 1) /* the last one clears with hl_try_zero */
-
-static const char *subjects[MAX_SUBJECTS];
-static int n_subjects;
+#define N_COPIERS 3
+#define N_THREADS (N_COPIERS + 1) /* the last one clears with hl_try_zero */
 
 struct worker {
 	struct worker_counts counts; /* first: support/fault_threads.h */
@@ -185,7 +181,7 @@ static void three_copiers_and_a_clearer_faulting_at_once_exact_in_every_variant(
 	(void)state;
 	fault_handlers_restore();
 	fault_note("three threads copying and one clearing across PROT_NONE edges at once");
-	fault_workers_each_variant(&copy_variants, subjects, n_subjects, &copiers, scaled(3000));
+	fault_workers_each_variant(&copy_variants, copying.name, copying.n, &copiers, scaled(3000));
 }
 
 static void copy_variant_switches_under_faulting_threads_leave_results_exact(void **state)
@@ -193,14 +189,7 @@ static void copy_variant_switches_under_faulting_threads_leave_results_exact(voi
 	(void)state;
 	fault_handlers_restore();
 	fault_note("threads copying across PROT_NONE edges while copy variants switch");
-	fault_workers_switching(&copy_variants, subjects, n_subjects, &copiers);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	n_subjects = copy_subjects(subjects, MAX_SUBJECTS);
-	return 0;
+	fault_workers_switching(&copy_variants, copying.name, copying.n, &copiers);
 }
 
 int main(int argc, char **argv)
@@ -211,6 +200,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(copy_variant_switches_under_faulting_threads_leave_results_exact),
 	};
 
-	return RUN_TESTS(argc, argv, NULL, tests, setup, "test_try_copy_threads", 240,
+	return RUN_TESTS(argc, argv, NULL, tests, subjects_setup, "test_try_copy_threads", 240,
 			 RUN_FAULT_HANDLERS);
 }

@@ -92,13 +92,6 @@
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-#define MAX_SUBJECTS 32
-
-static const char *subjects[MAX_SUBJECTS];
-static int n_subjects;
-static const char *copy_subjects_[MAX_SUBJECTS];
-static int n_copy_subjects;
-
 /* The plan in force, as the fault grids ask for it. */
 static void zero_plan(struct hl_size_plan *p)
 {
@@ -657,8 +650,8 @@ static void store_to_read_only_page_plain_or_by_hl_zero_dies_of_sigsegv(void **s
 {
 	(void)state;
 	expect_killed_by("read-only-store-after-a-handled-fault", NULL, SIGSEGV);
-	for (int s = 0; s < n_subjects; s++)
-		expect_killed_by("hl_zero-on-read-only-after-a-handled-fault", subjects[s],
+	for (int s = 0; s < zeroing.n; s++)
+		expect_killed_by("hl_zero-on-read-only-after-a-handled-fault", zeroing.name[s],
 				 SIGSEGV);
 }
 
@@ -734,7 +727,7 @@ static void expect_nested(const char *scenario, const char *const *variants, int
 static void try_zero_in_a_signal_handler_interrupting_try_zero_is_exact(void **state)
 {
 	(void)state;
-	expect_nested("nested", subjects, n_subjects);
+	expect_nested("nested", zeroing.name, zeroing.n);
 }
 
 /* ---- The same manners for hl_try_copy and hl_try_load64 (copy mode) ---- */
@@ -743,9 +736,8 @@ static void copy_mode_stray_faults_still_kill_with_the_right_signal(void **state
 {
 	(void)state;
 	expect_killed_by("copy:null-store-after-first-use", NULL, SIGSEGV);
-	for (int s = 0; s < n_copy_subjects; s++)
-		expect_killed_by("copy:null-store-after-a-handled-fault", copy_subjects_[s],
-				 SIGSEGV);
+	for (int s = 0; s < copying.n; s++)
+		expect_killed_by("copy:null-store-after-a-handled-fault", copying.name[s], SIGSEGV);
 	expect_killed_by("copy:read-only-store-after-a-handled-fault", NULL, SIGSEGV);
 	expect_killed_by("copy:store-beyond-eof-after-a-handled-fault", NULL, SIGBUS);
 	expect_killed_by("copy:load-beyond-eof-after-a-handled-fault", NULL, SIGBUS);
@@ -776,7 +768,7 @@ static void copy_mode_when_sigaction_is_refused_try_copy_returns_n(void **state)
 static void try_copy_in_a_signal_handler_interrupting_try_copy_is_exact(void **state)
 {
 	(void)state;
-	expect_nested("copy:nested", copy_subjects_, n_copy_subjects);
+	expect_nested("copy:nested", copying.name, copying.n);
 }
 
 /*
@@ -812,10 +804,8 @@ static void asan_build_stray_store_reaches_asans_handler(void **state)
 
 static int setup(void **state)
 {
-	(void)state;
-	n_subjects = zero_subjects(subjects, MAX_SUBJECTS);
-	api = fault_api_try_zero(subjects, n_subjects, zero_plan);
-	n_copy_subjects = copy_subjects(copy_subjects_, MAX_SUBJECTS);
+	subjects_setup(state);
+	api = fault_api_try_zero(zeroing.name, zeroing.n, zero_plan);
 	return 0;
 }
 

@@ -55,13 +55,7 @@
 #include <hotline/copy.h>
 #include <hotline/zero.h>
 
-#define MAX_SUBJECTS 32
-#define N_THREADS    3
-
-static const char *subjects[MAX_SUBJECTS];
-static int n_subjects;
-static const char *copy_subjects_[MAX_SUBJECTS];
-static int n_copy_subjects;
+#define N_THREADS 3
 
 /* ---- Three threads faulting at once ---- */
 
@@ -192,7 +186,8 @@ static void three_threads_faulting_at_once_get_exact_results_in_every_variant(vo
 	(void)state;
 	fault_handlers_restore();
 	fault_note("three threads clearing across PROT_NONE edges at once");
-	fault_workers_each_variant(&zero_variants, subjects, n_subjects, &clearers, scaled(2000));
+	fault_workers_each_variant(&zero_variants, zeroing.name, zeroing.n, &clearers,
+				   scaled(2000));
 }
 
 static void variant_switches_under_three_faulting_threads_leave_results_exact(void **state)
@@ -200,7 +195,7 @@ static void variant_switches_under_three_faulting_threads_leave_results_exact(vo
 	(void)state;
 	fault_handlers_restore();
 	fault_note("three threads clearing across PROT_NONE edges while variants switch");
-	fault_workers_switching(&zero_variants, subjects, n_subjects, &clearers);
+	fault_workers_switching(&zero_variants, zeroing.name, zeroing.n, &clearers);
 }
 
 static void three_threads_each_on_its_own_alternate_stack_get_exact_results(void **state)
@@ -437,8 +432,8 @@ static void store_by_a_thread_outside_try_zero_dies_while_others_are_inside(void
 static void hl_zero_where_another_threads_try_zero_faults_dies_of_sigsegv(void **state)
 {
 	(void)state;
-	for (int s = 0; s < n_subjects; s++)
-		expect_child("hl_zero-by-another-thread-where-a-clearer-faults", subjects[s],
+	for (int s = 0; s < zeroing.n; s++)
+		expect_child("hl_zero-by-another-thread-where-a-clearer-faults", zeroing.name[s],
 			     SIGSEGV, 0);
 }
 
@@ -469,11 +464,11 @@ static void copy_mode_stray_faults_and_sent_sigsegv_kill_while_threads_copy(void
 	expect_child("copy:store-by-another-thread-at-the-address-a-clearer-faults-on", NULL,
 		     SIGSEGV, 0);
 	expect_child("copy:store-by-another-thread-elsewhere", NULL, SIGSEGV, 0);
-	for (int s = 0; s < n_copy_subjects; s++) {
+	for (int s = 0; s < copying.n; s++) {
 		expect_child("copy:pthread_kill-sigsegv-to-a-thread-inside-try-zero",
-			     copy_subjects_[s], SIGSEGV, 0);
+			     copying.name[s], SIGSEGV, 0);
 		expect_child("copy:queued-sigsegv-with-forged-address-to-a-clearer",
-			     copy_subjects_[s], SIGSEGV, 0);
+			     copying.name[s], SIGSEGV, 0);
 	}
 }
 
@@ -483,14 +478,6 @@ static void threads_racing_into_prepare_install_once_over_the_earlier_handler(vo
 	for (int i = 0; i < 10; i++)
 		expect_child("threads-racing-into-prepare-keep-the-earlier-handler", NULL, 0,
 			     PRIOR_OK);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	n_subjects = zero_subjects(subjects, MAX_SUBJECTS);
-	n_copy_subjects = copy_subjects(copy_subjects_, MAX_SUBJECTS);
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -506,6 +493,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(threads_racing_into_prepare_install_once_over_the_earlier_handler),
 	};
 
-	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_try_zero_threads", 240,
-			 RUN_CHILDREN_PLAIN | RUN_FAULT_HANDLERS);
+	return RUN_TESTS(argc, argv, child_main, tests, subjects_setup, "test_try_zero_threads",
+			 240, RUN_CHILDREN_PLAIN | RUN_FAULT_HANDLERS);
 }

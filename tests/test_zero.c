@@ -51,11 +51,11 @@
 #define MAX_VARIANTS 32
 #define MAX_CLASSES  8
 
-/* ---- Variants and the plan ---- */
-
-/* The names to test: every variant this CPU runs, then "auto". */
-static const char *subjects[MAX_VARIANTS + 1];
-static int n_subjects;
+/*
+ * ---- Variants and the plan ----
+ * The names to test are zeroing's (support/variants.h, filled by subjects_setup): every variant
+ * this CPU runs, then "auto".
+ */
 
 static bool is_variant_name(const char *s)
 {
@@ -209,8 +209,8 @@ static void check_small_sizes(enum how how)
 	need_pattern(len);
 	buf = aligned_alloc(64, len + 64 - len % 64);
 	assert_non_null(buf);
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
+	for (int s = 0; s < zeroing.n; s++) {
+		zero_use(zeroing.name[s]);
 		for (size_t a = 0; a < ALIGNS; a++) {
 			size_t off = SMALL_CANARY + a;
 
@@ -218,7 +218,7 @@ static void check_small_sizes(enum how how)
 				size_t lo = off - SMALL_CANARY, hi = off + n + SMALL_CANARY;
 
 				memcpy(buf + lo, pattern + lo, hi - lo);
-				check_cleared(subjects[s], how, buf, lo, hi, off, n,
+				check_cleared(zeroing.name[s], how, buf, lo, hi, off, n,
 					      clear(how, buf + off, n));
 			}
 		}
@@ -254,14 +254,14 @@ static void check_large_sizes(enum how how)
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(buf != MAP_FAILED);
 	print_message("auto plan '%s'; %zu large sizes up to %zu\n", plan.text, n_sizes, max);
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
+	for (int s = 0; s < zeroing.n; s++) {
+		zero_use(zeroing.name[s]);
 		for (size_t i = 0; i < n_sizes; i++) {
 			size_t off = LARGE_CANARY + aligns[i % N_OF(aligns)], n = sizes[i];
 			size_t lo = off - LARGE_CANARY, hi = off + n + LARGE_CANARY;
 
 			memcpy(buf + lo, pattern + lo, hi - lo);
-			check_cleared(subjects[s], how, buf, lo, hi, off, n,
+			check_cleared(zeroing.name[s], how, buf, lo, hi, off, n,
 				      clear(how, buf + off, n));
 		}
 	}
@@ -284,15 +284,15 @@ static void check_ends_past_a_page(enum how how)
 	need_pattern(len);
 	buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(buf != MAP_FAILED);
-	for (int s = 0; s < n_subjects; s++) {
-		zero_use(subjects[s]);
+	for (int s = 0; s < zeroing.n; s++) {
+		zero_use(zeroing.name[s]);
 		for (size_t i = 0; i < N_OF(sizes); i++) {
 			for (size_t e = 0; e < N_OF(pasts); e++) {
 				size_t n = sizes[i], off = 4 * page + pasts[e] - n;
 				size_t lo = off - SMALL_CANARY, hi = off + n + SMALL_CANARY;
 
 				memcpy(buf + lo, pattern + lo, hi - lo);
-				check_cleared(subjects[s], how, buf, lo, hi, off, n,
+				check_cleared(zeroing.name[s], how, buf, lo, hi, off, n,
 					      clear(how, buf + off, n));
 			}
 		}
@@ -338,15 +338,15 @@ static void null_with_length_0_is_fine_in_every_variant(void **state)
 	char out[256], err[4096], how[128];
 
 	(void)state;
-	for (int s = 0; s < n_subjects; s++) {
-		int status = run_self_child("null", "HOTLINE_ZERO", subjects[s], out, sizeof(out),
-					    err, sizeof(err));
+	for (int s = 0; s < zeroing.n; s++) {
+		int status = run_self_child("null", "HOTLINE_ZERO", zeroing.name[s], out,
+					    sizeof(out), err, sizeof(err));
 
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			fail_msg("%s: in %s the child %s; expected hl_zero(NULL, 0) to do "
 				 "nothing and hl_try_zero(NULL, 0) to return 0 (exit 3: it "
 				 "returned another value); stderr '%s'",
-				 subjects[s],
+				 zeroing.name[s],
 				 strstr(out, "hl_zero(NULL, 0) returned") ? "hl_try_zero(NULL, 0)"
 									  : "hl_zero(NULL, 0)",
 				 describe_status(status, how, sizeof(how)), err);
@@ -404,7 +404,7 @@ static void supported_is_false_for_null_auto_unknown_and_missing_cpu_features(vo
 	for (size_t i = 0; i < N_OF(unknown); i++)
 		if (hl_zero_supported(unknown[i]))
 			fail_msg("hl_zero_supported(\"%s\") is true, expected false", unknown[i]);
-	if (n_subjects < 2)
+	if (zeroing.n < 2)
 		fail_msg("this CPU runs none of the variants, expected at least one");
 	if (strcmp(cpu->arch, "x86_64") != 0)
 		return;
@@ -420,7 +420,7 @@ static void supported_is_false_for_null_auto_unknown_and_missing_cpu_features(vo
 static void use_of_each_supported_variant_makes_it_the_variant_and_the_plan(void **state)
 {
 	(void)state;
-	variant_check_use_each(&zero_variants, subjects, n_subjects, NULL);
+	variant_check_use_each(&zero_variants, zeroing.name, zeroing.n, NULL);
 }
 
 static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **state)
@@ -429,7 +429,7 @@ static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **
 					  "rep_stosbx", "auto ", "avx2,rep_stosb"};
 
 	(void)state;
-	variant_check_bad_use(&zero_variants, bad, N_OF(bad), subjects[0]);
+	variant_check_bad_use(&zero_variants, bad, N_OF(bad), zeroing.name[0]);
 }
 
 static void use_auto_returns_0_and_plans_only_supported_variants(void **state)
@@ -439,7 +439,7 @@ static void use_auto_returns_0_and_plans_only_supported_variants(void **state)
 	bool in_plan = false;
 
 	(void)state;
-	zero_use(subjects[0]);
+	zero_use(zeroing.name[0]);
 	if (hl_zero_use("auto") != 0)
 		fail_msg("hl_zero_use(\"auto\") returned -1, expected 0");
 	v = hl_zero_variant();
@@ -459,7 +459,7 @@ static void use_auto_returns_0_and_plans_only_supported_variants(void **state)
 static void plan_is_cut_to_size_and_returns_the_full_length(void **state)
 {
 	(void)state;
-	variant_check_plan_cut(&zero_variants, subjects[0]);
+	variant_check_plan_cut(&zero_variants, zeroing.name[0]);
 }
 
 /* ---- HOTLINE_ZERO, in re-executed children ---- */
@@ -561,16 +561,16 @@ static void env_naming_a_supported_variant_forces_it_silently(void **state)
 	struct child_result res;
 
 	(void)state;
-	for (int s = 0; s + 1 < n_subjects; s++) {
-		run_child("print", subjects[s], &res);
-		if (strcmp(res.variant[0], subjects[s]) || strcmp(res.plan[0], subjects[s]))
+	for (int s = 0; s + 1 < zeroing.n; s++) {
+		run_child("print", zeroing.name[s], &res);
+		if (strcmp(res.variant[0], zeroing.name[s]) || strcmp(res.plan[0], zeroing.name[s]))
 			fail_msg("HOTLINE_ZERO=%s: the child's variant is '%s' and plan '%s', "
 				 "expected both '%s'",
-				 subjects[s], res.variant[0], res.plan[0], subjects[s]);
+				 zeroing.name[s], res.variant[0], res.plan[0], zeroing.name[s]);
 		if (res.c.err_lines)
 			fail_msg("HOTLINE_ZERO=%s: the child wrote %d lines to stderr, expected "
 				 "none",
-				 subjects[s], res.c.err_lines);
+				 zeroing.name[s], res.c.err_lines);
 	}
 }
 
@@ -611,21 +611,14 @@ static void env_variant_then_use_auto_returns_to_the_auto_plan(void **state)
 
 	(void)state;
 	auto_plan(plan, sizeof(plan));
-	run_child("use-auto", subjects[0], &res);
-	if (strcmp(res.plan[0], subjects[0]) != 0)
-		fail_msg("HOTLINE_ZERO=%s: the child's plan is '%s', expected '%s'", subjects[0],
-			 res.plan[0], subjects[0]);
+	run_child("use-auto", zeroing.name[0], &res);
+	if (strcmp(res.plan[0], zeroing.name[0]) != 0)
+		fail_msg("HOTLINE_ZERO=%s: the child's plan is '%s', expected '%s'",
+			 zeroing.name[0], res.plan[0], zeroing.name[0]);
 	if (strcmp(res.plan[1], plan) != 0)
 		fail_msg("HOTLINE_ZERO=%s then hl_zero_use(\"auto\"): plan '%s', expected the "
 			 "auto plan '%s'",
-			 subjects[0], res.plan[1], plan);
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	n_subjects = zero_subjects(subjects, MAX_VARIANTS + 1);
-	return 0;
+			 zeroing.name[0], res.plan[1], plan);
 }
 
 int main(int argc, char **argv)
@@ -649,6 +642,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(env_variant_then_use_auto_returns_to_the_auto_plan),
 	};
 
-	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_zero", 240,
+	return RUN_TESTS(argc, argv, child_main, tests, subjects_setup, "test_zero", 240,
 			 RUN_CHILDREN_PLAIN);
 }

@@ -65,6 +65,16 @@ int copy_subjects(const char **names, int max)
 	return variant_subjects(&copy_variants, names, max);
 }
 
+struct subjects zeroing, copying;
+
+int subjects_setup(void **state)
+{
+	(void)state;
+	zeroing.n = zero_subjects(zeroing.name, SUBJECTS_MAX);
+	copying.n = copy_subjects(copying.name, SUBJECTS_MAX);
+	return 0;
+}
+
 void copy_use(const char *name)
 {
 	variant_use(&copy_variants, name);

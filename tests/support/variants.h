@@ -12,7 +12,9 @@
  * api->supported says this CPU runs, then "auto", and returns how many;
  * variant_use(api, name) is api->use that fails the test unless it returns
  * 0. zero_subjects, zero_use, copy_subjects and copy_use are these for
- * each family.
+ * each family. zeroing and copying hold each family's subjects for the
+ * programs that test every variant; subjects_setup(state), a cmocka group
+ * setup, fills both.
  *
  * The checks, each of which fails the cmocka test that calls it:
  *  - variant_check_use_each(api, subjects, n, after): for each subject but
@@ -51,6 +53,15 @@ int zero_subjects(const char **names, int max);
 void zero_use(const char *name);
 int copy_subjects(const char **names, int max);
 void copy_use(const char *name);
+
+/* Every variant of a family this CPU runs, then "auto": up to 32 variants. */
+#define SUBJECTS_MAX 33
+struct subjects {
+	const char *name[SUBJECTS_MAX];
+	int n;
+};
+extern struct subjects zeroing, copying;
+int subjects_setup(void **state);
 
 void variant_check_use_each(const struct variant_api *api, const char **subjects, int n,
 			    void (*after)(const char *name));
