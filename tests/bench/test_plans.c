@@ -119,11 +119,24 @@ static const char *text(json_t *obj, const char *key)
 	return json_string_value(json_object_get(obj, key));
 }
 
+/* The index of word in names[0..n), the enum value it names; bad(path, why) if none. */
+static unsigned int one_of(const char *path, const char *word, const char *const *names, size_t n,
+			   const char *why)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(word, names[i]) == 0)
+			return (unsigned int)i;
+	bad(path, why);
+}
+
 /* The record's plan_machine as the library's struct: every field, with its type. */
 static void read_machine(const char *path, json_t *pm, struct hl_zero_machine *m)
 {
 	static const char *const bools[] = {"erms", "fsrm", "avx2", "avx512", "mops"};
 	static const char *const sizes[] = {"dczva_block", "l1d", "l2", "l3", "l3_sharing"};
+	/* In the order of enum hl_zero_isa and enum hl_zero_vendor (src/zero_plan.h). */
+	static const char *const isas[] = {"other", "x86_64", "aarch64"};
+	static const char *const vendors[] = {"other", "intel", "amd"};
 	const char *isa = text(pm, "isa"), *vendor = text(pm, "vendor");
 	const char *family = text(pm, "family"), *model = text(pm, "model");
 	json_t *from = json_object_get(pm, "caches_from");
@@ -151,18 +164,11 @@ static void read_machine(const char *path, json_t *pm, struct hl_zero_machine *m
 		s[i] = (size_t)json_integer_value(v);
 	}
 	memset(m, 0, sizeof(*m));
-	if (strcmp(isa, "x86_64") == 0)
-		m->isa = HL_ZERO_ISA_X86_64;
-	else if (strcmp(isa, "aarch64") == 0)
-		m->isa = HL_ZERO_ISA_AARCH64;
-	else if (strcmp(isa, "other") != 0)
-		bad(path, "plan_machine.isa: not x86_64, aarch64 or other");
-	if (strcmp(vendor, "intel") == 0)
-		m->vendor = HL_ZERO_VENDOR_INTEL;
-	else if (strcmp(vendor, "amd") == 0)
-		m->vendor = HL_ZERO_VENDOR_AMD;
-	else if (strcmp(vendor, "other") != 0)
-		bad(path, "plan_machine.vendor: not intel, amd or other");
+	m->isa = (enum hl_zero_isa)one_of(path, isa, isas, sizeof(isas) / sizeof(isas[0]),
+					  "plan_machine.isa: not x86_64, aarch64 or other");
+	m->vendor = (enum hl_zero_vendor)one_of(path, vendor, vendors,
+						sizeof(vendors) / sizeof(vendors[0]),
+						"plan_machine.vendor: not intel, amd or other");
 	m->family = (unsigned)strtoul(family, NULL, 0);
 	m->model = (unsigned)strtoul(model, NULL, 0);
 	m->erms = b[0], m->fsrm = b[1], m->avx2 = b[2], m->avx512 = b[3], m->mops = b[4];
