@@ -251,31 +251,29 @@ static void null_handler_restores_the_default(void **state)
 	assert_int_equal(count_report_lines(&res), 1);
 }
 
-static void default_handler_prints_one_line_per_kind_once_per_process(void **state)
+/* A child whose reports, some kinds repeated, must come out as one distinct line per kind. */
+struct once_per_kind {
+	const char *scenario; /* the child's */
+	int kinds;	      /* the kinds it triggers: the report lines expected */
+	const char *what;     /* for the message */
+};
+
+static struct once_per_kind two_kinds = {"same_kind_twice_other_once", 2,
+					 "ADD_UAF twice, DEC_LEAK once"};
+static struct once_per_kind five_kinds = {"every_kind_twice", 5, "5 kinds triggered twice each"};
+
+/* *state: the case. The default handler prints one line per kind, once per process. */
+static void default_handler_prints_each_kind_once(void **state)
 {
+	const struct once_per_kind *c = *state;
 	struct child_result res;
 
-	(void)state;
-	run_child("same_kind_twice_other_once", NULL, &res);
+	run_child(c->scenario, NULL, &res);
 	assert_exited_ok(&res);
-	if (res.nlines != 2 || count_report_lines(&res) != 2)
-		fail_msg("expected exactly 2 lines starting 'hotline: refcount' (ADD_UAF once, "
-			 "DEC_LEAK once), got %d lines, %d of them reports",
-			 res.nlines, count_report_lines(&res));
-	assert_lines_distinct(&res);
-}
-
-static void default_handler_prints_each_of_the_five_kinds_once(void **state)
-{
-	struct child_result res;
-
-	(void)state;
-	run_child("every_kind_twice", NULL, &res);
-	assert_exited_ok(&res);
-	if (res.nlines != 5 || count_report_lines(&res) != 5)
-		fail_msg("expected 5 report lines for 5 kinds triggered twice each, got %d lines, "
-			 "%d of them reports",
-			 res.nlines, count_report_lines(&res));
+	if (res.nlines != c->kinds || count_report_lines(&res) != c->kinds)
+		fail_msg("expected exactly %d lines starting 'hotline: refcount' (%s), got %d "
+			 "lines, %d of them reports",
+			 c->kinds, c->what, res.nlines, count_report_lines(&res));
 	assert_lines_distinct(&res);
 }
 
@@ -363,8 +361,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(custom_handler_runs_once_per_detection_not_once_per_kind),
 		cmocka_unit_test(swapping_handlers_sends_each_detection_to_the_current_one),
 		cmocka_unit_test(null_handler_restores_the_default),
-		cmocka_unit_test(default_handler_prints_one_line_per_kind_once_per_process),
-		cmocka_unit_test(default_handler_prints_each_of_the_five_kinds_once),
+		UNIT_TEST_WITH(default_handler_prints_one_line_per_kind_once_per_process,
+			       default_handler_prints_each_kind_once, &two_kinds),
+		UNIT_TEST_WITH(default_handler_prints_each_of_the_five_kinds_once,
+			       default_handler_prints_each_kind_once, &five_kinds),
 		cmocka_unit_test(abort_env_prints_then_dies_of_sigabrt),
 		cmocka_unit_test(abort_env_does_not_abort_with_a_custom_handler),
 		cmocka_unit_test(env_not_understood_prints_one_note_and_only_warns),
