@@ -125,12 +125,27 @@ static void probe_finds_the_kernels_end(void **state)
 		fail_msg("the page at the end found (%#lx) is user memory", (unsigned long)top);
 }
 
+/*
+ * hl_try_zero(last, n) over the last 64 bytes of the page p: it must return want and leave all 64
+ * bytes equal to byte; else unmap p and fail, saying what the range is and what went wrong.
+ */
+static void expect_last_64(long p, unsigned char *last, size_t n, size_t want, unsigned char byte,
+			   const char *range, const char *wrong)
+{
+	size_t left = hl_try_zero(last, n);
+
+	if (left != want || last[0] != byte || memcmp(last, last + 1, 63) != 0) {
+		unmap(p);
+		fail_msg("hl_try_zero of a range %s returned %zu (not %zu) or %s", range, left,
+			 want, wrong);
+	}
+}
+
 static void try_zero_stops_exactly_at_the_end(void **state)
 {
 	uintptr_t top = hl__user_top(), page = (uintptr_t)getpagesize();
 	long p = map_exactly(top - page, PROT_READ | PROT_WRITE);
 	unsigned char *last;
-	size_t left;
 
 	(void)state;
 	if (p < 0) {
@@ -139,20 +154,8 @@ static void try_zero_stops_exactly_at_the_end(void **state)
 	}
 	last = (unsigned char *)p + page - 64;
 	memset(last, 0xa5, 64);
-	left = hl_try_zero(last, 65);
-	if (left != 65 || last[0] != 0xa5 || memcmp(last, last + 1, 63) != 0) {
-		unmap(p);
-		fail_msg("hl_try_zero of a range one byte past the end returned %zu (not 65) "
-			 "or wrote to it",
-			 left);
-	}
-	left = hl_try_zero(last, 64);
-	if (left != 0 || last[0] != 0 || memcmp(last, last + 1, 63) != 0) {
-		unmap(p);
-		fail_msg("hl_try_zero of a range ending at the end returned %zu (not 0) or left "
-			 "bytes set",
-			 left);
-	}
+	expect_last_64(p, last, 65, 65, 0xa5, "one byte past the end", "wrote to it");
+	expect_last_64(p, last, 64, 0, 0, "ending at the end", "left bytes set");
 	unmap(p);
 }
 
