@@ -429,6 +429,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* If n: a blank line, "HEADING (N):", then each line indented, after prefix; frees them. */
+static void print_list(const char *heading, char **lines, size_t n, const char *prefix)
+{
+	if (!n)
+		return;
+	printf("\n%s (%zu):\n", heading, n);
+	for (size_t i = 0; i < n; i++)
+		printf("  %s%s\n", prefix, lines[i]), free(lines[i]);
+}
+
 int main(int argc, char **argv)
 {
 	char *paths[256];
@@ -466,21 +476,14 @@ int main(int argc, char **argv)
 		free_record(&r);
 		free(paths[i]);
 	}
-	if (n_named) {
-		printf("\nNamed, not failed: no variant is within reach of glibc there, so no plan "
-		       "could be (%zu):\n",
-		       n_named);
-		for (size_t i = 0; i < n_named; i++)
-			printf("  %s\n", named[i]), free(named[i]);
-	}
-	if (n_failures) {
-		printf("\nFAILED: the plan's variant is out of reach of glibc where another "
-		       "variant is within it (%zu):\n",
-		       n_failures);
-		for (size_t i = 0; i < n_failures; i++)
-			printf("  FAIL %s\n", failures[i]), free(failures[i]);
+	print_list("Named, not failed: no variant is within reach of glibc there, so no plan could "
+		   "be",
+		   named, n_named, "");
+	print_list("FAILED: the plan's variant is out of reach of glibc where another variant is "
+		   "within it",
+		   failures, n_failures, "FAIL ");
+	if (n_failures)
 		return 1;
-	}
 	printf("\nEvery recorded size holds.\n");
 	return 0;
 }
