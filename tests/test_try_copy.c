@@ -74,8 +74,8 @@
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-/* hl_try_copy as the fault grids call it (support/fault_grid.h), set in setup. */
-static struct fault_api api;
+/* hl_try_copy as the fault grids call it (support/fault_grid.h). */
+static const struct fault_api api = FAULT_API_TRY_COPY(hl__copy_plan_in_force);
 
 /* The grids' states (support/fault_grid.h): either side can fault. */
 static struct fault_grid_test grid = {.api = &api};
@@ -427,13 +427,6 @@ static void load64_reads_good_words_and_refuses_the_rest_leaving_out_alone(void 
 	unmap_guarded(guarded, page);
 }
 
-static int setup(void **state)
-{
-	subjects_setup(state);
-	api = fault_api_try_copy(copying.name, copying.n, hl__copy_plan_in_force);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +460,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(load64_reads_good_words_and_refuses_the_rest_leaving_out_alone),
 	};
 
-	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_try_copy", 280,
+	return RUN_TESTS(argc, argv, child_main, tests, subjects_setup, "test_try_copy", 280,
 			 RUN_FAULT_HANDLERS);
 }

@@ -98,8 +98,8 @@ static void zero_plan(struct hl_size_plan *p)
 	hl__zero_plan_in_force(p, NULL);
 }
 
-/* hl_try_zero as the fault grids call it (support/fault_grid.h), set in setup. */
-static struct fault_api api;
+/* hl_try_zero as the fault grids call it (support/fault_grid.h). */
+static const struct fault_api api = FAULT_API_TRY_ZERO(zero_plan);
 
 /* The grids' states (support/fault_grid.h): only the destination can fault. */
 static struct fault_grid_test grid = {.api = &api};
@@ -802,13 +802,6 @@ static void asan_build_stray_store_reaches_asans_handler(void **state)
 #endif
 }
 
-static int setup(void **state)
-{
-	subjects_setup(state);
-	api = fault_api_try_zero(zeroing.name, zeroing.n, zero_plan);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -843,6 +836,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(asan_build_stray_store_reaches_asans_handler),
 	};
 
-	return RUN_TESTS(argc, argv, child_main, tests, setup, "test_try_zero", 280,
+	return RUN_TESTS(argc, argv, child_main, tests, subjects_setup, "test_try_zero", 280,
 			 RUN_CHILDREN_PLAIN | RUN_FAULT_HANDLERS);
 }

@@ -36,27 +36,10 @@
 #define EDGE_CANARY 192 /* canary bytes checked before dst, per call */
 
 /* hl_try_zero through the call pointer of the grids (support/fault_case.h): src unused. */
-static size_t try_zero(void *dst, const void *src, size_t n)
+size_t fault_try_zero(void *dst, const void *src, size_t n)
 {
 	(void)src;
 	return hl_try_zero(dst, n);
-}
-
-struct fault_api fault_api_try_zero(const char **subjects, int n,
-				    void (*plan)(struct hl_size_plan *p))
-{
-	const struct fault_api api = {"hl_try_zero", try_zero, false, zero_use, plan, subjects, n};
-
-	return api;
-}
-
-struct fault_api fault_api_try_copy(const char **subjects, int n,
-				    void (*plan)(struct hl_size_plan *p))
-{
-	const struct fault_api api = {"hl_try_copy", hl_try_copy, true, copy_use,
-				      plan,	     subjects,	  n};
-
-	return api;
 }
 
 static const char *side_name(enum fault_side side)
@@ -142,8 +125,8 @@ void fault_grid_edges(const struct fault_api *api, enum fault_side side, int pro
 	unsigned char *guarded = map_guarded(len, prot), *plain = map_plain(api, len);
 	char what[96];
 
-	for (int s = 0; s < api->n_subjects; s++) {
-		api->use(api->subjects[s]);
+	for (int s = 0; s < api->subjects->n; s++) {
+		api->use(api->subjects->name[s]);
 		for (size_t d = 0; d <= MAX_D; d++) {
 			for (size_t n = 0; n <= MAX_N; n = sweep_next(n, 16, MAX_N)) {
 				struct fault_case c = {.n = n, .want = n > d ? n - d : 0};
@@ -152,13 +135,13 @@ void fault_grid_edges(const struct fault_api *api, enum fault_side side, int pro
 				snprintf(what, sizeof(what), "%s %zu bytes before a %s page",
 					 side_name(side), d,
 					 prot == PROT_NONE ? "PROT_NONE" : "read-only");
-				run_case(api, api->subjects[s], what, &c);
+				run_case(api, api->subjects->name[s], what, &c);
 			}
 		}
 		if (side == FAULT_DST_HOLE)
-			check_guard(api->subjects[s], guarded, len, prot);
+			check_guard(api->subjects->name[s], guarded, len, prot);
 		else if (first_unlike_pattern(guarded, len, 0) < len)
-			fail_msg("%s: the source changed", api->subjects[s]);
+			fail_msg("%s: the source changed", api->subjects->name[s]);
 	}
 	api->use("auto");
 	unmap_guarded(guarded, len);
@@ -236,12 +219,13 @@ void fault_grid_deep(const struct fault_api *api)
 	guarded = map_guarded(len, PROT_NONE);
 	plain = map_plain(api, len + page);
 	print_message("%s: sizes up to %zu\n", api->name, max);
-	for (int s = 0; s < api->n_subjects; s++) {
-		api->use(api->subjects[s]);
+	for (int s = 0; s < api->subjects->n; s++) {
+		api->use(api->subjects->name[s]);
 		for (size_t i = 0; i < n_sizes; i++)
 			/* only auto needs the plan's sizes; every variant gets the fixed ones */
-			if (i < n_fixed || strcmp(api->subjects[s], "auto") == 0)
-				deep_cases(api, api->subjects[s], guarded, len, plain, sizes[i]);
+			if (i < n_fixed || strcmp(api->subjects->name[s], "auto") == 0)
+				deep_cases(api, api->subjects->name[s], guarded, len, plain,
+					   sizes[i]);
 	}
 	api->use("auto");
 	unmap_guarded(guarded, len);
@@ -259,8 +243,8 @@ void fault_grid_hole(const struct fault_api *api)
 
 	assert_true(holed != MAP_FAILED);
 	fill_pattern(holed, len, 7);
-	for (int s = 0; s < api->n_subjects; s++) {
-		api->use(api->subjects[s]);
+	for (int s = 0; s < api->subjects->n; s++) {
+		api->use(api->subjects->name[s]);
 		for (size_t k = 0; k < 4; k++) {
 			size_t hole = (512 << 10) + page * k;
 
@@ -278,7 +262,7 @@ void fault_grid_hole(const struct fault_api *api)
 					snprintf(what, sizeof(what),
 						 "%s at +%zu, a PROT_NONE page %zu bytes in",
 						 side_name(side), a, hole - a);
-					run_case(api, api->subjects[s], what, &c);
+					run_case(api, api->subjects->name[s], what, &c);
 				}
 			}
 			assert_int_equal(mprotect(holed + hole, page, PROT_READ | PROT_WRITE), 0);
@@ -350,16 +334,16 @@ void fault_grid_beyond_eof(const struct fault_api *api, int fd, unsigned char *m
 	size_t offs[] = {0, 100, page - 1, page + 5, page + page / 2, stop - 1, stop, stop + 7};
 	unsigned char *plain = map_plain(api, 4 * page);
 
-	for (int s = 0; s < api->n_subjects; s++) {
-		api->use(api->subjects[s]);
+	for (int s = 0; s < api->subjects->n; s++) {
+		api->use(api->subjects->name[s]);
 		for (size_t o = 0; o < N_OF(offs); o++) {
 			size_t off = offs[o];
 			size_t lens[] = {3 * page - off, stop - off, stop - off + 1, 1, 0};
 
 			for (size_t l = 0; l < N_OF(lens); l++)
 				if (lens[l] <= 3 * page - off)
-					beyond_eof_case(api, api->subjects[s], fd, map, plain, off,
-							lens[l], o);
+					beyond_eof_case(api, api->subjects->name[s], fd, map, plain,
+							off, lens[l], o);
 		}
 	}
 	api->use("auto");
@@ -387,8 +371,8 @@ void fault_grid_alt_stack(const struct fault_api *api)
 	ss.ss_sp = alt;
 	ss.ss_size = size;
 	assert_int_equal(sigaltstack(&ss, &old), 0);
-	for (int s = 0; s < api->n_subjects; s++) {
-		api->use(api->subjects[s]);
+	for (int s = 0; s < api->subjects->n; s++) {
+		api->use(api->subjects->name[s]);
 		for (int side = first_side(api); side <= FAULT_DST_HOLE; side++) {
 			struct fault_case c = {.n = 100, .want = 90};
 
@@ -397,12 +381,12 @@ void fault_grid_alt_stack(const struct fault_api *api)
 			c.lo = side == FAULT_SRC_HOLE ? plain : guarded;
 			c.hi = side == FAULT_SRC_HOLE ? plain + len : guarded + len;
 			memset(alt, 0xa5, size);
-			run_case(api, api->subjects[s], "on an alternate signal stack", &c);
+			run_case(api, api->subjects->name[s], "on an alternate signal stack", &c);
 			if (!marks(alt, size))
 				fail_msg("%s: the fault was resolved but the %zu-byte alternate "
 					 "signal stack is untouched: the handler did not run on it "
 					 "(SA_ONSTACK?)",
-					 api->subjects[s], size);
+					 api->subjects->name[s], size);
 		}
 	}
 	assert_int_equal(sigaltstack(&old, NULL), 0);

@@ -7,9 +7,10 @@
  * messages), the call, whether it reads a source (hl_try_copy: a hole may
  * lie on either side; hl_try_zero: only the destination, and the bytes it
  * writes must equal a source of zeros), how to choose a variant, the
- * variants to run (every supported one, then "auto"), and the plan in
- * force (hl__zero_plan_in_force, hl__copy_plan_in_force: src/plan.h),
- * whose class bounds the deep grid calls at.
+ * variants to run (every supported one, then "auto": zeroing or copying,
+ * support/variants.h, filled by subjects_setup before the tests run), and
+ * the plan in force (hl__zero_plan_in_force, hl__copy_plan_in_force:
+ * src/plan.h), whose class bounds the deep grid calls at.
  *
  * Each grid runs every subject and ends with "auto" chosen; a failure
  * fails the cmocka test, naming the variant and the case:
@@ -38,8 +39,12 @@
 #define HOTLINE_TESTS_SUPPORT_FAULT_GRID_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include <hotline/copy.h>
 
 #include "support/fault_case.h"
+#include "support/variants.h"
 
 struct hl_size_plan;
 
@@ -49,22 +54,26 @@ struct fault_api {
 	bool reads_src;
 	void (*use)(const char *variant); /* zero_use, copy_use: fails the test unless 0 */
 	void (*plan)(struct hl_size_plan *p);
-	const char **subjects;
-	int n_subjects;
+	const struct subjects *subjects;
 };
 
 enum fault_side { FAULT_SRC_HOLE, FAULT_DST_HOLE };
 
 /*
- * hl_try_zero (through a call that ignores src) and hl_try_copy as the grids call them, in the
- * n variants subjects lists (support/variants.h: zero_subjects, copy_subjects), with plan the
- * plan in force (src/plan.h: internal to the library, so the test, which links the static
- * library, passes it).
+ * FAULT_API_TRY_ZERO(plan) and FAULT_API_TRY_COPY(plan), initialisers of a struct fault_api:
+ * hl_try_zero (through fault_try_zero, a call that ignores src) and hl_try_copy as the grids
+ * call them, in the variants of zeroing and of copying, with plan the plan in force (src/plan.h:
+ * internal to the library, so the test, which links the static library, passes it).
  */
-struct fault_api fault_api_try_zero(const char **subjects, int n,
-				    void (*plan)(struct hl_size_plan *p));
-struct fault_api fault_api_try_copy(const char **subjects, int n,
-				    void (*plan)(struct hl_size_plan *p));
+size_t fault_try_zero(void *dst, const void *src, size_t n);
+#define FAULT_API_TRY_ZERO(plan)                                                                   \
+	{                                                                                          \
+		"hl_try_zero", fault_try_zero, false, zero_use, plan, &zeroing                     \
+	}
+#define FAULT_API_TRY_COPY(plan)                                                                   \
+	{                                                                                          \
+		"hl_try_copy", hl_try_copy, true, copy_use, plan, &copying                         \
+	}
 
 void fault_grid_edges(const struct fault_api *api, enum fault_side side, int prot);
 void fault_grid_deep(const struct fault_api *api);
