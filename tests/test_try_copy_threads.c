@@ -176,28 +176,21 @@ static const struct fault_workers copiers = {
 	N_THREADS, workers, sizeof(workers[0]), worker_fn, setup_workers, check_workers,
 };
 
-static void three_copiers_and_a_clearer_faulting_at_once_exact_in_every_variant(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_note("three threads copying and one clearing across PROT_NONE edges at once");
-	fault_workers_each_variant(&copy_variants, copying.name, copying.n, &copiers, scaled(3000));
-}
-
-static void copy_variant_switches_under_faulting_threads_leave_results_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_note("threads copying across PROT_NONE edges while copy variants switch");
-	fault_workers_switching(&copy_variants, copying.name, copying.n, &copiers);
-}
+/* The two tests' cases (support/fault_threads.h): at once in each variant, and switching. */
+static struct fault_workers_test at_once = {
+	&copy_variants, &copying, &copiers,
+	"three threads copying and one clearing across PROT_NONE edges at once", 3000};
+static struct fault_workers_test switching = {
+	&copy_variants, &copying, &copiers,
+	"threads copying across PROT_NONE edges while copy variants switch", 0};
 
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(
-			three_copiers_and_a_clearer_faulting_at_once_exact_in_every_variant),
-		cmocka_unit_test(copy_variant_switches_under_faulting_threads_leave_results_exact),
+		UNIT_TEST_WITH(three_copiers_and_a_clearer_faulting_at_once_exact_in_every_variant,
+			       fault_workers_each_variant, &at_once),
+		UNIT_TEST_WITH(copy_variant_switches_under_faulting_threads_leave_results_exact,
+			       fault_workers_switching, &switching),
 	};
 
 	return RUN_TESTS(argc, argv, NULL, tests, subjects_setup, "test_try_copy_threads", 240,

@@ -181,22 +181,13 @@ static const struct fault_workers clearers = {
 	N_THREADS, workers, sizeof(workers[0]), worker_fn, setup_clearers, check_workers,
 };
 
-static void three_threads_faulting_at_once_get_exact_results_in_every_variant(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_note("three threads clearing across PROT_NONE edges at once");
-	fault_workers_each_variant(&zero_variants, zeroing.name, zeroing.n, &clearers,
-				   scaled(2000));
-}
-
-static void variant_switches_under_three_faulting_threads_leave_results_exact(void **state)
-{
-	(void)state;
-	fault_handlers_restore();
-	fault_note("three threads clearing across PROT_NONE edges while variants switch");
-	fault_workers_switching(&zero_variants, zeroing.name, zeroing.n, &clearers);
-}
+/* The two tests' cases (support/fault_threads.h): at once in each variant, and switching. */
+static struct fault_workers_test at_once = {&zero_variants, &zeroing, &clearers,
+					    "three threads clearing across PROT_NONE edges at once",
+					    2000};
+static struct fault_workers_test switching = {
+	&zero_variants, &zeroing, &clearers,
+	"three threads clearing across PROT_NONE edges while variants switch", 0};
 
 static void three_threads_each_on_its_own_alternate_stack_get_exact_results(void **state)
 {
@@ -483,8 +474,10 @@ static void threads_racing_into_prepare_install_once_over_the_earlier_handler(vo
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(three_threads_faulting_at_once_get_exact_results_in_every_variant),
-		cmocka_unit_test(variant_switches_under_three_faulting_threads_leave_results_exact),
+		UNIT_TEST_WITH(three_threads_faulting_at_once_get_exact_results_in_every_variant,
+			       fault_workers_each_variant, &at_once),
+		UNIT_TEST_WITH(variant_switches_under_three_faulting_threads_leave_results_exact,
+			       fault_workers_switching, &switching),
 		cmocka_unit_test(three_threads_each_on_its_own_alternate_stack_get_exact_results),
 		cmocka_unit_test(store_by_a_thread_outside_try_zero_dies_while_others_are_inside),
 		cmocka_unit_test(hl_zero_where_another_threads_try_zero_faults_dies_of_sigsegv),

@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "support/fault_threads.h"
+#include "support/faults.h"
+#include "support/scale.h"
 #include "support/threads.h"
 
 #define MAX_WORKERS 16
@@ -35,35 +37,45 @@ void fault_workers_check(const struct variant_api *api, const struct fault_worke
 	fw->check(fw->w, what);
 }
 
-void fault_workers_each_variant(const struct variant_api *api, const char **subjects, int n,
-				const struct fault_workers *fw, long iters)
+void fault_workers_each_variant(void **state)
 {
+	const struct fault_workers_test *t = *state;
+	const struct variant_api *api = t->api;
+	const struct fault_workers *fw = t->fw;
 	pthread_barrier_t start;
 	pthread_t tids[MAX_WORKERS];
 
+	fault_handlers_restore();
+	fault_note("%s", t->note);
 	assert_true(fw->n <= MAX_WORKERS);
 	barriers_init((unsigned int)fw->n + 1, &start, NULL);
-	for (int s = 0; s < n; s++) {
-		variant_use(api, subjects[s]);
-		fw->setup(fw->w, &start, iters, NULL);
+	for (int s = 0; s < t->subjects->n; s++) {
+		variant_use(api, t->subjects->name[s]);
+		fw->setup(fw->w, &start, scaled(t->iters), NULL);
 		start_threads(tids, fw->n, fw->fn, fw->w, fw->size);
 		pthread_barrier_wait(&start);
 		join_threads(tids, fw->n);
-		fault_workers_check(api, fw, subjects[s]);
+		fault_workers_check(api, fw, t->subjects->name[s]);
 	}
 	pthread_barrier_destroy(&start);
 	variant_use(api, "auto");
 }
 
-void fault_workers_switching(const struct variant_api *api, const char **subjects, int n,
-			     const struct fault_workers *fw)
+void fault_workers_switching(void **state)
 {
+	const struct fault_workers_test *t = *state;
+	const struct variant_api *api = t->api;
+	const struct fault_workers *fw = t->fw;
+	const char *const *subjects = t->subjects->name;
+	int n = t->subjects->n;
 	pthread_barrier_t start;
 	pthread_t tids[MAX_WORKERS];
 	atomic_bool stop = false;
 	long switches = 0;
 	double end;
 
+	fault_handlers_restore();
+	fault_note("%s", t->note);
 	assert_true(fw->n <= MAX_WORKERS);
 	barriers_init((unsigned int)fw->n + 1, &start, NULL);
 	fw->setup(fw->w, &start, 0, &stop);

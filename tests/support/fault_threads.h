@@ -14,13 +14,20 @@
  * calls, or until *stop if stop is not NULL) and check (the family's own
  * checks of each worker's results, naming what; then unmaps their
  * buffers).
- *  - fault_workers_each_variant(api, subjects, n, fw, iters): for each
- *    subject, the workers set up, started together, joined and checked;
- *    ends in "auto";
- *  - fault_workers_switching(api, subjects, n, fw): the workers run while
- *    the main thread uses each subject in turn, 100 us apart, for half a
- *    second; then stopped, joined and checked; a failed use fails the test
- *    after the join; ends in "auto".
+ *
+ * struct fault_workers_test is a cmocka test's case (its *state, as
+ * UNIT_TEST_WITH in support/run_tests.h passes it): the family (api, and
+ * its subjects: zeroing or copying, support/variants.h), the workers, a
+ * note on what runs (fault_note, support/faults.h) and the calls per
+ * worker per variant (before scaled(), support/scale.h). Both tests
+ * restore the fault handlers (fault_handlers_restore) and leave the note
+ * first:
+ *  - fault_workers_each_variant(state): for each subject, the workers set
+ *    up, started together, joined and checked; ends in "auto";
+ *  - fault_workers_switching(state): the workers run while the main thread
+ *    uses each subject in turn, 100 us apart, for half a second; then
+ *    stopped, joined and checked; a failed use fails the test after the
+ *    join; ends in "auto" (iters is not used).
  * Both end with fault_workers_check(api, fw, what): every worker made
  * calls and never read a bad variant, then fw->check.
  */
@@ -54,10 +61,16 @@ struct fault_workers {
 	void (*check)(void *w, const char *what);
 };
 
-void fault_workers_each_variant(const struct variant_api *api, const char **subjects, int n,
-				const struct fault_workers *fw, long iters);
-void fault_workers_switching(const struct variant_api *api, const char **subjects, int n,
-			     const struct fault_workers *fw);
+struct fault_workers_test {
+	const struct variant_api *api;
+	const struct subjects *subjects;
+	const struct fault_workers *fw;
+	const char *note;
+	long iters;
+};
+
+void fault_workers_each_variant(void **state);
+void fault_workers_switching(void **state);
 void fault_workers_check(const struct variant_api *api, const struct fault_workers *fw,
 			 const char *what);
 
