@@ -187,10 +187,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * TRY_COPY_CHECKS: hl_try_zero's entry checks (try_checks.h) on both
  * ranges, [dst, dst + n) and [src, src + n); a failed check goes to
  * hl__try_copy_slow (../../copy.c) with rdi, rsi and rdx as they came.
- * The length is TRY_COPY_CHECKS_SIZE bytes (tests/build/zero_layout.sh
- * checks it): 7 + 4 + 3 + 6 + 3 + 6 + 3 + 6.
  */
-#define TRY_COPY_CHECKS_SIZE 38
 .macro TRY_COPY_CHECKS
 	TRY_CHECKS %rdx, hl__try_copy_slow, %rdi, %rsi
 .endm
@@ -269,11 +266,10 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 .ifb \redirect
 FUNC \fn
 .else
-FUNC \fn, public, (64-TRY_COPY_CHECKS_SIZE)
+FUNC \fn, public
 .endif
 .ifnb \checked
 	TRY_COPY_CHECKS
-	.balign	64
 	.globl	\checked
 	.hidden	\checked
 \checked:
