@@ -43,19 +43,16 @@
 .endm
 
 /*
- * FUNC name[, public[, skip]]: start a function, hidden unless exported,
- * on a 64-byte boundary, or skip bytes after one (nops, never run).
+ * FUNC name[, public]: start a function, hidden unless exported, on a
+ * 64-byte boundary.
  */
-.macro FUNC name, vis=hidden, skip=0
+.macro FUNC name, vis=hidden
 	.globl \name
 .ifc \vis, hidden
 	.hidden \name
 .endif
 	.type \name, %function
 	.balign 64
-.if \skip
-	.nops \skip
-.endif
 \name:
 .endm
 

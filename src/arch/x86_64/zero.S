@@ -35,13 +35,6 @@
 #include "vec.h"
 
 /*
- * The length of TRY_ZERO_CHECKS (below) in bytes: 7 + 4 + 3 + 6 + 3 + 6
- * (try_checks.h). VEC_ZERO starts hl_try_zero this far before a 64-byte boundary;
- * tests/build/zero_layout.sh fails when the figure is wrong.
- */
-#define TRY_ZERO_CHECKS_SIZE 29
-
-/*
  * The largest size SMALL clears: the entries run it without loading their
  * redirect while that is NULL (arch.h, hl_arch_zero_direct_max, defined
  * here from it).
@@ -269,23 +262,22 @@ ENDFUNC hl__zero_bytes_sfence
  * goes to the redirect. A call that read 0 there and then NULL in the
  * redirect (it raced zero.c's change back to the automatic plan) returns
  * to SMALL below 64 bytes.
- * A non-empty checked makes it hl_try_zero: TRY_ZERO_CHECKS, then the
- * label \checked, placed on a 64-byte boundary so that the body after it
- * sits in the cache lines exactly as hl_zero's does.
+ * A non-empty checked makes it hl_try_zero: TRY_ZERO_CHECKS, then at once
+ * the label \checked and the body. The entry, where a call lands, is on a
+ * 64-byte boundary, as hl_zero's is: with the checks in the line before
+ * the body's boundary (the entry 29 bytes before it, so that the body lay
+ * in the cache lines as hl_zero's does), every call fetched one line more,
+ * and hl_try_zero ran 0.81-0.92x hl_zero from 32 B to 768 B hot on an
+ * Intel Xeon (docs/zero.md, "Small sizes").
  */
 .macro VEC_ZERO fn, pfx, w, evex, auto, redirect=, checked=
 .ifb \redirect
 FUNC \fn
 .else
-.ifb \checked
 FUNC \fn, public
-.else
-FUNC \fn, public, (64-TRY_ZERO_CHECKS_SIZE)
-.endif
 .endif
 .ifnb \checked
 	TRY_ZERO_CHECKS
-	.balign	64	/* no padding when TRY_ZERO_CHECKS_SIZE is right */
 	.globl	\checked
 	.hidden	\checked
 \checked:
