@@ -265,17 +265,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * while it is not) load the redirect.
  */
 .macro VEC_COPY fn, w, evex, auto, redirect=, checked=, v0=16, v1=17, v2=18, v3=19, v4=20, v5=21, v6=22, v7=23
-.ifb \redirect
-FUNC \fn
-.else
-FUNC \fn, public
-.endif
-.ifnb \checked
-	TRY_COPY_CHECKS
-	.globl	\checked
-	.hidden	\checked
-\checked:
-.endif
+	VEC_ENTRY \fn, TRY_COPY_CHECKS, \redirect, \checked
 	xorl	%eax, %eax
 .ifb \redirect
 	cmpq	$(2*\w), %rdx

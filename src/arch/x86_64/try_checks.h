@@ -2,7 +2,7 @@
 /*
  * x86_64/try_checks.h - the entry checks of hl_try_zero (zero.S) and
  * hl_try_copy (copy.S), written once: an assembler macro, included through
- * the C preprocessor.
+ * the C preprocessor; and the entry of the vector bodies that use it.
  *
  * TRY_CHECKS n, slow, p1[, p2]: every range [p, p + n) must end at or
  * below hl__try_zero_thread_top, a thread-local copy of the end of the
@@ -31,5 +31,26 @@
 .ifnb \p2
 	cmpq	%rax, \p2
 	ja	\slow
+.endif
+.endm
+
+/*
+ * VEC_ENTRY fn, checks, redirect, checked: start a vector body (zero.S's
+ * VEC_ZERO, copy.S's VEC_COPY) on a 64-byte boundary. With a redirect it
+ * is a public entry point; with checked too, the checks macro runs first
+ * and the label checked (where the slow path comes back) follows it with
+ * no padding.
+ */
+.macro VEC_ENTRY fn, checks, redirect=, checked=
+.ifb \redirect
+FUNC \fn
+.else
+FUNC \fn, public
+.endif
+.ifnb \checked
+	\checks
+	.globl	\checked
+	.hidden	\checked
+\checked:
 .endif
 .endm

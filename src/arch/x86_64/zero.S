@@ -271,17 +271,7 @@ ENDFUNC hl__zero_bytes_sfence
  * Intel Xeon (docs/zero.md, "Small sizes").
  */
 .macro VEC_ZERO fn, pfx, w, evex, auto, redirect=, checked=
-.ifb \redirect
-FUNC \fn
-.else
-FUNC \fn, public
-.endif
-.ifnb \checked
-	TRY_ZERO_CHECKS
-	.globl	\checked
-	.hidden	\checked
-\checked:
-.endif
+	VEC_ENTRY \fn, TRY_ZERO_CHECKS, \redirect, \checked
 	leaq	(%rdi, %rsi), %rdx
 	xorl	%eax, %eax
 .L\fn\()_from:
