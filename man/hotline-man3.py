@@ -120,7 +120,27 @@ def parse(path):
     if m:
         guard = m.group(1)
 
-    # Tokenise into comments, preprocessor lines and code, in order.
+    return sort_items(tokenise(text), guard)
+
+
+def pp_line_end(text, pos):
+    """Where the preprocessor line starting at pos ends: its last newline
+    (or the text's end), backslash continuations included."""
+    end = pos
+    while True:
+        nl = text.find("\n", end)
+        if nl < 0:
+            return len(text)
+        if not text[end:nl].rstrip().endswith("\\"):
+            return nl
+        end = nl + 1
+
+
+def tokenise(text):
+    """A header's text as (kind, text, first line, last line) items, in
+    order: "comment", "pp" (a preprocessor line, continuations joined) and
+    "code" (a declaration up to its ';', or a definition up to its closing
+    brace), at the top level only (inside extern "C" too)."""
     items = []  # (kind, text, line_no_start, line_no_end)
     pos = 0
     line = 1
@@ -146,15 +166,7 @@ def parse(path):
             continue
         at_line_start = pos == 0 or text[pos - 1] == "\n" or text[:pos].rsplit("\n", 1)[-1].strip() == ""
         if text[pos] == "#" and at_line_start:
-            end = pos
-            while True:
-                nl = text.find("\n", end)
-                if nl < 0:
-                    nl = n
-                if text[end:nl].rstrip().endswith("\\"):
-                    end = nl + 1
-                    continue
-                break
+            nl = pp_line_end(text, pos)
             chunk = text[pos:nl]
             if depth == 0:
                 items.append(("pp", chunk, line, line + chunk.count("\n")))
@@ -195,6 +207,12 @@ def parse(path):
             items.append(("code", joined.strip(), code_start, line))
             code = []
 
+    return items
+
+
+def sort_items(items, guard):
+    """tokenise's items as parse's (top comment lines, functions, types,
+    macros): each declaration with the comment directly above it."""
     top = []
     functions, types, macros = [], [], []
     prev = None  # the comment just before, if it ends on the line above
