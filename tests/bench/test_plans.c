@@ -307,95 +307,151 @@ static bool entry_is_the_plan(const struct record *r, const char *scenario, cons
 	return false;
 }
 
+/* One plan (scenario: "zero" or "copy") and one mode of one record, as check_size reads it. */
+struct mode_check {
+	const struct record *r;
+	const char *scenario, *fn, *base, *mode;
+	const struct hl_size_plan *plan;
+	bool entry; /* the plan's figures are the entry's own (entry_is_the_plan) */
+};
+
+/* The other variants at one size: the best of them, and those that could do better. */
+struct others {
+	const struct row *best;
+	struct bench_judgement jb;
+	bool reachable; /* one is within reach of thr and better than the plan's */
+	char reach[512];
+};
+
+/* The sizes the record measured base at, in this scenario and mode, in order; their count. */
+static size_t *mode_sizes(const struct mode_check *m, size_t *n_sizes)
+{
+	const struct record *r = m->r;
+	size_t *sizes = calloc(r->n_rows, sizeof(*sizes));
+
+	if (!sizes)
+		bad(r->path, "out of memory");
+	*n_sizes = 0;
+	for (size_t i = 0; i < r->n_rows; i++)
+		if (strcmp(r->rows[i].scenario, m->scenario) == 0 &&
+		    strcmp(r->rows[i].mode, m->mode) == 0 &&
+		    strcmp(r->rows[i].subject, m->base) == 0)
+			sizes[(*n_sizes)++] = r->rows[i].size;
+	qsort(sizes, *n_sizes, sizeof(*sizes), cmp_size);
+	return sizes;
+}
+
+/*
+ * The ratio a variant must reach at size: THRESHOLD, or below SMALL_BELOW, if
+ * less, t / (t + ALLOW_NS), t glibc's (g's) time per call.
+ */
+static double size_threshold(size_t size, const struct row *g)
+{
+	double thr = THRESHOLD;
+
+	if (size < SMALL_BELOW && g && g->gbps > 0) {
+		double t = (double)size / g->gbps; /* ns per call */
+
+		if (t / (t + ALLOW_NS) < thr)
+			thr = t / (t + ALLOW_NS);
+	}
+	return thr;
+}
+
+/* Every other variant's judgement at size, against the plan's (jc). */
+static void judge_others(const struct mode_check *m, size_t size, double thr,
+			 const struct bench_judgement *jc, struct others *o)
+{
+	const struct record *r = m->r;
+	struct bench_judgement j;
+	size_t reach_len = 0;
+	char a[64];
+
+	for (size_t i = 0; i < r->n_rows; i++) {
+		const struct row *v = &r->rows[i];
+
+		if (v->size != size || strcmp(v->scenario, m->scenario) != 0 ||
+		    strcmp(v->mode, m->mode) != 0 || strcmp(v->subject, m->base) == 0 ||
+		    strcmp(v->subject, m->fn) == 0 || !v->n)
+			continue;
+		bench_judge(v->ratio_runs, v->n, thr, true, &j);
+		/* Within reach and better than the plan: another plan could do better. */
+		if (v->n >= 2 && j.hi >= thr && j.median > jc->median) {
+			o->reachable = true;
+			if (reach_len < sizeof(o->reach))
+				reach_len += (size_t)snprintf(o->reach + reach_len,
+							      sizeof(o->reach) - reach_len,
+							      "%s%s %s", reach_len ? ", " : "",
+							      v->subject, figure(&j, a, sizeof(a)));
+		}
+		if (!o->best || j.median > o->jb.median)
+			o->best = v, o->jb = j;
+	}
+}
+
+/* One size of one plan and mode: ok, named (no variant within reach) or a failure, printed. */
+static void check_size(const struct mode_check *m, size_t size)
+{
+	const struct record *r = m->r;
+	const char *chosen = hl__plan_variant(m->plan, size);
+	const struct row *w = find(r, m->scenario, m->mode, size, m->entry ? m->fn : chosen);
+	const double thr = size_threshold(size, find(r, m->scenario, m->mode, size, m->base));
+	struct others o = {0};
+	struct bench_judgement jc;
+	char sz[32], a[64], b[64];
+	const char *status;
+
+	size_words(size, sz, sizeof(sz));
+	if (!w || w->n < 2) {
+		printf("    %-10s %-14s %-22s FAIL\n", sz, chosen,
+		       w ? "one repetition" : "not measured");
+		keep(failures, &n_failures, "%s: %s, %s, %s: the plan's %s has %s in the record",
+		     r->name, m->fn, m->mode, sz, chosen,
+		     w ? "fewer than two repetitions" : "no figures");
+		return;
+	}
+	bench_judge(w->ratio_runs, w->n, thr, true, &jc);
+	judge_others(m, size, thr, &jc, &o);
+	if (jc.hi >= thr) {
+		status = "ok";
+	} else if (!o.reachable) {
+		status = "named: no variant within reach";
+		keep(named, &n_named, "%s: %s, %s, %s: the plan's %s %s; best %s %s", r->name,
+		     m->fn, m->mode, sz, chosen, figure(&jc, a, sizeof(a)), o.best->subject,
+		     figure(&o.jb, b, sizeof(b)));
+	} else {
+		status = "FAIL";
+		keep(failures, &n_failures,
+		     "%s: %s, %s, %s: the plan's %s is %s of %s, wholly below %.2fx; "
+		     "best there: %s %s; reaching %.2fx: %s",
+		     r->name, m->fn, m->mode, sz, chosen, figure(&jc, a, sizeof(a)), m->base, thr,
+		     o.best->subject, figure(&o.jb, b, sizeof(b)), thr, o.reach);
+	}
+	printf("    %-10s %-14s %-22s %-14s %-22s %s\n", sz, chosen, figure(&jc, a, sizeof(a)),
+	       o.best->subject, figure(&o.jb, b, sizeof(b)), status);
+}
+
 /* One plan (scenario: "zero" or "copy"), one mode, of one record. */
 static void check_mode(const struct record *r, const char *scenario, const char *fn,
 		       const char *base, const struct hl_size_plan *plan, const char *mode)
 {
-	size_t *sizes = calloc(r->n_rows, sizeof(*sizes)), n_sizes = 0;
-	const bool entry = entry_is_the_plan(r, scenario, fn, plan);
+	const struct mode_check m = {
+		r, scenario, fn, base, mode, plan, entry_is_the_plan(r, scenario, fn, plan)};
+	size_t n_sizes;
+	size_t *sizes = mode_sizes(&m, &n_sizes);
 
-	if (!sizes)
-		bad(r->path, "out of memory");
-	for (size_t i = 0; i < r->n_rows; i++)
-		if (strcmp(r->rows[i].scenario, scenario) == 0 &&
-		    strcmp(r->rows[i].mode, mode) == 0 && strcmp(r->rows[i].subject, base) == 0)
-			sizes[n_sizes++] = r->rows[i].size;
-	qsort(sizes, n_sizes, sizeof(*sizes), cmp_size);
 	if (!n_sizes) {
 		free(sizes);
 		return;
 	}
 	printf("\n  %s, %s: ratio to %s, median [%.0f%% interval] of the paired repetitions%s\n",
 	       fn, mode, base, 100 * BENCH_LEVEL,
-	       entry ? "; the plan's figures are the entry's own (the record ran this plan)" : "");
+	       m.entry ? "; the plan's figures are the entry's own (the record ran this plan)"
+		       : "");
 	printf("    %-10s %-14s %-22s %-14s %-22s %s\n", "size", "plan's", "ratio", "best", "ratio",
 	       "");
-	for (size_t s = 0; s < n_sizes; s++) {
-		const char *chosen = hl__plan_variant(plan, sizes[s]);
-		const struct row *w = find(r, scenario, mode, sizes[s], entry ? fn : chosen);
-		const struct row *g = find(r, scenario, mode, sizes[s], base);
-		double thr = THRESHOLD;
-		const struct row *best = NULL;
-		struct bench_judgement jc, jb = {0}, j;
-		bool reachable = false;
-		char sz[32], a[64], b[64], reach[512] = "";
-		size_t reach_len = 0;
-		const char *status;
-
-		size_words(sizes[s], sz, sizeof(sz));
-		if (sizes[s] < SMALL_BELOW && g && g->gbps > 0) {
-			double t = (double)sizes[s] / g->gbps; /* ns per call */
-
-			if (t / (t + ALLOW_NS) < thr)
-				thr = t / (t + ALLOW_NS);
-		}
-		if (!w || w->n < 2) {
-			printf("    %-10s %-14s %-22s FAIL\n", sz, chosen,
-			       w ? "one repetition" : "not measured");
-			keep(failures, &n_failures,
-			     "%s: %s, %s, %s: the plan's %s has %s in the record", r->name, fn,
-			     mode, sz, chosen, w ? "fewer than two repetitions" : "no figures");
-			continue;
-		}
-		bench_judge(w->ratio_runs, w->n, thr, true, &jc);
-		for (size_t i = 0; i < r->n_rows; i++) {
-			const struct row *v = &r->rows[i];
-
-			if (v->size != sizes[s] || strcmp(v->scenario, scenario) != 0 ||
-			    strcmp(v->mode, mode) != 0 || strcmp(v->subject, base) == 0 ||
-			    strcmp(v->subject, fn) == 0 || !v->n)
-				continue;
-			bench_judge(v->ratio_runs, v->n, thr, true, &j);
-			/* Within reach and better than the plan: another plan could do better. */
-			if (v->n >= 2 && j.hi >= thr && j.median > jc.median) {
-				reachable = true;
-				if (reach_len < sizeof(reach))
-					reach_len += (size_t)snprintf(
-						reach + reach_len, sizeof(reach) - reach_len,
-						"%s%s %s", reach_len ? ", " : "", v->subject,
-						figure(&j, a, sizeof(a)));
-			}
-			if (!best || j.median > jb.median)
-				best = v, jb = j;
-		}
-		if (jc.hi >= thr) {
-			status = "ok";
-		} else if (!reachable) {
-			status = "named: no variant within reach";
-			keep(named, &n_named, "%s: %s, %s, %s: the plan's %s %s; best %s %s",
-			     r->name, fn, mode, sz, chosen, figure(&jc, a, sizeof(a)),
-			     best->subject, figure(&jb, b, sizeof(b)));
-		} else {
-			status = "FAIL";
-			keep(failures, &n_failures,
-			     "%s: %s, %s, %s: the plan's %s is %s of %s, wholly below %.2fx; "
-			     "best there: %s %s; reaching %.2fx: %s",
-			     r->name, fn, mode, sz, chosen, figure(&jc, a, sizeof(a)), base, thr,
-			     best->subject, figure(&jb, b, sizeof(b)), thr, reach);
-		}
-		printf("    %-10s %-14s %-22s %-14s %-22s %s\n", sz, chosen,
-		       figure(&jc, a, sizeof(a)), best->subject, figure(&jb, b, sizeof(b)), status);
-	}
+	for (size_t s = 0; s < n_sizes; s++)
+		check_size(&m, sizes[s]);
 	free(sizes);
 }
 
