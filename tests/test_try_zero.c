@@ -473,123 +473,252 @@ static int child_sigaction_refused(void)
 	return CHILD_OK;
 }
 
-static int child_main(const char *scenario)
+/*
+ * The children's scenarios, one function each, chosen by name in child_main.
+ * Those that end in a stray access return CHILD_SURVIVED if it did not end
+ * the process.
+ */
+static int child_null_store_after_prepare(void)
 {
-	struct sigaction first, again;
-	size_t page = page_size();
+	if (hl_try_zero_prepare())
+		return CHILD_PREPARE_FAILED;
+	stray_store(null_ptr);
+	return CHILD_SURVIVED;
+}
+
+static int child_null_store_after_first_use(void)
+{
+	char buf[64], src[64] = {1};
+
+	if (copy_mode ? hl_try_copy(buf, src, sizeof(buf)) : hl_try_zero(buf, sizeof(buf)))
+		return CHILD_TRY_WRONG;
+	stray_store(null_ptr);
+	return CHILD_SURVIVED;
+}
+
+static int child_load64_store_to_read_only_out(void)
+{
+	uint64_t word = 1;
+
+	/* copy.h: *out must be valid; a fault storing to it is not caught */
+	child_try(PROT_NONE);
+	hl_try_load64(&word, (uint64_t *)(void *)(read_only_page() + 8));
+	return CHILD_SURVIVED;
+}
+
+static int child_null_store_after_a_handled_fault(void)
+{
+	child_try(PROT_NONE);
+	stray_store(null_ptr);
+	return CHILD_SURVIVED;
+}
+
+static int child_read_only_store_after_a_handled_fault(void)
+{
+	child_try(PROT_READ);
+	stray_store(read_only_page() + 5);
+	return CHILD_SURVIVED;
+}
+
+static int child_hl_zero_on_read_only_after_a_handled_fault(void)
+{
+	child_try(PROT_READ);
+	hl_zero(read_only_page() - 100, 300);
+	return CHILD_SURVIVED;
+}
+
+static int child_store_beyond_eof_after_a_handled_fault(void)
+{
 	int fd;
 
+	child_try(PROT_NONE);
+	stray_store((char *)map_beyond_eof(&fd) + 2 * page_size() + 5);
+	return CHILD_SURVIVED;
+}
+
+static int child_load_beyond_eof_after_a_handled_fault(void)
+{
+	int fd;
+
+	child_try(PROT_NONE);
+	stray_load((char *)map_beyond_eof(&fd) + 2 * page_size() + 5);
+	return CHILD_SURVIVED;
+}
+
+static int child_raise_segv_after_prepare(void)
+{
+	if (hl_try_zero_prepare())
+		return CHILD_PREPARE_FAILED;
+	raise(SIGSEGV);
+	return CHILD_SURVIVED;
+}
+
+static int child_kill_bus_after_prepare(void)
+{
+	if (hl_try_zero_prepare())
+		return CHILD_PREPARE_FAILED;
+	kill(getpid(), SIGBUS);
+	return CHILD_SURVIVED;
+}
+
+static int child_sig_ign_before_then_null_store(void)
+{
+	signal(SIGSEGV, SIG_IGN);
+	child_try(PROT_NONE);
+	stray_store(null_ptr);
+	return CHILD_SURVIVED;
+}
+
+/* The stray fault that a handler installed before hotline's must get. */
+enum prior_stray {
+	STRAY_READ_ONLY_STORE, /* SIGSEGV, SEGV_ACCERR */
+	STRAY_BEYOND_EOF,      /* SIGBUS, BUS_ADRERR */
+	STRAY_RAISE,	       /* SIGSEGV, SI_TKILL */
+};
+
+/* prior-{siginfo,plain}-{segv,bus,raise}: installed first, then hotline's */
+static int child_prior(bool siginfo, enum prior_stray stray)
+{
+	char *p;
+	int fd;
+
+	prior_sig = stray == STRAY_BEYOND_EOF ? SIGBUS : SIGSEGV;
+	install_prior(prior_sig, siginfo);
+	if (hl_try_zero_prepare() || hl_try_zero_prepare())
+		return CHILD_PREPARE_FAILED;
+	child_try(PROT_NONE);
+	child_try(PROT_READ);
+	if (stray == STRAY_BEYOND_EOF) {
+		p = (char *)map_beyond_eof(&fd) + 2 * page_size() + 5;
+		prior_addr = p;
+		prior_code = BUS_ADRERR;
+		stray_store(p);
+	} else if (stray == STRAY_RAISE) {
+		prior_code = SI_TKILL;
+		raise(SIGSEGV);
+	} else {
+		p = read_only_page() + 5;
+		prior_addr = p;
+		prior_code = SEGV_ACCERR;
+		stray_store(p);
+	}
+	return CHILD_SURVIVED;
+}
+
+static int child_prior_siginfo_segv(void)
+{
+	return child_prior(true, STRAY_READ_ONLY_STORE);
+}
+
+static int child_prior_siginfo_bus(void)
+{
+	return child_prior(true, STRAY_BEYOND_EOF);
+}
+
+static int child_prior_siginfo_raise(void)
+{
+	return child_prior(true, STRAY_RAISE);
+}
+
+static int child_prior_plain_segv(void)
+{
+	return child_prior(false, STRAY_READ_ONLY_STORE);
+}
+
+static int child_prior_plain_bus(void)
+{
+	return child_prior(false, STRAY_BEYOND_EOF);
+}
+
+static int child_prior_plain_raise(void)
+{
+	return child_prior(false, STRAY_RAISE);
+}
+
+static int child_later_handler_chains_to_hotline(void)
+{
+	struct sigaction sa = {.sa_sigaction = later_handler, .sa_flags = SA_SIGINFO};
+
+	if (hl_try_zero_prepare())
+		return CHILD_PREPARE_FAILED;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &later_old);
+	child_try(PROT_NONE);
+	child_try(PROT_READ);
+	if (!later_calls)
+		return CHILD_LATER_NOT_CALLED;
+	stray_store(null_ptr);
+	return CHILD_SURVIVED;
+}
+
+static int child_prepare_twice_and_use_keep_one_handler(void)
+{
+	struct sigaction first, again;
+
+	if (hl_try_zero_prepare())
+		return CHILD_PREPARE_FAILED;
+	if (!handler_installed(SIGSEGV, &first) || !handler_installed(SIGBUS, &again))
+		return CHILD_NOT_INSTALLED;
+	if (hl_try_zero_prepare())
+		return CHILD_PREPARE_FAILED;
+	child_try(PROT_NONE);
+	if (!handler_installed(SIGSEGV, &again) || again.sa_sigaction != first.sa_sigaction)
+		return CHILD_REINSTALLED;
+	return CHILD_OK;
+}
+
+static int child_first_use_installs_the_handler(void)
+{
+	struct sigaction first, again;
+
+	child_try(PROT_NONE);
+	child_try(PROT_READ);
+	if (!handler_installed(SIGSEGV, &first) || !handler_installed(SIGBUS, &again))
+		return CHILD_NOT_INSTALLED;
+	return CHILD_OK;
+}
+
+/* The scenarios by name; "copy:NAME" runs NAME in copy mode. */
+static const struct child_scenario {
+	const char *name;
+	int (*run)(void);
+} child_scenarios[] = {
+	{"null-store-after-prepare", child_null_store_after_prepare},
+	{"null-store-after-first-use", child_null_store_after_first_use},
+	{"load64-store-to-read-only-out", child_load64_store_to_read_only_out},
+	{"null-store-after-a-handled-fault", child_null_store_after_a_handled_fault},
+	{"read-only-store-after-a-handled-fault", child_read_only_store_after_a_handled_fault},
+	{"hl_zero-on-read-only-after-a-handled-fault",
+	 child_hl_zero_on_read_only_after_a_handled_fault},
+	{"store-beyond-eof-after-a-handled-fault", child_store_beyond_eof_after_a_handled_fault},
+	{"load-beyond-eof-after-a-handled-fault", child_load_beyond_eof_after_a_handled_fault},
+	{"raise-segv-after-prepare", child_raise_segv_after_prepare},
+	{"kill-bus-after-prepare", child_kill_bus_after_prepare},
+	{"sig_ign-before-then-null-store", child_sig_ign_before_then_null_store},
+	{"prior-siginfo-segv", child_prior_siginfo_segv},
+	{"prior-siginfo-bus", child_prior_siginfo_bus},
+	{"prior-siginfo-raise", child_prior_siginfo_raise},
+	{"prior-plain-segv", child_prior_plain_segv},
+	{"prior-plain-bus", child_prior_plain_bus},
+	{"prior-plain-raise", child_prior_plain_raise},
+	{"later-handler-chains-to-hotline", child_later_handler_chains_to_hotline},
+	{"prepare-twice-and-use-keep-one-handler", child_prepare_twice_and_use_keep_one_handler},
+	{"first-use-installs-the-handler", child_first_use_installs_the_handler},
+	{"sigaction-refused", child_sigaction_refused},
+	{"nested", child_nested},
+};
+
+static int child_main(const char *scenario)
+{
 	alarm(20);
 	if (!strncmp(scenario, "copy:", 5)) {
 		copy_mode = true;
 		scenario += 5;
 	}
-	if (!strcmp(scenario, "null-store-after-prepare")) {
-		if (hl_try_zero_prepare())
-			return CHILD_PREPARE_FAILED;
-		stray_store(null_ptr);
-	} else if (!strcmp(scenario, "null-store-after-first-use")) {
-		char buf[64], src[64] = {1};
-
-		if (copy_mode ? hl_try_copy(buf, src, sizeof(buf)) : hl_try_zero(buf, sizeof(buf)))
-			return CHILD_TRY_WRONG;
-		stray_store(null_ptr);
-	} else if (!strcmp(scenario, "load64-store-to-read-only-out")) {
-		uint64_t word = 1;
-
-		/* copy.h: *out must be valid; a fault storing to it is not caught */
-		child_try(PROT_NONE);
-		hl_try_load64(&word, (uint64_t *)(void *)(read_only_page() + 8));
-	} else if (!strcmp(scenario, "null-store-after-a-handled-fault")) {
-		child_try(PROT_NONE);
-		stray_store(null_ptr);
-	} else if (!strcmp(scenario, "read-only-store-after-a-handled-fault")) {
-		child_try(PROT_READ);
-		stray_store(read_only_page() + 5);
-	} else if (!strcmp(scenario, "hl_zero-on-read-only-after-a-handled-fault")) {
-		child_try(PROT_READ);
-		hl_zero(read_only_page() - 100, 300);
-	} else if (!strcmp(scenario, "store-beyond-eof-after-a-handled-fault")) {
-		child_try(PROT_NONE);
-		stray_store((char *)map_beyond_eof(&fd) + 2 * page + 5);
-	} else if (!strcmp(scenario, "load-beyond-eof-after-a-handled-fault")) {
-		child_try(PROT_NONE);
-		stray_load((char *)map_beyond_eof(&fd) + 2 * page + 5);
-	} else if (!strcmp(scenario, "raise-segv-after-prepare")) {
-		if (hl_try_zero_prepare())
-			return CHILD_PREPARE_FAILED;
-		raise(SIGSEGV);
-	} else if (!strcmp(scenario, "kill-bus-after-prepare")) {
-		if (hl_try_zero_prepare())
-			return CHILD_PREPARE_FAILED;
-		kill(getpid(), SIGBUS);
-	} else if (!strcmp(scenario, "sig_ign-before-then-null-store")) {
-		signal(SIGSEGV, SIG_IGN);
-		child_try(PROT_NONE);
-		stray_store(null_ptr);
-	} else if (!strncmp(scenario, "prior-", 6)) {
-		/* prior-{siginfo,plain}-{segv,bus,raise}: installed first, then hotline's */
-		bool siginfo = !strncmp(scenario, "prior-siginfo-", 14);
-		const char *what = scenario + (siginfo ? 14 : 12);
-		char *p;
-
-		prior_sig = !strcmp(what, "bus") ? SIGBUS : SIGSEGV;
-		install_prior(prior_sig, siginfo);
-		if (hl_try_zero_prepare() || hl_try_zero_prepare())
-			return CHILD_PREPARE_FAILED;
-		child_try(PROT_NONE);
-		child_try(PROT_READ);
-		if (!strcmp(what, "bus")) {
-			p = (char *)map_beyond_eof(&fd) + 2 * page + 5;
-			prior_addr = p;
-			prior_code = BUS_ADRERR;
-			stray_store(p);
-		} else if (!strcmp(what, "raise")) {
-			prior_code = SI_TKILL;
-			raise(SIGSEGV);
-		} else {
-			p = read_only_page() + 5;
-			prior_addr = p;
-			prior_code = SEGV_ACCERR;
-			stray_store(p);
-		}
-	} else if (!strcmp(scenario, "later-handler-chains-to-hotline")) {
-		struct sigaction sa = {.sa_sigaction = later_handler, .sa_flags = SA_SIGINFO};
-
-		if (hl_try_zero_prepare())
-			return CHILD_PREPARE_FAILED;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGSEGV, &sa, &later_old);
-		child_try(PROT_NONE);
-		child_try(PROT_READ);
-		if (!later_calls)
-			return CHILD_LATER_NOT_CALLED;
-		stray_store(null_ptr);
-	} else if (!strcmp(scenario, "prepare-twice-and-use-keep-one-handler")) {
-		if (hl_try_zero_prepare())
-			return CHILD_PREPARE_FAILED;
-		if (!handler_installed(SIGSEGV, &first) || !handler_installed(SIGBUS, &again))
-			return CHILD_NOT_INSTALLED;
-		if (hl_try_zero_prepare())
-			return CHILD_PREPARE_FAILED;
-		child_try(PROT_NONE);
-		if (!handler_installed(SIGSEGV, &again) || again.sa_sigaction != first.sa_sigaction)
-			return CHILD_REINSTALLED;
-		return CHILD_OK;
-	} else if (!strcmp(scenario, "first-use-installs-the-handler")) {
-		child_try(PROT_NONE);
-		child_try(PROT_READ);
-		if (!handler_installed(SIGSEGV, &first) || !handler_installed(SIGBUS, &again))
-			return CHILD_NOT_INSTALLED;
-		return CHILD_OK;
-	} else if (!strcmp(scenario, "sigaction-refused")) {
-		return child_sigaction_refused();
-	} else if (!strcmp(scenario, "nested")) {
-		return child_nested();
-	} else {
-		return CHILD_BAD_SCENARIO;
-	}
-	return CHILD_SURVIVED;
+	for (size_t i = 0; i < N_OF(child_scenarios); i++)
+		if (!strcmp(scenario, child_scenarios[i].name))
+			return child_scenarios[i].run();
+	return CHILD_BAD_SCENARIO;
 }
 
 /* The variable that names the child's variant: HOTLINE_COPY for "copy:" scenarios. */
