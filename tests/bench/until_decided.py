@@ -105,49 +105,53 @@ def close(x, y):
     return abs(x - y) <= 1e-8 * max(1.0, abs(x), abs(y))
 
 
-def check_run(name, args, budget, repeat, expected, bench, outdir):
+class Run:
+    """What the checks of one run share: W, its name in messages; its progress (STDERR);
+    --repeat, the cap and the budget; the JSON's results and table of questions; what it
+    spent and the budget's shares (check_budget)."""
+
+    def __init__(self, w, stderr, repeat, cap, budget, results, questions):
+        self.w, self.stderr, self.repeat, self.cap, self.budget = w, stderr, repeat, cap, budget
+        self.results, self.questions = results, questions
+        self.spent, self.shares = None, {}
+
+
+def run_bench(name, args, budget, repeat, bench, outdir):
+    """Run the bench with ARGS, --repeat and --until-decided into NAME.json: its process, its
+    name in messages, its JSON and config.until_decided; None when there are none."""
     out = os.path.join(outdir, f"{name}.json")
     cmd = [*target_cmd(bench), *args, "--repeat", str(repeat), f"--until-decided={budget:g}", "--json", out]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
     w = f"{name} ({' '.join(cmd[len(target_cmd(bench)):])})"
     if not check(p.returncode == 0, f"{w}: expected exit status 0, got {p.returncode}: "
                  f"{p.stderr}"):
-        return
+        return None
     with open(out) as f:
         doc = json.load(f)
     ud = doc.get("config", {}).get("until_decided")
     if not check(isinstance(ud, dict), f"{w}: expected config.until_decided, got {ud!r}"):
-        return
-    cap = max(4 * repeat, 10)
-    check(ud.get("budget_s") == budget, f"{w}: budget_s: expected {budget}, got "
-          f"{ud.get('budget_s')!r}")
-    check(ud.get("planned") == repeat and ud.get("cap") == cap,
-          f"{w}: expected planned {repeat} and cap {cap}, got {ud.get('planned')!r}, "
-          f"{ud.get('cap')!r}")
-    questions, decisions = ud.get("questions"), ud.get("decisions")
-    if not check(isinstance(questions, list) and isinstance(decisions, list),
-                 f"{w}: expected lists of questions and decisions, got {ud!r}"):
-        return
-    results = doc.get("results", [])
-    got = {(d.get("subject"), d.get("base"), d.get("threads"), d.get("size")) for d in decisions}
-    check(got == expected and len(decisions) == len(expected),
-          f"{w}: expected decisions for {sorted(expected, key=str)}, got "
-          f"{[(d.get('subject'), d.get('base'), d.get('threads'), d.get('size')) for d in decisions]}")
+        return None
+    return p, w, doc, ud
+
+
+def check_budget(u, ud, args, decisions):
+    """spent_s within the budget plus one round, and the budget's shares: one per scenario
+    run, in order, that add up to what was spent, none overrun by more than a round, none
+    given more than was left. Sets U's spent and shares."""
+    w, budget = u.w, u.budget
     # One round: the time of one repetition of every subject that got more, at the worst point.
     rounds = [0.0]
     for d in decisions:
-        extra = [r for r in results if r.get("scenario") == d["scenario"] and
+        extra = [r for r in u.results if r.get("scenario") == d["scenario"] and
                  r.get("size") == d["size"] and r.get("threads") in (d["threads"], 1) and
-                 len(r.get("runs") or []) > repeat]
+                 len(r.get("runs") or []) > u.repeat]
         rounds.append(sum(r["machine_state"]["wall_s"] / len(r["runs"]) for r in extra))
     slack = max(rounds) + 0.5
-    spent = ud.get("spent_s")
+    spent = u.spent = ud.get("spent_s")
     check(isinstance(spent, float) and 0 <= spent <= budget + slack,
           f"{w}: spent_s: expected at most the budget {budget} + one round {slack:.2f}, "
           f"got {spent!r}")
-    # The budget's shares: one per scenario run, in order, that add up to what was spent,
-    # none overrun by more than a round, none given more than was left.
-    shares = {x.get("scenario"): x for x in ud.get("shares") or []}
+    shares = u.shares = {x.get("scenario"): x for x in ud.get("shares") or []}
     scen = [a for a in args[:1] if a != "all"] or \
         ["refcount-timing", "contend", "lockref-sweep", "zero", "copy", "openclose"]
     check(list(shares) == scen, f"{w}: expected a share per scenario {scen}, got "
@@ -159,82 +163,140 @@ def check_run(name, args, budget, repeat, expected, bench, outdir):
               x.get("allowed_s", 0) <= budget + 1e-9 for x in shares.values()),
           f"{w}: expected each share within the budget and its allowance (+ a round), got "
           f"{ud.get('shares')!r}")
+
+
+def paired_values(u, dw, d, q, n):
+    """The values decision D (of question Q, N repetitions) judges: the subject's and its
+    bases' runs, paired; None (and a failed check) when they are missing or unpaired."""
+    a = at_point(u.results, d, d["subject"], d.get("retry_limit"))
+    names = q.get("bases") or [d["base"]]
+    check(d.get("bases", names) == names,
+          f"{dw}: expected the question's bases {names}, got {d.get('bases')!r}")
+    bs = [at_point(u.results, d, x) for x in names]
+    if not check(a is not None and all(x is not None for x in bs),
+                 f"{dw}: expected results of the subject and of {names}"):
+        return None
+    b = bs[0]
+    check(len(a["runs"]) == n and all(len(x["runs"]) == n for x in bs),
+          f"{dw}: expected {n} runs of each (paired), got {len(a['runs'])} and "
+          f"{[len(x['runs']) for x in bs]}")
+    vals = values(q, a, b, bs)
+    if not check(vals is not None and len(vals) == n,
+                 f"{dw}: expected {n} paired values from the JSON, got {vals!r}"):
+        return None
+    return vals
+
+
+def check_verdict(u, dw, d, c, vals, n):
+    """Decision D's verdict, why, interval and level are stats.py's (C) on VALS; a decision
+    that cannot tell stopped at the cap or on the budget, and says which."""
+    check(d.get("verdict") == c.verdict and d.get("why") == c.why,
+          f"{dw}: expected stats.py's verdict {c.verdict!r} ({c.why!r}) on the JSON's runs, "
+          f"got {d.get('verdict')!r} ({d.get('why')!r}); values {vals}")
+    iv = d.get("interval")
+    check(close(d.get("confidence"), c.level) and close(d.get("median"), c.median) and
+          (c.lo is None and iv is None or
+           iv is not None and close(iv[0], c.lo) and close(iv[1], c.hi)),
+          f"{dw}: expected median {c.median}, interval [{c.lo}, {c.hi}] at {c.level}, got "
+          f"{d.get('median')}, {iv} at {d.get('confidence')}")
+    stopped = d.get("stopped")
+    if c.verdict == stats.CANNOT_TELL:
+        share = u.shares.get(d["scenario"], {})
+        check(stopped == "cap" and n == u.cap or
+              stopped == "budget" and (u.spent >= u.budget or
+                                       share.get("spent_s", 0) >= share.get("allowed_s", 0)),
+              f"{dw}: cannot tell: expected the cap ({u.cap}) or the budget ({u.budget} s, "
+              f"this scenario's share {share}) reached, got stopped {stopped!r} after {n} "
+              f"repetitions, {u.spent} s spent")
+    else:
+        check(stopped == "decided", f"{dw}: expected stopped 'decided', got {stopped!r}")
+
+
+def check_progress(u, dw, d, q, n):
+    """The progress names decision D (of question Q, N repetitions) at its first extra
+    round, with its interval, and with its outcome when it got more or did not decide."""
+    repeat = u.repeat
+    subj = d["subject"] + (f" (retry limit {d['retry_limit']})"
+                           if q.get("subject_retry_limit") else "")
+    if n > repeat and d.get("planned_verdict") == stats.CANNOT_TELL:
+        # Its first extra round: a line naming it, the repetition and the interval.
+        pat = re.compile(rf"^hotline-bench: \[\d+/\d+\] until decided: {re.escape(subj)} / "
+                         rf"{re.escape(d['base'])} .*, rep {repeat + 1}, "
+                         rf"(\[\S+, \S+\]|one repetition, no interval)", re.M)
+        check(pat.search(u.stderr) is not None,
+              f"{dw}: expected a progress line for its repetition {repeat + 1} with its "
+              f"interval, got {u.stderr!r}")
+    if n > repeat or d.get("stopped") != "decided":
+        out_pat = re.compile(rf"^hotline-bench: .* until decided: {re.escape(subj)} / "
+                             rf"{re.escape(d['base'])} .*: {re.escape(d['verdict'])} after "
+                             rf"{n} repetitions", re.M)
+        check(out_pat.search(u.stderr) is not None,
+              f"{dw}: expected a progress line with its outcome, got {u.stderr!r}")
+
+
+def check_decision(u, d):
+    """One decision: its question in the table, its repetitions, its runs paired, its
+    verdict stats.py's, and its progress lines."""
+    questions = u.questions
+    dw = f"{u.w}: decision {d.get('subject')} / {d.get('base')} at {d.get('threads')} " \
+         f"threads, size {d.get('size')}"
+    q = questions[d["question"]] if isinstance(d.get("question"), int) and \
+        0 <= d["question"] < len(questions) else None
+    if not check(q is not None and q["subject"] == d["subject"] and q["base"] == d["base"]
+                 and q["threshold"] == d.get("threshold"),
+                 f"{dw}: expected its question in the table, got {d.get('question')!r}"):
+        return
+    n = d.get("repetitions")
+    check(d.get("planned") == u.repeat and isinstance(n, int) and u.repeat <= n <= u.cap,
+          f"{dw}: expected planned {u.repeat} <= repetitions <= cap {u.cap}, got {d!r}")
+    vals = paired_values(u, dw, d, q, n)
+    if vals is None:
+        return
+    c = stats.Comparison(vals, q["threshold"], q["claim"] == "at_least")
+    check_verdict(u, dw, d, c, vals, n)
+    check_progress(u, dw, d, q, n)
+
+
+def check_figures_paired(u, decisions):
+    """A figure that shares a base with a question keeps pairing with it."""
     for d in decisions:
-        dw = f"{w}: decision {d.get('subject')} / {d.get('base')} at {d.get('threads')} " \
-             f"threads, size {d.get('size')}"
-        q = questions[d["question"]] if isinstance(d.get("question"), int) and \
-            0 <= d["question"] < len(questions) else None
-        if not check(q is not None and q["subject"] == d["subject"] and q["base"] == d["base"]
-                     and q["threshold"] == d.get("threshold"),
-                     f"{dw}: expected its question in the table, got {d.get('question')!r}"):
-            continue
-        n = d.get("repetitions")
-        check(d.get("planned") == repeat and isinstance(n, int) and repeat <= n <= cap,
-              f"{dw}: expected planned {repeat} <= repetitions <= cap {cap}, got {d!r}")
-        a = at_point(results, d, d["subject"], d.get("retry_limit"))
-        names = q.get("bases") or [d["base"]]
-        check(d.get("bases", names) == names,
-              f"{dw}: expected the question's bases {names}, got {d.get('bases')!r}")
-        bs = [at_point(results, d, x) for x in names]
-        if not check(a is not None and all(x is not None for x in bs),
-                     f"{dw}: expected results of the subject and of {names}"):
-            continue
-        b = bs[0]
-        check(len(a["runs"]) == n and all(len(x["runs"]) == n for x in bs),
-              f"{dw}: expected {n} runs of each (paired), got {len(a['runs'])} and "
-              f"{[len(x['runs']) for x in bs]}")
-        vals = values(q, a, b, bs)
-        if not check(vals is not None and len(vals) == n,
-                     f"{dw}: expected {n} paired values from the JSON, got {vals!r}"):
-            continue
-        c = stats.Comparison(vals, q["threshold"], q["claim"] == "at_least")
-        check(d.get("verdict") == c.verdict and d.get("why") == c.why,
-              f"{dw}: expected stats.py's verdict {c.verdict!r} ({c.why!r}) on the JSON's runs, "
-              f"got {d.get('verdict')!r} ({d.get('why')!r}); values {vals}")
-        iv = d.get("interval")
-        check(close(d.get("confidence"), c.level) and close(d.get("median"), c.median) and
-              (c.lo is None and iv is None or
-               iv is not None and close(iv[0], c.lo) and close(iv[1], c.hi)),
-              f"{dw}: expected median {c.median}, interval [{c.lo}, {c.hi}] at {c.level}, got "
-              f"{d.get('median')}, {iv} at {d.get('confidence')}")
-        stopped = d.get("stopped")
-        if c.verdict == stats.CANNOT_TELL:
-            share = shares.get(d["scenario"], {})
-            check(stopped == "cap" and n == cap or
-                  stopped == "budget" and (spent >= budget or
-                                           share.get("spent_s", 0) >= share.get("allowed_s", 0)),
-                  f"{dw}: cannot tell: expected the cap ({cap}) or the budget ({budget} s, "
-                  f"this scenario's share {share}) reached, got stopped {stopped!r} after {n} "
-                  f"repetitions, {spent} s spent")
-        else:
-            check(stopped == "decided", f"{dw}: expected stopped 'decided', got {stopped!r}")
-        subj = d["subject"] + (f" (retry limit {d['retry_limit']})"
-                               if q.get("subject_retry_limit") else "")
-        if n > repeat and d.get("planned_verdict") == stats.CANNOT_TELL:
-            # Its first extra round: a line naming it, the repetition and the interval.
-            pat = re.compile(rf"^hotline-bench: \[\d+/\d+\] until decided: {re.escape(subj)} / "
-                             rf"{re.escape(d['base'])} .*, rep {repeat + 1}, "
-                             rf"(\[\S+, \S+\]|one repetition, no interval)", re.M)
-            check(pat.search(p.stderr) is not None,
-                  f"{dw}: expected a progress line for its repetition {repeat + 1} with its "
-                  f"interval, got {p.stderr!r}")
-        if n > repeat or stopped != "decided":
-            out_pat = re.compile(rf"^hotline-bench: .* until decided: {re.escape(subj)} / "
-                                 rf"{re.escape(d['base'])} .*: {re.escape(d['verdict'])} after "
-                                 rf"{n} repetitions", re.M)
-            check(out_pat.search(p.stderr) is not None,
-                  f"{dw}: expected a progress line with its outcome, got {p.stderr!r}")
-    # A figure that shares a base with a question keeps pairing with it.
-    for d in decisions:
-        for fig in questions:
+        for fig in u.questions:
             if fig["claim"] == "figure" and fig["scenario"] == d["scenario"] and \
                     fig["base"] == d["base"] and fig.get("mode") in (None, d["mode"]):
-                f = at_point(results, d, fig["subject"])
-                b = at_point(results, d, (fig.get("bases") or [d["base"]])[0])
+                f = at_point(u.results, d, fig["subject"])
+                b = at_point(u.results, d, (fig.get("bases") or [d["base"]])[0])
                 if f and b:
                     check(len(f["runs"]) == len(b["runs"]),
-                          f"{w}: expected {fig['subject']} paired with {d['base']} "
+                          f"{u.w}: expected {fig['subject']} paired with {d['base']} "
                           f"({len(b['runs'])} runs), got {len(f['runs'])}")
+
+
+def check_run(name, args, budget, repeat, expected, bench, outdir):
+    """One run: config.until_decided's budget, plan and cap, the decisions EXPECTED and no
+    others, the budget's use, each decision, and the figures' pairing."""
+    ran = run_bench(name, args, budget, repeat, bench, outdir)
+    if ran is None:
+        return
+    p, w, doc, ud = ran
+    cap = max(4 * repeat, 10)
+    check(ud.get("budget_s") == budget, f"{w}: budget_s: expected {budget}, got "
+          f"{ud.get('budget_s')!r}")
+    check(ud.get("planned") == repeat and ud.get("cap") == cap,
+          f"{w}: expected planned {repeat} and cap {cap}, got {ud.get('planned')!r}, "
+          f"{ud.get('cap')!r}")
+    questions, decisions = ud.get("questions"), ud.get("decisions")
+    if not check(isinstance(questions, list) and isinstance(decisions, list),
+                 f"{w}: expected lists of questions and decisions, got {ud!r}"):
+        return
+    u = Run(w, p.stderr, repeat, cap, budget, doc.get("results", []), questions)
+    got = {(d.get("subject"), d.get("base"), d.get("threads"), d.get("size")) for d in decisions}
+    check(got == expected and len(decisions) == len(expected),
+          f"{w}: expected decisions for {sorted(expected, key=str)}, got "
+          f"{[(d.get('subject'), d.get('base'), d.get('threads'), d.get('size')) for d in decisions]}")
+    check_budget(u, ud, args, decisions)
+    for d in decisions:
+        check_decision(u, d)
+    check_figures_paired(u, decisions)
 
 
 def beyond_cache_run(bench, outdir):
