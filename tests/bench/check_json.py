@@ -843,7 +843,8 @@ def check_machine_state(r, i, env):
         check(busy <= limit, f"{w}.busy_s: expected at most {limit:.3f} s, got {busy}")
 
 
-def main():
+def parse_args():
+    """The command line, as the module's docstring gives it."""
     ap = argparse.ArgumentParser()
     ap.add_argument("bench")
     ap.add_argument("out")
@@ -859,10 +860,12 @@ def main():
     ap.add_argument("--sizes")
     ap.add_argument("--mode", choices=["hot", "cold", "both", "used", "all"])
     ap.add_argument("--until-decided", type=float)
-    a = ap.parse_args()
-    global UNTIL
+    return ap.parse_args()
 
-    timed = a.scenario != "refcount-timing"
+
+def bench_command(a, timed):
+    """The bench's command line for the options A, and the repetitions it runs (refcount-timing
+    is given --repeat 2 unless told otherwise: A.repeat is set)."""
     cmd = target_cmd(a.bench, a.scenario, "--json", a.out)
     if not timed:
         a.repeat = 2 if a.repeat is None else a.repeat
@@ -880,13 +883,12 @@ def main():
         cmd += ["--quick"]
     if a.until_decided:
         cmd += [f"--until-decided={a.until_decided:g}"]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        print(f"FAIL: {' '.join(cmd)}: expected exit status 0, got {p.returncode}\n{p.stderr}")
-        return 1
-    with open(a.out) as f:
-        doc = json.load(f)
-    env = doc.get("env")
+    return cmd, repeat
+
+
+def check_stderr(a, stderr, env, timed):
+    """Nothing on stderr but progress lines (not a terminal) and the notes the scenario may
+    give unasked."""
     notes = []
     if a.scenario == "zero":
         # The one note zero may give unasked: no tmpfs for the sparse file.
@@ -898,11 +900,14 @@ def main():
         # Without LSE the subjects that need it are left out, with a note unless --quick.
         notes.append(NO_LSE_NOTE)
     notes += [PROGRESS_SUBJECT, PROGRESS_SCENARIO, PROGRESS_UNTIL]
-    stderr = "".join(l for l in p.stderr.splitlines(True)
-                     if not any(n.match(l.rstrip("\n")) for n in notes))
-    check(stderr == "", f"stderr: expected only progress lines (not a terminal), got {p.stderr!r}")
-    # What each subject is: its entry in "subjects", checked against the results.
-    facts = subjects_check.check(doc, check).get(a.scenario, {})
+    rest = "".join(l for l in stderr.splitlines(True)
+                   if not any(n.match(l.rstrip("\n")) for n in notes))
+    check(rest == "", f"stderr: expected only progress lines (not a terminal), got {stderr!r}")
+
+
+def check_table_rows(a, p, env, facts, timed):
+    """The subjects measured (none listed here for zero and copy, which check their own), each
+    with a table row on stdout."""
     subjects = []
     if a.scenario not in ("zero", "copy"):
         subjects = measured_subjects(a, env, listed_subjects(a.bench, a.scenario), facts,
@@ -911,7 +916,11 @@ def main():
             row = rf"^{re.escape(s)}\s" if not timed else rf"^\d+\s+{re.escape(s)}\s"
             check(re.search(row, p.stdout, re.M) is not None,
                   f"stdout: expected a table row for '{s}', got:\n{p.stdout}")
+    return subjects
 
+
+def check_header(a, doc, env, repeat):
+    """tool, version, env and config; the config (None unless an object)."""
     check(doc.get("tool") == "hotline-bench", f"tool: expected 'hotline-bench', got {doc.get('tool')!r}")
     check(isinstance(doc.get("version"), str) and re.match(r"\d+\.\d+", doc.get("version", "")),
           f"version: expected the project version, got {doc.get('version')!r}")
@@ -926,30 +935,41 @@ def main():
                    (lambda v: is_num(v) and abs(v - a.duration) < 1e-9),
                    "null (not given)" if not a.duration else str(a.duration), "config")
         check_type(cfg, "pin", lambda v: isinstance(v, str) and v != "", "a string", "config")
-    results = doc.get("results")
+        return cfg
+    return None
+
+
+def read_until(a, cfg):
+    """config.until_decided: present exactly with the option; then UNTIL holds its cap and
+    the repetitions each decision's subject and bases ran, by their point."""
+    global UNTIL
     until = cfg.get("until_decided") if isinstance(cfg, dict) else None
-    if a.until_decided:
-        if check(isinstance(until, dict) and isinstance(until.get("decisions"), list) and
-                 is_int(until.get("cap")),
-                 f"config.until_decided: expected an object with decisions and a cap, "
-                 f"got {until!r}"):
-            UNTIL = {"cap": until["cap"], "exact": {}}
-            for d in until["decisions"]:
-                # A question with two bases (the store bandwidth limit: the larger of
-                # two subjects' GB/s) names them in "bases"; "base" is then its label.
-                bases = d.get("bases") if isinstance(d.get("bases"), list) else [d.get("base")]
-                for who, limit in [(d.get("subject"), d.get("retry_limit"))] + \
-                        [(b, None) for b in bases]:
-                    key = (d.get("scenario"), who, d.get("threads") or 1, limit,
-                           d.get("size"), d.get("mode"))
-                    UNTIL["exact"][key] = d.get("repetitions")
-    else:
+    if not a.until_decided:
         check(until is None, f"config.until_decided: expected none without the option, "
               f"got {until!r}")
+        return
+    if check(isinstance(until, dict) and isinstance(until.get("decisions"), list) and
+             is_int(until.get("cap")),
+             f"config.until_decided: expected an object with decisions and a cap, "
+             f"got {until!r}"):
+        UNTIL = {"cap": until["cap"], "exact": {}}
+        for d in until["decisions"]:
+            # A question with two bases (the store bandwidth limit: the larger of
+            # two subjects' GB/s) names them in "bases"; "base" is then its label.
+            bases = d.get("bases") if isinstance(d.get("bases"), list) else [d.get("base")]
+            for who, limit in [(d.get("subject"), d.get("retry_limit"))] + \
+                    [(b, None) for b in bases]:
+                key = (d.get("scenario"), who, d.get("threads") or 1, limit,
+                       d.get("size"), d.get("mode"))
+                UNTIL["exact"][key] = d.get("repetitions")
+
+
+def check_results(a, p, results, repeat, facts, subjects, timed):
+    """The results, by the scenario's own checks; the list checked (empty unless a list)."""
     RESULTS[:] = results if isinstance(results, list) else []
     if not check(isinstance(results, list), f"results: expected a list, got {results!r}"):
-        results = []
-    elif a.scenario == "zero":
+        return []
+    if a.scenario == "zero":
         check_zero(a, p, results, repeat, facts)
     elif a.scenario == "copy":
         check_copy(a, p, results, repeat, facts)
@@ -964,7 +984,27 @@ def main():
         for i, r in enumerate(results):
             if check(isinstance(r, dict), f"results[{i}]: expected an object, got {r!r}"):
                 check_result(r, i, a.count, repeat, facts)
+    return results
 
+
+def main():
+    a = parse_args()
+    timed = a.scenario != "refcount-timing"
+    cmd, repeat = bench_command(a, timed)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        print(f"FAIL: {' '.join(cmd)}: expected exit status 0, got {p.returncode}\n{p.stderr}")
+        return 1
+    with open(a.out) as f:
+        doc = json.load(f)
+    env = doc.get("env")
+    check_stderr(a, p.stderr, env, timed)
+    # What each subject is: its entry in "subjects", checked against the results.
+    facts = subjects_check.check(doc, check).get(a.scenario, {})
+    subjects = check_table_rows(a, p, env, facts, timed)
+    cfg = check_header(a, doc, env, repeat)
+    read_until(a, cfg)
+    results = check_results(a, p, doc.get("results"), repeat, facts, subjects, timed)
     for i, r in enumerate(results):
         if isinstance(r, dict):
             check_machine_state(r, i, env)
