@@ -6,6 +6,7 @@
 # counts; a bad value is one line on stderr naming the option, nothing on
 # stdout, exit 2.
 #   namecache.sh NAMECACHE
+# Under emulation (make test-arm64) $HOTLINE_TARGET_RUN runs it.
 set -u
 nc=$1
 status=0
@@ -17,7 +18,12 @@ fail() {
 	status=1
 }
 
-"$nc" --help >"$tmp/help" || fail "--help exited $?"
+# nc_run ARGS...: namecache with ARGS, through the emulator if there is one
+nc_run() {
+	${HOTLINE_TARGET_RUN:+$HOTLINE_TARGET_RUN} "$nc" "$@"
+}
+
+nc_run --help >"$tmp/help" || fail "--help exited $?"
 for o in --threads --seconds --names --hot --hot-share --no-file --get --put --pin --delay \
 	--counts; do
 	grep -q -- "$o " "$tmp/help" || fail "--help does not name $o"
@@ -27,7 +33,7 @@ done
 run() {
 	what=$1
 	shift
-	"$nc" --threads 2 --seconds 0.2 "$@" >"$tmp/out" 2>"$tmp/err" || {
+	nc_run --threads 2 --seconds 0.2 "$@" >"$tmp/out" 2>"$tmp/err" || {
 		fail "$what: exit $?: $(cat "$tmp/err")"
 		return 1
 	}
@@ -71,7 +77,7 @@ fi
 expect_2() {
 	opt=$1
 	shift
-	"$nc" "$@" >"$tmp/out" 2>"$tmp/err"
+	nc_run "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || [ -s "$tmp/out" ] ||
 		! grep -q -- "$opt" "$tmp/err"; then
