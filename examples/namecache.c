@@ -334,6 +334,20 @@ static unsigned int parse_uint(const char *option, const char *value, unsigned i
 	return (unsigned int)v;
 }
 
+/* One of two names: 0 for the first, 1 for the second, or a one-line error. */
+static int parse_either(const char *option, const char *value, const char *first,
+			const char *second)
+{
+	char what[64];
+
+	if (strcmp(value, first) == 0)
+		return 0;
+	if (strcmp(value, second) == 0)
+		return 1;
+	snprintf(what, sizeof(what), "%s or %s", first, second);
+	bad_value(option, what, value);
+}
+
 /* Seconds: a finite number, above 0 (or at least 0 when zero_ok). */
 static double parse_seconds(const char *option, const char *value, bool zero_ok)
 {
@@ -403,20 +417,11 @@ static void set_option(int c, const char *v)
 		break;
 	case OPT_NO_FILE: cfg.file = false; break;
 	case OPT_GET:
-		if (strcmp(v, "get_not_dead") == 0)
-			cfg.get = GET_NOT_DEAD;
-		else if (strcmp(v, "get") == 0)
-			cfg.get = GET;
-		else
-			bad_value("--get", "get_not_dead or get", v);
+		cfg.get = parse_either("--get", v, "get_not_dead", "get") ? GET : GET_NOT_DEAD;
 		break;
 	case OPT_PUT:
-		if (strcmp(v, "put_or_lock") == 0)
-			cfg.put = PUT_OR_LOCK;
-		else if (strcmp(v, "put_return") == 0)
-			cfg.put = PUT_RETURN;
-		else
-			bad_value("--put", "put_or_lock or put_return", v);
+		cfg.put = parse_either("--put", v, "put_or_lock", "put_return") ? PUT_RETURN
+										: PUT_OR_LOCK;
 		break;
 	case OPT_PIN: cfg.pin = true; break;
 	case OPT_DELAY: cfg.delay = parse_seconds("--delay", v, true); break;
