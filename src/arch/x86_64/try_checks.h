@@ -15,8 +15,7 @@
  * of small calls is bound by their number: two loads, one subtraction and
  * one compare-and-branch pair per condition. The variable is
  * initial-exec: its offset from %fs comes from the GOT, or is an immediate
- * once linked into a program. rax is clobbered. 7 + 4 + 3 + 6 bytes, and
- * 3 + 6 per pointer (jb/ja rel32: the targets are global).
+ * once linked into a program. rax is clobbered.
  */
 
 /* Assembler, not C: clang-format must leave it alone. */
