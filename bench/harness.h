@@ -417,6 +417,29 @@ int bench_interleave(const char *label, const struct bench_subject *const *subje
 		     const char *const *names, size_t nr_subjects, unsigned int reps,
 		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx);
 
+/*
+ * A point of bench_interleave_rounds: what its progress says (label) and
+ * what measure is given for it (ctx).
+ */
+struct bench_round_point {
+	const char *label;
+	void *ctx;
+};
+
+/*
+ * bench_interleave over several points at once, in rounds: repetition rep
+ * of every point, each point's subjects in order, before repetition rep + 1
+ * of any. A point's repetitions are then spread over the whole run instead
+ * of taken back to back, so they sample what drifts over seconds (on a
+ * shared machine the ratio of two subjects itself moves from one second
+ * to the next), while each repetition still runs its subjects side by
+ * side. bench_interleave is the case of one point.
+ */
+int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_points,
+			    const struct bench_subject *const *subjects, const char *const *names,
+			    size_t nr_subjects, unsigned int reps,
+			    int (*measure)(void *ctx, size_t subject, unsigned int rep));
+
 /* ---- results: results.c, env.c ------------------------------------------ */
 
 enum bench_headline {

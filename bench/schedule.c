@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * schedule.c - which subjects a scenario runs (--subjects) and in what
- * order: repetitions interleaved across them. See harness.h.
+ * order: repetitions interleaved across them, and across several points
+ * (a sweep's sizes) in rounds. See harness.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,33 +28,48 @@ size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench
 	return n;
 }
 
-int bench_interleave(const char *label, const struct bench_subject *const *subjects,
-		     const char *const *names, size_t nr_subjects, unsigned int reps,
-		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx)
+int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_points,
+			    const struct bench_subject *const *subjects, const char *const *names,
+			    size_t nr_subjects, unsigned int reps,
+			    int (*measure)(void *ctx, size_t subject, unsigned int rep))
 {
-	double *seconds = calloc(nr_subjects ? nr_subjects : 1, sizeof(*seconds));
+	size_t nr = nr_points * nr_subjects;
+	double *seconds = calloc(nr ? nr : 1, sizeof(*seconds));
 
 	if (!seconds) {
 		bench_error("out of memory");
 		return 1;
 	}
 	for (unsigned int rep = 0; rep < reps; rep++) {
-		for (size_t i = 0; i < nr_subjects; i++) {
-			const char *name = names ? names[i] : subjects[i]->name;
-			int ret;
+		for (size_t p = 0; p < nr_points; p++) {
+			for (size_t i = 0; i < nr_subjects; i++) {
+				const char *name = names ? names[i] : subjects[i]->name;
+				double *took = &seconds[p * nr_subjects + i];
+				int ret;
 
-			bench_progress(label, name, rep + 1, reps);
-			ret = measure(ctx, i, rep);
-			if (ret) {
-				free(seconds);
-				return ret;
+				bench_progress(points[p].label, name, rep + 1, reps);
+				ret = measure(points[p].ctx, i, rep);
+				if (ret) {
+					free(seconds);
+					return ret;
+				}
+				*took += bench_progress_item_done();
+				if (rep + 1 == reps)
+					bench_progress_subject_done(points[p].label, name, reps,
+								    *took);
 			}
-			seconds[i] += bench_progress_item_done();
-			if (rep + 1 == reps)
-				bench_progress_subject_done(label, name, reps, seconds[i]);
 		}
 	}
 	bench_progress_done();
 	free(seconds);
 	return 0;
+}
+
+int bench_interleave(const char *label, const struct bench_subject *const *subjects,
+		     const char *const *names, size_t nr_subjects, unsigned int reps,
+		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx)
+{
+	const struct bench_round_point one = {.label = label, .ctx = ctx};
+
+	return bench_interleave_rounds(&one, 1, subjects, names, nr_subjects, reps, measure);
 }

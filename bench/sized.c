@@ -3,7 +3,8 @@
  * sized.c - the sized-scenario engine (sized.h): the subjects a scenario
  * declares and the library's variants, the memory (last-level cache, cold
  * arena and its walk, the mapping), the measurement of each sweep at each
- * size with repetitions interleaved (and --until-decided), the checks of
+ * size with repetitions interleaved across the subjects and taken in
+ * rounds over the sizes (and --until-decided), the checks of
  * the loop's buffers, the tables and the JSON rows with their paired
  * ratios. The run itself, from the command line's options to the last
  * table, is sized_run.c.
@@ -387,7 +388,8 @@ static int sized_measure(void *arg, size_t i, unsigned int rep)
 	return 0;
 }
 
-int sized_measure_size(struct sized_ctx *ctx, char *label, size_t label_size)
+/* ctx->series for its subjects, and its progress label: "zero, hot 4 KiB". */
+static int series_init(struct sized_ctx *ctx, char *label, size_t label_size)
 {
 	char size[32];
 
@@ -402,6 +404,13 @@ int sized_measure_size(struct sized_ctx *ctx, char *label, size_t label_size)
 	}
 	snprintf(label, label_size, "%s, %s %s", ctx->run->def->name, ctx->sweep->name,
 		 sized_size_text(ctx->sample.size, size, sizeof(size)));
+	return 0;
+}
+
+int sized_measure_size(struct sized_ctx *ctx, char *label, size_t label_size)
+{
+	if (series_init(ctx, label, label_size))
+		return 1;
 	return bench_interleave(label, ctx->subjects, NULL, ctx->n, ctx->run->reps, sized_measure,
 				ctx);
 }
@@ -512,14 +521,9 @@ void sized_results(const struct sized_ctx *ctx, json_t *results)
 
 /* ---- one sweep ----------------------------------------------------------------- */
 
-/* One sweep at one size: measure, decide, print the row, append the results. */
-static int run_size(struct sized_ctx *ctx, json_t *results)
+/* One size of a sweep, once measured: decide, print the row, append the results. */
+static int finish_size(struct sized_ctx *ctx, const char *label, json_t *results)
 {
-	char label[64];
-	int ret = 1;
-
-	if (sized_measure_size(ctx, label, sizeof(label)))
-		goto out;
 	if (bench_until_decided(&(struct bench_point){
 		    .scenario = ctx->run->def->name,
 		    .label = label,
@@ -532,35 +536,90 @@ static int run_size(struct sized_ctx *ctx, json_t *results)
 		    .measure = sized_measure,
 		    .ctx = ctx,
 	    }))
-		goto out;
+		return 1;
 	print_row(ctx);
 	sized_results(ctx, results);
-	ret = 0;
-out:
-	sized_series_free(ctx);
-	return ret;
+	return 0;
 }
 
+/* A sweep's sizes, each with its context and progress label. */
+struct sweep_sizes {
+	struct sized_ctx *ctx;
+	struct bench_round_point *points;
+	char (*labels)[64];
+	size_t nr;
+};
+
+/* Contexts for the sizes the sweep can run, their series allocated; the others counted. */
+static int sweep_sizes_init(struct sweep_sizes *w, const struct sized_run *run,
+			    const struct sized_sweep *sweep, const struct bench_subject **subjects,
+			    size_t n, const size_t *sizes, size_t nr_sizes, size_t *skipped)
+{
+	*w = (struct sweep_sizes){
+		.ctx = calloc(nr_sizes ? nr_sizes : 1, sizeof(*w->ctx)),
+		.points = calloc(nr_sizes ? nr_sizes : 1, sizeof(*w->points)),
+		.labels = calloc(nr_sizes ? nr_sizes : 1, sizeof(*w->labels)),
+	};
+	if (!w->ctx || !w->points || !w->labels) {
+		bench_error("out of memory");
+		return 1;
+	}
+	for (size_t z = 0; z < nr_sizes; z++) {
+		struct sized_ctx *ctx = &w->ctx[w->nr];
+
+		sized_ctx_init(ctx, run, sweep, subjects, n);
+		if (!sized_set_size(ctx, sizes[z])) {
+			(*skipped)++;
+			continue;
+		}
+		w->nr++;
+		if (series_init(ctx, w->labels[w->nr - 1], sizeof(w->labels[0])))
+			return 1;
+		w->points[w->nr - 1] = (struct bench_round_point){w->labels[w->nr - 1], ctx};
+	}
+	return 0;
+}
+
+static void sweep_sizes_free(struct sweep_sizes *w)
+{
+	for (size_t k = 0; w->ctx && k < w->nr; k++)
+		sized_series_free(&w->ctx[k]);
+	free(w->ctx);
+	free(w->points);
+	free(w->labels);
+}
+
+/*
+ * One sweep: its repetitions in rounds over its sizes (bench_interleave_
+ * rounds), so that the repetitions at one size are spread over the whole
+ * sweep and sample the machine's drift; then, size by size, more
+ * repetitions where a question cannot tell (--until-decided), the table's
+ * row and the results.
+ */
 int sized_run_sweep(const struct sized_run *run, const struct sized_sweep *sweep,
 		    const struct bench_subject **subjects, size_t n, const size_t *sizes,
 		    size_t nr_sizes, json_t *results)
 {
-	struct sized_ctx ctx;
+	struct sized_ctx head;
+	struct sweep_sizes w;
 	size_t skipped = 0;
+	int ret = 1;
 
 	if (!n)
 		return 0;
-	sized_ctx_init(&ctx, run, sweep, subjects, n);
-	print_header(&ctx);
-	for (size_t z = 0; z < nr_sizes; z++) {
-		if (!sized_set_size(&ctx, sizes[z])) {
-			skipped++;
-			continue;
-		}
-		if (run_size(&ctx, results))
-			return 1;
+	sized_ctx_init(&head, run, sweep, subjects, n);
+	print_header(&head);
+	if (sweep_sizes_init(&w, run, sweep, subjects, n, sizes, nr_sizes, &skipped) ||
+	    bench_interleave_rounds(w.points, w.nr, subjects, NULL, n, run->reps, sized_measure))
+		goto out;
+	for (size_t k = 0; k < w.nr; k++) {
+		if (finish_size(&w.ctx[k], w.labels[k], results))
+			goto out;
 	}
 	if (skipped)
 		run->def->skipped(run, sweep, skipped);
-	return 0;
+	ret = 0;
+out:
+	sweep_sizes_free(&w);
+	return ret;
 }

@@ -231,14 +231,21 @@ void sized_ctx_init(struct sized_ctx *ctx, const struct sized_run *run,
 		    size_t n);
 /* Point ctx's sample at size; false: the cold arena cannot hold it. */
 bool sized_set_size(struct sized_ctx *ctx, size_t size);
-/* Measure every subject of ctx at its size into ctx->series (free: sized_series_free). */
+/*
+ * Measure every subject of ctx at its size into ctx->series, its repetitions
+ * back to back (free: sized_series_free); the sweeps take theirs in rounds
+ * over their sizes (sized_run_sweep). zero --tune measures its grid so.
+ */
 int sized_measure_size(struct sized_ctx *ctx, char *label, size_t label_size);
 void sized_series_free(struct sized_ctx *ctx);
 /* One result per subject of ctx. */
 void sized_results(const struct sized_ctx *ctx, json_t *results);
 /* The bytes def's hot buffers of size take, with the byte after them. */
 size_t sized_hot_bytes(const struct sized_def *def, size_t size);
-/* Measure subjects[0..n) in sweep at each size: a table, a result per subject and size. 0 or 1. */
+/*
+ * Measure subjects[0..n) in sweep at each size, the repetitions in rounds
+ * over the sizes: a table, a result per subject and size. 0 or 1.
+ */
 int sized_run_sweep(const struct sized_run *run, const struct sized_sweep *sweep,
 		    const struct bench_subject **subjects, size_t n, const size_t *sizes,
 		    size_t nr_sizes, json_t *results);

@@ -1,0 +1,64 @@
+#!/bin/sh
+# A sized sweep takes its repetitions in rounds over its sizes: repetition r
+# of every size (each size's subjects side by side) before repetition r + 1
+# of any, so that the repetitions at one size are spread over the sweep and
+# sample the machine's drift instead of a fraction of a second of it.
+#
+#   rounds.sh PATH-TO-hotline-bench
+#
+# Seen through the progress lines without a terminal: one line per size and
+# subject when its last repetition is done, "[POS/TOTAL] SCENARIO, MODE SIZE:
+# SUBJECT done, R repetitions ...". In rounds every one of them comes in the
+# last round, in size order: the line of size k (from 0) and subject i is at
+# position (R - 1) x sizes x subjects + k x subjects + i + 1. (Back to back,
+# the first size's lines would be at R x subjects.) The JSON still holds R
+# repetitions per size and subject.
+set -u
+
+tool=hotline-bench
+tool_path=${1:?usage: rounds.sh PATH-TO-hotline-bench}
+. "$(dirname "$0")/../cli_lib.sh"
+
+reps=3
+
+# check SCENARIO SUBJECT1,SUBJECT2: hot, sizes 1, 2 and 4 bytes.
+check() {
+	scenario=$1
+	subjects=$2
+	run_tool "$scenario" --quick --mode hot --sizes 1,2,4 --subjects "$subjects" \
+		--repeat $reps --json "$tmp/$scenario.json" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	if [ "$status" -ne 0 ]; then
+		fail "$scenario: exit status $status: $(cat "$tmp/err")"
+		return
+	fi
+	grep ' done, ' "$tmp/err" | grep -v " $scenario done in " >"$tmp/done"
+	want=""
+	k=0
+	for size in 1 2 4; do
+		i=0
+		for subject in $(echo "$subjects" | tr , ' '); do
+			pos=$(((reps - 1) * 3 * 2 + k * 2 + i + 1))
+			want="$want[$pos/18] $scenario, hot $size: $subject done, $reps repetitions
+"
+			i=$((i + 1))
+		done
+		k=$((k + 1))
+	done
+	got=$(sed -e 's/^hotline-bench: //' -e 's/ in [0-9.]* s.*$//' "$tmp/done")
+	if [ "$got" != "$(printf '%s' "$want")" ]; then
+		fail "$scenario: the repetitions were not taken in rounds over the sizes;" \
+			"expected:
+$want
+got:
+$got"
+	fi
+	n=$(/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sorted({len(r["runs"]) for r in d["results"]}))' "$tmp/$scenario.json")
+	[ "$n" = "[$reps]" ] || fail "$scenario: repetitions per result $n, expected [$reps]"
+}
+
+check zero hl_zero,glibc_memset
+check copy hl_try_copy,glibc_memcpy
+finish "ok: zero's and copy's repetitions are taken in rounds over the sizes"
