@@ -407,15 +407,7 @@ static int series_init(struct sized_ctx *ctx, char *label, size_t label_size)
 	return 0;
 }
 
-int sized_measure_size(struct sized_ctx *ctx, char *label, size_t label_size)
-{
-	if (series_init(ctx, label, label_size))
-		return 1;
-	return bench_interleave(label, ctx->subjects, NULL, ctx->n, ctx->run->reps, sized_measure,
-				ctx);
-}
-
-void sized_series_free(struct sized_ctx *ctx)
+static void sized_series_free(struct sized_ctx *ctx)
 {
 	for (size_t i = 0; ctx->series && i < ctx->n; i++)
 		bench_series_free(&ctx->series[i]);
@@ -542,20 +534,11 @@ static int finish_size(struct sized_ctx *ctx, const char *label, json_t *results
 	return 0;
 }
 
-/* A sweep's sizes, each with its context and progress label. */
-struct sweep_sizes {
-	struct sized_ctx *ctx;
-	struct bench_round_point *points;
-	char (*labels)[64];
-	size_t nr;
-};
-
-/* Contexts for the sizes the sweep can run, their series allocated; the others counted. */
-static int sweep_sizes_init(struct sweep_sizes *w, const struct sized_run *run,
-			    const struct sized_sweep *sweep, const struct bench_subject **subjects,
-			    size_t n, const size_t *sizes, size_t nr_sizes, size_t *skipped)
+int sized_sizes_init(struct sized_sizes *w, const struct sized_run *run,
+		     const struct sized_sweep *sweep, const struct bench_subject **subjects,
+		     size_t n, const size_t *sizes, size_t nr_sizes, size_t *skipped)
 {
-	*w = (struct sweep_sizes){
+	*w = (struct sized_sizes){
 		.ctx = calloc(nr_sizes ? nr_sizes : 1, sizeof(*w->ctx)),
 		.points = calloc(nr_sizes ? nr_sizes : 1, sizeof(*w->points)),
 		.labels = calloc(nr_sizes ? nr_sizes : 1, sizeof(*w->labels)),
@@ -569,7 +552,8 @@ static int sweep_sizes_init(struct sweep_sizes *w, const struct sized_run *run,
 
 		sized_ctx_init(ctx, run, sweep, subjects, n);
 		if (!sized_set_size(ctx, sizes[z])) {
-			(*skipped)++;
+			if (skipped)
+				(*skipped)++;
 			continue;
 		}
 		w->nr++;
@@ -580,18 +564,27 @@ static int sweep_sizes_init(struct sweep_sizes *w, const struct sized_run *run,
 	return 0;
 }
 
-static void sweep_sizes_free(struct sweep_sizes *w)
+int sized_sizes_measure(const struct sized_sizes *w)
+{
+	if (!w->nr)
+		return 0;
+	return bench_interleave_rounds(w->points, w->nr, w->ctx[0].subjects, NULL, w->ctx[0].n,
+				       w->ctx[0].run->reps, sized_measure);
+}
+
+void sized_sizes_free(struct sized_sizes *w)
 {
 	for (size_t k = 0; w->ctx && k < w->nr; k++)
 		sized_series_free(&w->ctx[k]);
 	free(w->ctx);
 	free(w->points);
 	free(w->labels);
+	*w = (struct sized_sizes){0};
 }
 
 /*
- * One sweep: its repetitions in rounds over its sizes (bench_interleave_
- * rounds), so that the repetitions at one size are spread over the whole
+ * One sweep: its repetitions in rounds over its sizes (sized_sizes_measure),
+ * so that the repetitions at one size are spread over the whole
  * sweep and sample the machine's drift; then, size by size, more
  * repetitions where a question cannot tell (--until-decided), the table's
  * row and the results.
@@ -601,7 +594,7 @@ int sized_run_sweep(const struct sized_run *run, const struct sized_sweep *sweep
 		    size_t nr_sizes, json_t *results)
 {
 	struct sized_ctx head;
-	struct sweep_sizes w;
+	struct sized_sizes w;
 	size_t skipped = 0;
 	int ret = 1;
 
@@ -609,8 +602,8 @@ int sized_run_sweep(const struct sized_run *run, const struct sized_sweep *sweep
 		return 0;
 	sized_ctx_init(&head, run, sweep, subjects, n);
 	print_header(&head);
-	if (sweep_sizes_init(&w, run, sweep, subjects, n, sizes, nr_sizes, &skipped) ||
-	    bench_interleave_rounds(w.points, w.nr, subjects, NULL, n, run->reps, sized_measure))
+	if (sized_sizes_init(&w, run, sweep, subjects, n, sizes, nr_sizes, &skipped) ||
+	    sized_sizes_measure(&w))
 		goto out;
 	for (size_t k = 0; k < w.nr; k++) {
 		if (finish_size(&w.ctx[k], w.labels[k], results))
@@ -620,6 +613,6 @@ int sized_run_sweep(const struct sized_run *run, const struct sized_sweep *sweep
 		run->def->skipped(run, sweep, skipped);
 	ret = 0;
 out:
-	sweep_sizes_free(&w);
+	sized_sizes_free(&w);
 	return ret;
 }

@@ -232,12 +232,28 @@ void sized_ctx_init(struct sized_ctx *ctx, const struct sized_run *run,
 /* Point ctx's sample at size; false: the cold arena cannot hold it. */
 bool sized_set_size(struct sized_ctx *ctx, size_t size);
 /*
- * Measure every subject of ctx at its size into ctx->series, its repetitions
- * back to back (free: sized_series_free); the sweeps take theirs in rounds
- * over their sizes (sized_run_sweep). zero --tune measures its grid so.
+ * The sizes of a sweep that can run (sized_set_size), a context each with
+ * its series and progress label: ctx[k] is at sizes[k] of those kept.
  */
-int sized_measure_size(struct sized_ctx *ctx, char *label, size_t label_size);
-void sized_series_free(struct sized_ctx *ctx);
+struct sized_sizes {
+	struct sized_ctx *ctx;
+	struct bench_round_point *points;
+	char (*labels)[64];
+	size_t nr;
+};
+
+/* w for subjects[0..n) in sweep at sizes; counts those the arena cannot hold in *skipped. */
+int sized_sizes_init(struct sized_sizes *w, const struct sized_run *run,
+		     const struct sized_sweep *sweep, const struct bench_subject **subjects,
+		     size_t n, const size_t *sizes, size_t nr_sizes, size_t *skipped);
+/*
+ * Measure every subject at every size of w into its series, the
+ * repetitions in rounds over the sizes (bench_interleave_rounds): each
+ * size's spread over the whole measurement, each still side by side
+ * across the subjects.
+ */
+int sized_sizes_measure(const struct sized_sizes *w);
+void sized_sizes_free(struct sized_sizes *w);
 /* One result per subject of ctx. */
 void sized_results(const struct sized_ctx *ctx, json_t *results);
 /* The bytes def's hot buffers of size take, with the byte after them. */

@@ -359,28 +359,35 @@ static int keep_point(struct zt_cross *c, size_t z, int m, const struct sized_ct
 	return 0;
 }
 
-/* One crossover in one mode: every grid size, both subjects interleaved. */
+/*
+ * One crossover in one mode: every grid size, both subjects interleaved,
+ * the repetitions in rounds over the grid (sized_sizes_measure).
+ */
 static int measure_cross(const struct sized_run *run, struct zt_cross *c, int m, json_t *results)
 {
 	/* In the subject table's order, as the JSON's "subjects" lists them (bench/README.md). */
 	const int first = c->subject[0] < c->subject[1] ? 0 : 1;
 	const struct bench_subject *subjects[2] = {c->subject[first], c->subject[!first]};
-	struct sized_ctx ctx;
-	char label[64];
+	struct sized_sizes w;
+	size_t k = 0;
+	int ret = 1;
 
-	sized_ctx_init(&ctx, run, tune_sweep(run->def, m), subjects, 2);
-	for (size_t z = 0; z < c->n; z++) {
-		if (!sized_set_size(&ctx, c->grid[z]))
+	if (sized_sizes_init(&w, run, tune_sweep(run->def, m), subjects, 2, c->grid, c->n, NULL) ||
+	    sized_sizes_measure(&w))
+		goto out;
+	/* w.ctx holds the grid's sizes in order, less those the arena cannot hold. */
+	for (size_t z = 0; z < c->n && k < w.nr; z++) {
+		if (w.ctx[k].sample.size != c->grid[z])
 			continue;
-		if (sized_measure_size(&ctx, label, sizeof(label)) ||
-		    keep_point(c, z, m, &ctx, first)) {
-			sized_series_free(&ctx);
-			return 1;
-		}
-		sized_results(&ctx, results);
-		sized_series_free(&ctx);
+		if (keep_point(c, z, m, &w.ctx[k], first))
+			goto out;
+		sized_results(&w.ctx[k], results);
+		k++;
 	}
-	return 0;
+	ret = 0;
+out:
+	sized_sizes_free(&w);
+	return ret;
 }
 
 /* Size z of c, as the rule takes it. */
