@@ -240,6 +240,21 @@ class StatsUnitTests(unittest.TestCase):
         self.assertEqual(s.combine([h, u, n]), s.DOES_NOT_HOLD)
         self.assertIsNone(s.combine([]))
 
+    def test_combine_not_reached(self):
+        """A row's fourth verdict (never a Comparison's): not tested where nothing else is
+        against it or undecided."""
+        s = self.s
+        h = s.Comparison([1.0] * 5, 0.5)
+        n = s.Comparison([0.1] * 5, 0.5)
+        u = s.Comparison([0.1, 0.2, 0.9, 1.0, 1.1], 0.5)
+        x = s.Comparison([1.0] * 5, 0.5)
+        x.verdict = s.NOT_REACHED
+        self.assertEqual(s.combine([x]), s.NOT_REACHED)
+        self.assertEqual(s.combine([h, x]), s.NOT_REACHED)
+        self.assertEqual(s.combine([u, x]), s.CANNOT_TELL)
+        self.assertEqual(s.combine([n, x]), s.DOES_NOT_HOLD)
+        self.assertNotIn(s.NOT_REACHED, (s.HOLDS, s.DOES_NOT_HOLD, s.CANNOT_TELL))
+
 
 # -- issue 17's zero criteria, on synthetic files -----------------------------------------------
 
