@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test_verdicts.py - the summary's intervals and three-valued verdicts, its place, its machine.
+"""test_verdicts.py - the summary's intervals and verdicts, its place, its machine.
 
     /usr/bin/python3 test_verdicts.py TOOL [TestClass ...] [unittest options]
 
@@ -8,8 +8,11 @@ repetitions on an AMD machine, edited so that, paired per repetition,
 refcount / atomic_faa at 2 threads is clearly at 1.00 (holds, >= 0.95),
 lockref / cas_loop at 2 threads clearly at 0.70 (does not hold, >= 0.85), and
 qspinlock / pthread_mutex at 8 threads bimodal around the threshold: 0.30,
-0.32 and 0.70, 0.71, 0.72 (cannot tell, >= 0.5).  The stats module
-(hotline_report/stats.py) is also called directly.
+0.32 and 0.70, 0.71, 0.72 (cannot tell, >= 0.5).  The retry limit's row
+(lockref at limit 100 / lockref_unbounded, >= 1.1x) on fixtures/lockref_sweep.json
+and verdicts.json edited to 5 repetitions at 1.00x (sweep_file): "not tested here"
+when no operation reached the limit, else judged by its interval.  The stats
+module (hotline_report/stats.py) is also called directly.
 """
 
 import json
@@ -75,6 +78,110 @@ class VerdictReportTests(ToolCase):
         r = [v for m, v in summary_rows(md).items() if m.startswith("lockref / cas_loop")][0]
         self.assertIn("**cannot tell at this noise** (\u2265 0.85x): 3 repetitions: the interval "
                       "reaches only 75.0%", r)
+
+
+def sweep_file(path, fallback_rate, top, source="lockref_sweep.json", scenario="lockref-sweep"):
+    """fixtures/SOURCE with lockref at limit 100 and lockref_unbounded at 8 threads (the most,
+    on 2 CPUs) in SCENARIO run 5 times side by side at 0.99x-1.02x of each other (does not
+    hold 1.1x), lockref's fallback_rate FALLBACK_RATE and most attempts per success TOP (each
+    left out when None, as in a file from before them), written to PATH."""
+    with open(fixture(source)) as f:
+        data = json.load(f)
+    base = [12.0e6, 12.1e6, 11.9e6, 12.2e6, 11.8e6]
+    for r in data["results"]:
+        if r["scenario"] != scenario or r["threads"] != 8:
+            continue
+        if r["subject"] == "lockref_unbounded":
+            runs = base
+        elif r["subject"] == "lockref" and r.get("retry_limit") == 100:
+            runs = [b * k for b, k in zip(base, (1.0, 1.01, 0.99, 1.0, 1.02))]
+            for key, v in (("fallback_rate", fallback_rate), ("attempts_per_success", top)):
+                if v is None:
+                    r.pop(key, None)
+                elif key == "fallback_rate":
+                    r[key] = v
+                else:
+                    r[key] = {"mean": 1.2, "p50": 1, "p99": 4, "max": v}
+        else:
+            continue
+        r.update(runs=runs, ops_per_sec=sorted(runs)[2])
+    with open(path, "w") as f:
+        json.dump(data, f)
+    return path
+
+
+class RetryLimitReachedTests(ToolCase):
+    """The retry limit's row: "not tested here" when no operation reached the limit (no
+    fallback, fewer attempts per success than the limit), with the counts; judged by its
+    interval as before when operations fell back, took the limit's attempts, or the file has
+    no such counts."""
+
+    SWEEP = "lockref (limit 100) / lockref_unbounded"
+    FIGURE = "1.00x [0.99x, 1.02x] 8 threads, "
+    CLAIM = "the claimed gain of \u2265 1.1x"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.got = {}
+        for name, fb, top, src, scen in (
+                ("unreached", 0.0, 15, "lockref_sweep.json", "lockref-sweep"),
+                ("fallbacks", 0.0009, 44, "lockref_sweep.json", "lockref-sweep"),
+                ("at-limit", 0.0, 100, "lockref_sweep.json", "lockref-sweep"),
+                ("older", None, None, "lockref_sweep.json", "lockref-sweep"),
+                ("contend", 0.0, 15, "verdicts.json", "contend")):
+            path = sweep_file(os.path.join(cls.tmp, name + ".json"), fb, top, src, scen)
+            md, _ = cls.render(name, [path])
+            cls.got[name] = md
+
+    def row(self, name):
+        self.rows = summary_rows(self.got[name])
+        return self.summary_row(self.SWEEP)
+
+    def test_not_reached_not_tested(self):
+        r = self.row("unreached")
+        self.assertIn(self.FIGURE + "lockref-sweep", r)
+        self.assertIn("**not tested here** (\u2265 1.1x); no operation reached the limit of 100 "
+                      "(at most 15 attempts per success, no fallback in any of its 5 "
+                      "repetitions): the limited and the unbounded loop ran the same code; the "
+                      "claim needs more contention than 8 threads on 2 CPUs give", r)
+        self.assertNotIn("does not hold", r)
+        md = self.got["unreached"]
+        self.assertIn("but no operation reached the limit (at most 15 attempts per success, no "
+                      "fallback in any of its 5 repetitions): the limited and the unbounded loop "
+                      f"ran the same code, so {self.CLAIM} is not tested here", md)
+        self.assertNotIn(f"{self.CLAIM} does not hold", md)
+        self.assertIn('It is "not tested here" when the run never did what the claim is about',
+                      md)
+
+    def test_not_reached_in_contend(self):
+        """Without lockref-sweep, contend's lockref at its limit answers, with the same rule."""
+        r = self.row("contend")
+        self.assertIn(self.FIGURE + "contend", r)
+        self.assertIn("**not tested here** (\u2265 1.1x); no operation reached the limit of 100 "
+                      "(at most 15 attempts per success", r)
+
+    def test_fallbacks_judged_by_the_interval(self):
+        r = self.row("fallbacks")
+        self.assertIn(self.FIGURE + "lockref-sweep", r)
+        self.assertIn("**does not hold** (\u2265 1.1x)", r)
+        self.assertNotIn("not tested", r)
+        self.assertNotIn("reached the limit", r)
+        md = self.got["fallbacks"]
+        self.assertIn(f"the unbounded loop's throughput, so {self.CLAIM} does not hold", md)
+        self.assertNotIn("but no operation reached", md)
+
+    def test_limit_reached_without_fallback_judged(self):
+        """An operation took the limit's 100 attempts: the limit was reached."""
+        r = self.row("at-limit")
+        self.assertIn("**does not hold** (\u2265 1.1x)", r)
+        self.assertNotIn("reached the limit", r)
+
+    def test_older_file_judged(self):
+        """No fallback_rate or attempts_per_success: judged as before."""
+        r = self.row("older")
+        self.assertIn("**does not hold** (\u2265 1.1x)", r)
+        self.assertNotIn("reached the limit", r)
 
 
 class FirstScreenTests(ToolCase):
@@ -239,6 +346,21 @@ class StatsUnitTests(unittest.TestCase):
         self.assertEqual(s.combine([h, u]), s.CANNOT_TELL)
         self.assertEqual(s.combine([h, u, n]), s.DOES_NOT_HOLD)
         self.assertIsNone(s.combine([]))
+
+    def test_combine_not_reached(self):
+        """A row's fourth verdict (never a Comparison's): not tested where nothing else is
+        against it or undecided."""
+        s = self.s
+        h = s.Comparison([1.0] * 5, 0.5)
+        n = s.Comparison([0.1] * 5, 0.5)
+        u = s.Comparison([0.1, 0.2, 0.9, 1.0, 1.1], 0.5)
+        x = s.Comparison([1.0] * 5, 0.5)
+        x.verdict = s.NOT_REACHED
+        self.assertEqual(s.combine([x]), s.NOT_REACHED)
+        self.assertEqual(s.combine([h, x]), s.NOT_REACHED)
+        self.assertEqual(s.combine([u, x]), s.CANNOT_TELL)
+        self.assertEqual(s.combine([n, x]), s.DOES_NOT_HOLD)
+        self.assertNotIn(s.NOT_REACHED, (s.HOLDS, s.DOES_NOT_HOLD, s.CANNOT_TELL))
 
 
 # -- issue 17's zero criteria, on synthetic files -----------------------------------------------

@@ -19,7 +19,8 @@ It sits beneath summary.py and the scenario modules so that neither imports the 
 from . import criteria, fmt, machine_state, stats
 from .which_machine import find_result
 
-SHORT = {stats.HOLDS: "hold", stats.DOES_NOT_HOLD: "do not hold", stats.CANNOT_TELL: "cannot tell"}
+SHORT = {stats.HOLDS: "hold", stats.DOES_NOT_HOLD: "do not hold", stats.CANNOT_TELL: "cannot tell",
+         stats.NOT_REACHED: "not tested"}
 
 
 class Row:

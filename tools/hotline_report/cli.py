@@ -26,7 +26,8 @@ full or unwritable OUTDIR keeps what it had.
 
 report.md is the answer, a few screens: the machine, the summary table (one
 row per question, this machine's paired ratio with its interval and a
-verdict of holds, does not hold or cannot tell at this noise), then one
+verdict of holds, does not hold or cannot tell at this noise, or not tested
+here when the run never did what the claim is about), then one
 short section per scenario with the ratio plot that answers its question
 (subject over baseline, the interval as a band, 1.0 and the threshold
 marked) and a link to its full section in appendix.md, a short table of

@@ -8,7 +8,8 @@
                  kernel thread's finding (kernel.RETRY_LIMIT)
   brief(ctx, have)  its short section in report.md: the limit's gain against the limit
                  (ratio_series)
-  answer(ctx, m, docs)  the summary's "sweep" measure (here, else in contend)
+  answer(ctx, m, docs)  the summary's "sweep" measure (here, else in contend); its verdict
+                 stats.NOT_REACHED when no operation reached the limit (unreached)
   SCENARIO       all of these, declared once (scenario.py)
 
 Which results are the sweep comes from the facts: the subject whose limit
@@ -20,6 +21,7 @@ the sweep, and there is no unbounded point.
 """
 
 from . import answers, brief_parts as bp, common, criteria, fmt, kernel, plots, ratios, stats
+from .load import is_number
 from .which_machine import find_result
 from .scenario import Scenario
 from .common import DAGGER, mops, part
@@ -324,6 +326,36 @@ def ratio_series(doc, facts, scenario="lockref-sweep"):
     return None, None
 
 
+def unreached(r, limit, threads, cpus):
+    """Why result R (at retry limit LIMIT, THREADS threads on CPUS) says nothing of the limit,
+    as (the counts, the contention) in words, when no operation reached it: R fell back to
+    the lock in no repetition (fallback_rate 0) and took fewer attempts per success than
+    LIMIT at most (both pooled over threads and repetitions by the bench).  None when it
+    fell back, an operation took LIMIT attempts or more, or the file has not these counts."""
+    fb = r.get("fallback_rate") if r else None
+    top = common.part(r, "attempts_per_success", "max")
+    if not (is_number(fb) and is_number(top) and is_number(limit)) or fb != 0 or top >= limit:
+        return None
+    runs = r.get("runs")
+    reps = (f"any of its {len(runs)} repetitions" if isinstance(runs, list) and len(runs) > 1
+            else "any repetition")
+    counts = (f"at most {fmt.count(top)} attempt{'s' if top != 1 else ''} per success, "
+              f"no fallback in {reps}")
+    return counts, fmt.plural(threads, "thread") + (f" on {fmt.plural(cpus, 'CPU')}"
+                                                    if cpus else "")
+
+
+def unreached_note(r, limit, threads, cpus):
+    """The summary row's note when no operation of R reached LIMIT (unreached), else None."""
+    got = unreached(r, limit, threads, cpus)
+    if got is None:
+        return None
+    counts, where = got
+    return (f"no operation reached the limit of {limit} ({counts}): the limited and the "
+            f"unbounded loop ran the same code; the claim needs more contention than {where} "
+            "give")
+
+
 def brief(ctx, have):
     """report.md's lockref-sweep section: the swept lockref at each retry limit over the
     unbounded loop at the most threads (log x), the summary's claim dashed."""
@@ -357,13 +389,11 @@ def brief(ctx, have):
         where = fmt.plural(t, "thread") + (f" on {fmt.plural(cpus, 'CPU')}" if cpus else "")
         text = f"{bp.tag(ctx, name)}At {where}"
         if at is not None:
-            c = stats.Comparison(at.comparison.values, m["factor"])
-            claim = f"the claimed gain of \u2265 {m['factor']:g}x"
-            said = {stats.HOLDS: f"{claim} holds", stats.DOES_NOT_HOLD: f"{claim} does not hold",
-                    stats.CANNOT_TELL: f"whether {claim} holds cannot be told at this noise"}
+            r = find_result([x for x in doc.results if x["scenario"] == "lockref-sweep"],
+                            s.subject, t, m["limit"])
             text += (f", the kernel's limit {m['limit']} runs at {bp.ci(at)} the unbounded loop's "
-                     f"throughput, so {said[c.verdict]}" + (f" ({c.why})" if c.why else "")
-                     + "; across")
+                     f"throughput, {_claim_words(m, at, unreached(r, m['limit'], t, cpus))}"
+                     "; across")
         else:
             text += ", across"
         text += (f" the limits the ratio goes from {bp.x(lo.median)} (limit {lo.x}) to "
@@ -376,13 +406,35 @@ def brief(ctx, have):
     return L + [" ".join(S), ""] + bp.links(ctx, have, "lockref-sweep")
 
 
+def _claim_words(m, at, why):
+    """What the brief says of the claim from Point AT (the limit over the unbounded loop):
+    its verdict, or, WHY (unreached()'s counts and contention) given, that it was not
+    tested."""
+    claim = f"the claimed gain of \u2265 {m['factor']:g}x"
+    if why:
+        return (f"but no operation reached the limit ({why[0]}): the limited and the "
+                f"unbounded loop ran the same code, so {claim} is {stats.NOT_REACHED} (it needs "
+                "more contention than that)")
+    c = stats.Comparison(at.comparison.values, m["factor"])
+    said = {stats.HOLDS: f"{claim} holds", stats.DOES_NOT_HOLD: f"{claim} does not hold",
+            stats.CANNOT_TELL: f"whether {claim} holds cannot be told at this noise"}
+    return f"so {said[c.verdict]}" + (f" ({c.why})" if c.why else "")
+
+
 def _answer_at(m, doc, scen):
     rs = answers.results_of(doc, scen)
     t = answers.most(rs, m, m["limit"])
     if t is None:
         return None
-    return answers.pair_row(m, doc, find_result(rs, m["subject"], t, m["limit"]), find_result(rs, m["base"], t),
-                     m["factor"], True, f"{t} threads, {scen}")
+    a = find_result(rs, m["subject"], t, m["limit"])
+    row = answers.pair_row(m, doc, a, find_result(rs, m["base"], t), m["factor"], True,
+                           f"{t} threads, {scen}")
+    note = unreached_note(a, m["limit"], t, common.cpus(doc)) if row else None
+    if note and row.verdict is not None:
+        # the limited loop never left the lockless path: the figure stays, the claim untested
+        row.verdict = stats.NOT_REACHED
+        row.notes.insert(0, note)
+    return row
 
 
 def answer(ctx, m, docs):

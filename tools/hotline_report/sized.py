@@ -39,7 +39,7 @@ from .scenario import Scenario
 
 # The verdicts in a sentence.
 SHORT = {stats.HOLDS: "it holds", stats.DOES_NOT_HOLD: "it does not hold",
-         stats.CANNOT_TELL: "it cannot tell at this noise"}
+         stats.CANNOT_TELL: "it cannot tell at this noise", stats.NOT_REACHED: "it is not tested"}
 
 
 class Sized:
@@ -253,8 +253,8 @@ def ci(c, verdict=True):
     if c.lo is not None:
         s += f" [{fmt.ratio(c.lo)}, {fmt.ratio(c.hi)}]"
     if verdict and c.verdict is not None:
-        s += " " + {stats.HOLDS: "holds", stats.DOES_NOT_HOLD: "**does not hold**"}.get(
-            c.verdict, "*cannot tell*")
+        s += " " + {stats.HOLDS: "holds", stats.DOES_NOT_HOLD: "**does not hold**",
+                    stats.NOT_REACHED: "*not tested here*"}.get(c.verdict, "*cannot tell*")
     return s
 
 
@@ -266,7 +266,8 @@ def signed(v):
 
 
 def verdict_word(comp):
-    return {stats.HOLDS: "holds", stats.DOES_NOT_HOLD: "**does not hold**"}.get(
+    return {stats.HOLDS: "holds", stats.DOES_NOT_HOLD: "**does not hold**",
+            stats.NOT_REACHED: "*not tested here*"}.get(
         comp.verdict, "*cannot tell*" + (f" ({comp.why})" if comp.why else ""))
 
 

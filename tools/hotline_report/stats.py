@@ -29,6 +29,11 @@ A verdict is one of HOLDS, DOES_NOT_HOLD and CANNOT_TELL:
     when it reaches less than MIN_LEVEL (fewer than 5 repetitions), or when
     the values split into two clusters (bimodal, below) on both sides of it.
 
+A fourth, NOT_REACHED, is never a Comparison's: a summary row gives it when the
+run never exercised what the claim is about, whatever the interval says (the
+retry limit's row, when no operation reached the limit: lockref_sweep.py).  The
+figure and its interval stay; the verdict says the claim was not tested.
+
 Bimodality: a gap test.  Sort the values and take the largest gap between
 neighbours; the series is bimodal when each side holds at least two values,
 and the gap is more than GAP_K times the wider side's range and more than
@@ -54,6 +59,8 @@ GAP_MIN_REL = 0.05  # ... and GAP_MIN_REL of the median
 HOLDS = "holds"
 DOES_NOT_HOLD = "does not hold"
 CANNOT_TELL = "cannot tell at this noise"
+# The run never exercised what the claim is about (set by a summary row, not by Comparison).
+NOT_REACHED = "not tested here"
 
 
 def median_interval(values, level=LEVEL):
@@ -147,7 +154,8 @@ def _span(v):
 
 def combine(comparisons):
     """One verdict over several (a claim that must hold at each): does not hold if it does not
-    at one, holds if it holds at all, else cannot tell.  None when none has a verdict."""
+    at one, holds if it holds at all, cannot tell if it cannot at one, else (holds where
+    tested, not tested at the others) not tested here.  None when none has a verdict."""
     verdicts = [c.verdict for c in comparisons if c.verdict is not None]
     if not verdicts:
         return None
@@ -155,4 +163,6 @@ def combine(comparisons):
         return DOES_NOT_HOLD
     if all(v == HOLDS for v in verdicts):
         return HOLDS
-    return CANNOT_TELL
+    if CANNOT_TELL in verdicts:
+        return CANNOT_TELL
+    return NOT_REACHED

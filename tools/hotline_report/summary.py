@@ -3,7 +3,8 @@
 One row per measure of criteria.QUESTIONS that the measured files have data
 for (rows without data are left out): this machine's figure, the median of
 the paired per-repetition ratios (or differences) with its confidence
-interval, the three-valued verdict (stats.py), and the published figure
+interval, the three-valued verdict (stats.py) or "not tested here" when the run
+never did what the claim is about (lockref_sweep.py), and the published figure
 beside it with the machine it came from and its source (data/published.json,
 docs/sources.md).  The first measured file that has a measure's data answers
 it.  Simulated files never answer: a model is not this machine.  Under the table, one
@@ -136,7 +137,9 @@ def render(ctx):
           + "). A verdict holds or does not hold when the whole "
           "interval is on one side of the threshold, and is \"cannot tell at this noise\" "
           "when it straddles it, the series is bimodal across it, or fewer than 5 "
-          "repetitions were taken.", ""]
+          f"repetitions were taken. It is \"{stats.NOT_REACHED}\" when the run never did what "
+          "the claim is about, whatever the figure (the retry limit's, when no operation "
+          "reached the limit: no fallback, fewer attempts per success than the limit).", ""]
     for d in ctx.docs:
         if not d.simulated:
             L += until_decided(d) or []
