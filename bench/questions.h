@@ -124,6 +124,15 @@ struct bench_point {
  */
 int bench_until_decided(const struct bench_point *p);
 
+/*
+ * bench_until_decided at several points at once (a sweep's sizes), in
+ * rounds: one more repetition at every point still deciding, then the
+ * next, so that a point's extra repetitions are spread as its planned
+ * ones are (bench_interleave_rounds). Each point is decided, capped and
+ * recorded as alone; the budget is spent in round order across them.
+ */
+int bench_until_decided_points(const struct bench_point *const *points, size_t n);
+
 /* config.until_decided (bench/README.md), or NULL when the option is off. */
 json_t *bench_until_decided_json(void);
 

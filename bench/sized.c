@@ -513,25 +513,43 @@ void sized_results(const struct sized_ctx *ctx, json_t *results)
 
 /* ---- one sweep ----------------------------------------------------------------- */
 
-/* One size of a sweep, once measured: decide, print the row, append the results. */
-static int finish_size(struct sized_ctx *ctx, const char *label, json_t *results)
+/* The until-decided point of one size of a sweep, its questions' subjects those of ctx. */
+static struct bench_point size_point(struct sized_ctx *ctx, const char *label)
 {
-	if (bench_until_decided(&(struct bench_point){
-		    .scenario = ctx->run->def->name,
-		    .label = label,
-		    .mode = ctx->sweep->name,
-		    .size = ctx->sample.size,
-		    .llc = ctx->run->llc,
-		    .n = ctx->n,
-		    .subjects = ctx->subjects,
-		    .series = ctx->series,
-		    .measure = sized_measure,
-		    .ctx = ctx,
-	    }))
-		return 1;
-	print_row(ctx);
-	sized_results(ctx, results);
-	return 0;
+	return (struct bench_point){
+		.scenario = ctx->run->def->name,
+		.label = label,
+		.mode = ctx->sweep->name,
+		.size = ctx->sample.size,
+		.llc = ctx->run->llc,
+		.n = ctx->n,
+		.subjects = ctx->subjects,
+		.series = ctx->series,
+		.measure = sized_measure,
+		.ctx = ctx,
+	};
+}
+
+/* --until-decided at every size of w, in rounds over them. 0, or measure's. */
+static int decide_sizes(struct sized_sizes *w)
+{
+	struct bench_point *points = calloc(w->nr ? w->nr : 1, sizeof(*points));
+	const struct bench_point **at = calloc(w->nr ? w->nr : 1, sizeof(*at));
+	int ret = 1;
+
+	if (!points || !at) {
+		bench_error("out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < w->nr; k++) {
+		points[k] = size_point(&w->ctx[k], w->labels[k]);
+		at[k] = &points[k];
+	}
+	ret = bench_until_decided_points(at, w->nr);
+out:
+	free(points);
+	free(at);
+	return ret;
 }
 
 int sized_sizes_init(struct sized_sizes *w, const struct sized_run *run,
@@ -584,10 +602,10 @@ void sized_sizes_free(struct sized_sizes *w)
 
 /*
  * One sweep: its repetitions in rounds over its sizes (sized_sizes_measure),
- * so that the repetitions at one size are spread over the whole
- * sweep and sample the machine's drift; then, size by size, more
- * repetitions where a question cannot tell (--until-decided), the table's
- * row and the results.
+ * so that the repetitions at one size are spread over the whole sweep and
+ * sample the machine's drift; then, in rounds too, more repetitions where a
+ * question cannot tell (--until-decided); then each size's row of the table
+ * and its results.
  */
 int sized_run_sweep(const struct sized_run *run, const struct sized_sweep *sweep,
 		    const struct bench_subject **subjects, size_t n, const size_t *sizes,
@@ -603,11 +621,11 @@ int sized_run_sweep(const struct sized_run *run, const struct sized_sweep *sweep
 	sized_ctx_init(&head, run, sweep, subjects, n);
 	print_header(&head);
 	if (sized_sizes_init(&w, run, sweep, subjects, n, sizes, nr_sizes, &skipped) ||
-	    sized_sizes_measure(&w))
+	    sized_sizes_measure(&w) || decide_sizes(&w))
 		goto out;
 	for (size_t k = 0; k < w.nr; k++) {
-		if (finish_size(&w.ctx[k], w.labels[k], results))
-			goto out;
+		print_row(&w.ctx[k]);
+		sized_results(&w.ctx[k], results);
 	}
 	if (skipped)
 		run->def->skipped(run, sweep, skipped);

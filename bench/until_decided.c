@@ -22,7 +22,12 @@
  * whole invocation, shared as bench_until_decided_scenario says): a round
  * starts only while some is left, so a share can be overrun by at most one
  * round. Only those subjects get extra runs; the others at the point keep
- * their planned ones. A question with two bases (questions.h: base2) joins
+ * their planned ones. At several points at once (a sweep's sizes:
+ * bench_until_decided_points) the rounds go round the points still
+ * deciding, one round each in turn, so that a point's extra repetitions are
+ * spread over the time the others take, as its planned ones are; each point
+ * is decided, capped and recorded as it would be alone, and the budget is
+ * spent in that order. A question with two bases (questions.h: base2) joins
  * both to its group, and its value in repetition k is over the larger of
  * the two bases' runs k.
  */
@@ -500,33 +505,51 @@ static void join_groups(const struct bench_point *p, struct ud_question *u, size
 	}
 }
 
-/* Rounds while a question is undecided, under the cap, within the budget. 0, or measure's. */
-static int rounds(const struct bench_point *p, struct ud_question *u, size_t nr, size_t *parent,
-		  bool *run_group, double *values, unsigned int cap)
-{
-	for (unsigned int round = 0;; round++) {
-		bool any = false;
-		size_t before;
-		int ret;
+/* One point's questions and the state of its rounds (until_decided_points). */
+struct ud_point {
+	const struct bench_point *p;
+	struct ud_question u[BENCH_UD_MAX_AT];
+	size_t nr, *parent;
+	bool *run_group, done;
+	double *values;
+	unsigned int round;
+};
 
-		memset(run_group, 0, p->n * sizeof(*run_group));
-		for (size_t i = 0; i < nr; i++) {
-			if (deciding(&u[i]) && p->series[u[i].s].n < cap)
-				run_group[u[i].group] = any = true;
-		}
-		if (!any || !may_spend())
-			return 0;
-		for (size_t i = 0; i < nr; i++)
-			u[i].extra |= run_group[u[i].group];
-		before = reps_sum(p, u, nr);
-		ret = round_of(p, u, nr, parent, run_group, round);
-		if (ret)
-			return ret;
-		if (reps_sum(p, u, nr) == before)
-			return 0; /* no series grew (full): never loop for nothing */
-		for (size_t i = 0; i < nr; i++)
-			judge(p, &u[i], values);
+/*
+ * One round at point s while a question is undecided, under the cap,
+ * within the budget; s->done when none is (or no series grew: full). 0,
+ * or measure's.
+ */
+static int next_round(struct ud_point *s, unsigned int cap)
+{
+	const struct bench_point *p = s->p;
+	struct ud_question *u = s->u;
+	bool any = false;
+	size_t before;
+	int ret;
+
+	memset(s->run_group, 0, p->n * sizeof(*s->run_group));
+	for (size_t i = 0; i < s->nr; i++) {
+		if (deciding(&u[i]) && p->series[u[i].s].n < cap)
+			s->run_group[u[i].group] = any = true;
 	}
+	if (!any || !may_spend()) {
+		s->done = true;
+		return 0;
+	}
+	for (size_t i = 0; i < s->nr; i++)
+		u[i].extra |= s->run_group[u[i].group];
+	before = reps_sum(p, u, s->nr);
+	ret = round_of(p, u, s->nr, s->parent, s->run_group, s->round++);
+	if (ret)
+		return ret;
+	if (reps_sum(p, u, s->nr) == before) {
+		s->done = true; /* no series grew (full): never loop for nothing */
+		return 0;
+	}
+	for (size_t i = 0; i < s->nr; i++)
+		judge(p, &u[i], s->values);
+	return 0;
 }
 
 /* Each paired question's decision into the JSON, and a line where it took extra. */
@@ -546,37 +569,70 @@ static void conclude(const struct bench_point *p, const struct ud_question *u, s
 	}
 }
 
-int bench_until_decided(const struct bench_point *p)
+/* s for point p: its questions gathered and grouped; done at once when it has none. 0 or 1. */
+static int point_init(struct ud_point *s, const struct bench_point *p, unsigned int cap)
 {
-	struct ud_question u[BENCH_UD_MAX_AT];
-	size_t nr, *parent = NULL;
+	s->p = p;
+	s->nr = gather(p, s->u);
+	s->done = !s->nr;
+	if (s->done)
+		return 0;
+	s->parent = calloc(p->n, sizeof(*s->parent));
+	s->run_group = calloc(p->n, sizeof(*s->run_group));
+	s->values = calloc(cap, sizeof(*s->values));
+	if (!s->parent || !s->run_group || !s->values) {
+		bench_error("out of memory");
+		return 1;
+	}
+	join_groups(p, s->u, s->nr, s->parent, s->values);
+	return 0;
+}
+
+static void point_free(struct ud_point *s)
+{
+	free(s->parent);
+	free(s->run_group);
+	free(s->values);
+}
+
+int bench_until_decided_points(const struct bench_point *const *points, size_t n)
+{
 	unsigned int cap = bench_reps_cap(ud.planned);
-	bool *run_group = NULL;
-	double *values = NULL;
+	struct ud_point *s;
+	bool more = true;
 	int ret = 0;
 
-	if (!ud.on)
+	if (!ud.on || !n)
 		return 0;
-	nr = gather(p, u);
-	if (!nr)
-		return 0;
-	parent = calloc(p->n, sizeof(*parent));
-	run_group = calloc(p->n, sizeof(*run_group));
-	values = calloc(cap, sizeof(*values));
-	if (!parent || !run_group || !values) {
+	s = calloc(n, sizeof(*s));
+	if (!s) {
 		bench_error("out of memory");
-		ret = 1;
-		goto out;
+		return 1;
 	}
-	join_groups(p, u, nr, parent, values);
-	ret = rounds(p, u, nr, parent, run_group, values, cap);
-	if (!ret)
-		conclude(p, u, nr, cap);
-out:
-	free(parent);
-	free(run_group);
-	free(values);
+	for (size_t k = 0; k < n && !ret; k++)
+		ret = point_init(&s[k], points[k], cap);
+	/* A round at every point still deciding, then the next: each point's extra spread. */
+	while (!ret && more) {
+		more = false;
+		for (size_t k = 0; k < n && !ret; k++) {
+			if (s[k].done)
+				continue;
+			ret = next_round(&s[k], cap);
+			more |= !s[k].done;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (!ret && s[k].nr)
+			conclude(s[k].p, s[k].u, s[k].nr, cap);
+		point_free(&s[k]);
+	}
+	free(s);
 	return ret;
+}
+
+int bench_until_decided(const struct bench_point *p)
+{
+	return bench_until_decided_points(&p, 1);
 }
 
 json_t *bench_until_decided_json(void)

@@ -23,7 +23,10 @@ nontemporal and rep_stosb in each repetition) and checks in each JSON:
     the cap) or on the budget (spent_s reached budget_s, or its scenario's
     share), and says which;
   * the progress (stderr, not a terminal) names every question that got
-    more repetitions, with its interval, and its outcome.
+    more repetitions, with its interval, and its outcome;
+  * in a sweep of several sizes (zero), the extra repetitions go round
+    the sizes still deciding, one round each in turn, as the planned ones
+    do.
 
 Exit status 0 when all of it holds; otherwise every failed check is printed.
 """
@@ -271,6 +274,25 @@ def check_figures_paired(u, decisions):
                           f"({len(b['runs'])} runs), got {len(f['runs'])}")
 
 
+# A round's line at a size of a sweep: "until decided: A / B in zero, hot 300, rep 4, ...".
+SWEEP_ROUND = re.compile(r"^hotline-bench: \[\d+/\d+\] until decided: .* in (zero|copy), "
+                         r"(\w+) (\S+), rep (\d+), ", re.M)
+
+
+def check_sweep_rounds(w, stderr):
+    """A sweep's extra repetitions go round its sizes: one more at every size still deciding,
+    then the next, so the repetition numbers of the rounds' lines, in the order they came,
+    never go down, and more than one size takes part."""
+    got = [(m.group(3), int(m.group(4))) for m in SWEEP_ROUND.finditer(stderr)]
+    reps = [r for _, r in got]
+    if not check(len({size for size, _ in got}) > 1,
+                 f"{w}: expected extra repetitions at several sizes, got {got}"):
+        return
+    check(all(a <= b for a, b in zip(reps, reps[1:])),
+          f"{w}: expected the extra repetitions in rounds over the sizes (rep numbers never "
+          f"going down), got {got}")
+
+
 def check_run(name, args, budget, repeat, expected, bench, outdir):
     """One run: config.until_decided's budget, plan and cap, the decisions EXPECTED and no
     others, the budget's use, each decision, and the figures' pairing."""
@@ -297,6 +319,9 @@ def check_run(name, args, budget, repeat, expected, bench, outdir):
     for d in decisions:
         check_decision(u, d)
     check_figures_paired(u, decisions)
+    sizes = args[args.index("--sizes") + 1] if "--sizes" in args else ""
+    if args[0] in ("zero", "copy") and "," in sizes:
+        check_sweep_rounds(w, p.stderr)
 
 
 def beyond_cache_run(bench, outdir):
