@@ -27,6 +27,13 @@
 size_t hl__copy_vec_max = SIZE_MAX;
 size_t hl__copy_rep_max = SIZE_MAX;
 unsigned hl__copy_alias_window = 512;
+/*
+ * The largest n the vector loop of the automatic plan copies without
+ * testing the alias window and vec_max: vec_max where the window is 0
+ * (Intel), 0 where there is one (every size is tested) and until the plan
+ * is made.
+ */
+size_t hl__copy_plain_max;
 
 /* The automatic plan: its layout (plan.h), and its code (arch.h). */
 static struct hl_plan_layout layout;
@@ -87,6 +94,7 @@ static void init(void)
 	hl__copy_vec_max = layout.vec_max;
 	hl__copy_rep_max = layout.rep_max;
 	hl__copy_alias_window = layout.alias_window;
+	hl__copy_plain_max = layout.alias_window ? 0 : layout.vec_max;
 	hl__choice_start(&choice, cpu);
 }
 

@@ -233,6 +233,31 @@ static void use_of_null_unknown_or_unsupported_fails_and_changes_nothing(void **
  * In auto mode: the variant is a supported one and names the plan's first
  * class; every name in the plan is a supported variant; its numbers rise.
  */
+/* copy.c and arch.h: the automatic plan's thresholds, as copy.S reads them. */
+extern size_t hl__copy_vec_max, hl__copy_plain_max;
+extern unsigned hl__copy_alias_window;
+
+/*
+ * The entry's loop skips its alias-window and vec_max tests up to
+ * plain_max: that must be vec_max where the plan has no window and 0 where
+ * it has one (copy.S), whatever variant was forced in between.
+ */
+static void plain_max_is_vec_max_without_an_alias_window_else_0(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	copy_use(copying.name[0]);
+	if (hl_copy_use("auto") != 0 || hl_try_copy(buf, buf + 32, 32) != 0)
+		fail_msg("hl_copy_use(\"auto\") or a copy failed");
+	print_message("alias window %u, vec_max %zu, plain_max %zu\n", hl__copy_alias_window,
+		      hl__copy_vec_max, hl__copy_plain_max);
+	if (hl__copy_plain_max != (hl__copy_alias_window ? 0 : hl__copy_vec_max))
+		fail_msg("plain_max is %zu with alias window %u and vec_max %zu: expected %zu",
+			 hl__copy_plain_max, hl__copy_alias_window, hl__copy_vec_max,
+			 hl__copy_alias_window ? (size_t)0 : hl__copy_vec_max);
+}
+
 static void auto_plan_names_supported_variants_with_rising_bounds(void **state)
 {
 	char plan[512], *save, *word;
@@ -454,6 +479,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(use_of_each_supported_variant_makes_it_the_variant_and_the_plan),
 		cmocka_unit_test(use_of_null_unknown_or_unsupported_fails_and_changes_nothing),
 		cmocka_unit_test(auto_plan_names_supported_variants_with_rising_bounds),
+		cmocka_unit_test(plain_max_is_vec_max_without_an_alias_window_else_0),
 		cmocka_unit_test(plan_is_cut_to_size_and_returns_the_full_length),
 		cmocka_unit_test(env_naming_a_supported_variant_forces_it_silently),
 		cmocka_unit_test(env_unknown_or_unsupported_prints_one_line_and_keeps_auto),

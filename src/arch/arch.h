@@ -206,6 +206,7 @@ struct hl_copy_impl {
 extern const struct hl_copy_impl hl_arch_copy_impls[];
 extern size_t hl__copy_vec_max, hl__copy_rep_max;
 extern unsigned hl__copy_alias_window; /* plan.h, struct hl_plan_layout */
+extern size_t hl__copy_plain_max;      /* copy.c: up to it, neither of those is tested */
 
 /*
  * hl_try_copy's redirect, as hl_try_zero's (above): NULL runs the

@@ -248,7 +248,9 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * destination after it, then the last four stored at the end. (Four head
  * vectors instead of one measured 0.86x glibc memcpy at 1024 B on a Zen 4:
  * the loop started later and ran an iteration the tail wrote again.)
- * auto = 1: the automatic plan. When the destination lies 1 to
+ * auto = 1: the automatic plan. Where the plan has no alias window (Intel),
+ * sizes up to hl__copy_plain_max (then vec_max) go straight to the loop,
+ * one compare instead of the eight below. When the destination lies 1 to
  * hl__copy_alias_window bytes (the plan's: 8w on AMD, 0 on Intel, where
  * this measured no loss) past the source modulo 4 KiB, the loop's loads
  * would wait on its own
@@ -331,6 +333,8 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	ret
 22:
 .if \auto
+	cmpq	hl__copy_plain_max(%rip), %rcx	/* no window to test, at most vec_max */
+	jbe	27f
 	movl	%edi, %r8d		/* (dst - src) mod 4096 in 1..window: 4K aliasing */
 	subl	%esi, %r8d
 	andl	$4095, %r8d
