@@ -216,8 +216,9 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	vmovdqu64 -192(%r9,%r8), %zmm\r5
 	vmovdqu64 -128(%r9,%r8), %zmm\r6
 	vmovdqu64 -64(%r9,%r8), %zmm\r7
+	movl	%edx, %ecx
 	movq	$-1, %r10
-	shlxq	%rdx, %r10, %r10	/* shlx counts mod 64 (BMI2, as every AVX-512 CPU) */
+	shlq	%cl, %r10		/* the count is taken mod 64: no and */
 	notq	%r10			/* the low (dst_end mod 64) bits */
 	kmovq	%r10, %k1
 	vmovdqu8 (%r9,%r8), %zmm\r0{%k1}{z}

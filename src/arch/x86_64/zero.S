@@ -228,8 +228,9 @@ ENDFUNC hl__zero_bytes_sfence
 	vmovdqa64 %zmm16, -192(%r9)
 	vmovdqa64 %zmm16, -128(%r9)
 	vmovdqa64 %zmm16, -64(%r9)
+	movl	%edx, %ecx
 	movq	$-1, %r8
-	shlxq	%rdx, %r8, %r8		/* shlx counts mod 64 (BMI2, as every AVX-512 CPU) */
+	shlq	%cl, %r8		/* the count is taken mod 64: no and */
 	notq	%r8			/* the low (end mod 64) bits */
 	kmovq	%r8, %k1
 	vmovdqu8 %zmm16, (%r9){%k1}
