@@ -131,7 +131,7 @@ int bench_until_decided(const struct bench_point *p);
  * ones are (bench_interleave_rounds). Each point is decided, capped and
  * recorded as alone; the budget is spent in round order across them.
  */
-int bench_until_decided_points(const struct bench_point *const *points, size_t n);
+int bench_until_decided_points(const struct bench_point *points, size_t n);
 
 /* config.until_decided (bench/README.md), or NULL when the option is off. */
 json_t *bench_until_decided_json(void);

@@ -534,21 +534,16 @@ static struct bench_point size_point(struct sized_ctx *ctx, const char *label)
 static int decide_sizes(struct sized_sizes *w)
 {
 	struct bench_point *points = calloc(w->nr ? w->nr : 1, sizeof(*points));
-	const struct bench_point **at = calloc(w->nr ? w->nr : 1, sizeof(*at));
-	int ret = 1;
+	int ret;
 
-	if (!points || !at) {
+	if (!points) {
 		bench_error("out of memory");
-		goto out;
+		return 1;
 	}
-	for (size_t k = 0; k < w->nr; k++) {
+	for (size_t k = 0; k < w->nr; k++)
 		points[k] = size_point(&w->ctx[k], w->labels[k]);
-		at[k] = &points[k];
-	}
-	ret = bench_until_decided_points(at, w->nr);
-out:
+	ret = bench_until_decided_points(points, w->nr);
 	free(points);
-	free(at);
 	return ret;
 }
 

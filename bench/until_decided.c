@@ -595,7 +595,7 @@ static void point_free(struct ud_point *s)
 	free(s->values);
 }
 
-int bench_until_decided_points(const struct bench_point *const *points, size_t n)
+int bench_until_decided_points(const struct bench_point *points, size_t n)
 {
 	unsigned int cap = bench_reps_cap(ud.planned);
 	struct ud_point *s;
@@ -610,7 +610,7 @@ int bench_until_decided_points(const struct bench_point *const *points, size_t n
 		return 1;
 	}
 	for (size_t k = 0; k < n && !ret; k++)
-		ret = point_init(&s[k], points[k], cap);
+		ret = point_init(&s[k], &points[k], cap);
 	/* A round at every point still deciding, then the next: each point's extra spread. */
 	while (!ret && more) {
 		more = false;
@@ -632,7 +632,7 @@ int bench_until_decided_points(const struct bench_point *const *points, size_t n
 
 int bench_until_decided(const struct bench_point *p)
 {
-	return bench_until_decided_points(&p, 1);
+	return bench_until_decided_points(p, 1);
 }
 
 json_t *bench_until_decided_json(void)
