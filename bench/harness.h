@@ -407,8 +407,10 @@ void bench_series_free(struct bench_series *s);
 
 /*
  * Call measure(ctx, subject, rep) for rep 0..reps-1 and, within each
- * repetition, every subject in order: drift over time hits all subjects
- * alike. Shows progress: label says which scenario (and thread count,
+ * repetition, every subject: in table order when rep is even, in reverse
+ * when it is odd. Drift over time hits all subjects alike, and no subject
+ * always runs first, or just after the same one (a subject's figure can
+ * depend on that). Shows progress: label says which scenario (and thread count,
  * size, ...), names[i] what subject i is (NULL: the subjects' names; e.g.
  * "lockref, retry limit 15"). Stops at the first non-zero return and
  * returns it.
@@ -428,12 +430,13 @@ struct bench_round_point {
 
 /*
  * bench_interleave over several points at once, in rounds: repetition rep
- * of every point, each point's subjects in order, before repetition rep + 1
- * of any. A point's repetitions are then spread over the whole run instead
- * of taken back to back, so they sample what drifts over seconds (on a
- * shared machine the ratio of two subjects itself moves from one second
- * to the next), while each repetition still runs its subjects side by
- * side. bench_interleave is the case of one point.
+ * of every point, each point's subjects in bench_interleave's order for
+ * rep, before repetition rep + 1 of any. A point's repetitions are then
+ * spread over the whole run instead of taken back to back, so they sample
+ * what drifts over seconds (on a shared machine the ratio of two subjects
+ * itself moves from one second to the next), while each repetition still
+ * runs its subjects side by side. bench_interleave is the case of one
+ * point.
  */
 int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_points,
 			    const struct bench_subject *const *subjects, const char *const *names,

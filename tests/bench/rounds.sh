@@ -2,7 +2,9 @@
 # A sized sweep takes its repetitions in rounds over its sizes: repetition r
 # of every size (each size's subjects side by side) before repetition r + 1
 # of any, so that the repetitions at one size are spread over the sweep and
-# sample the machine's drift instead of a fraction of a second of it.
+# sample the machine's drift instead of a fraction of a second of it. Within
+# a repetition the subjects run in table order when r is even (from 0) and
+# in reverse order when it is odd, so that no subject always runs first.
 #
 #   rounds.sh PATH-TO-hotline-bench
 #
@@ -10,8 +12,10 @@
 # subject when its last repetition is done, "[POS/TOTAL] SCENARIO, MODE SIZE:
 # SUBJECT done, R repetitions ...". In rounds every one of them comes in the
 # last round, in size order: the line of size k (from 0) and subject i is at
-# position (R - 1) x sizes x subjects + k x subjects + i + 1. (Back to back,
-# the first size's lines would be at R x subjects.) The JSON still holds R
+# position (R - 1) x sizes x subjects + k x subjects + j + 1, where j is i
+# when R - 1 is even and 1 - i (of two subjects) when it is odd. (Back to
+# back, the first size's lines would be at R x subjects; in one order
+# always, an even R would still give j = i.) The JSON still holds R
 # repetitions per size and subject.
 set -u
 
@@ -19,12 +23,12 @@ tool=hotline-bench
 tool_path=${1:?usage: rounds.sh PATH-TO-hotline-bench}
 . "$(dirname "$0")/../cli_lib.sh"
 
-reps=3
-
-# check SCENARIO SUBJECT1,SUBJECT2: hot, sizes 1, 2 and 4 bytes.
+# check SCENARIO SUBJECT1,SUBJECT2 REPS: hot, sizes 1, 2 and 4 bytes.
 check() {
 	scenario=$1
 	subjects=$2
+	reps=$3
+	total=$((reps * 3 * 2))
 	run_tool "$scenario" --quick --mode hot --sizes 1,2,4 --subjects "$subjects" \
 		--repeat $reps --json "$tmp/$scenario.json" >"$tmp/out" 2>"$tmp/err"
 	status=$?
@@ -38,16 +42,20 @@ check() {
 	for size in 1 2 4; do
 		i=0
 		for subject in $(echo "$subjects" | tr , ' '); do
-			pos=$(((reps - 1) * 3 * 2 + k * 2 + i + 1))
-			want="$want[$pos/18] $scenario, hot $size: $subject done, $reps repetitions
+			j=$i
+			[ $(((reps - 1) % 2)) -eq 1 ] && j=$((1 - i))
+			pos=$(((reps - 1) * 3 * 2 + k * 2 + j + 1))
+			want="$want$pos $scenario, hot $size: $subject done, $reps repetitions
 "
 			i=$((i + 1))
 		done
 		k=$((k + 1))
 	done
-	got=$(sed -e 's/^hotline-bench: //' -e 's/ in [0-9.]* s.*$//' "$tmp/done")
-	if [ "$got" != "$(printf '%s' "$want")" ]; then
-		fail "$scenario: the repetitions were not taken in rounds over the sizes;" \
+	got=$(sed -e 's/^hotline-bench: //' -e 's/ in [0-9.]* s.*$//' "$tmp/done" |
+		sed -E "s|^\[([0-9]+)/$total\] |\1 |" | sort -n)
+	if [ "$got" != "$(printf '%s' "$want" | sort -n)" ]; then
+		fail "$scenario, $reps repetitions: the repetitions were not taken in rounds" \
+			"over the sizes, in alternating order;" \
 			"expected:
 $want
 got:
@@ -59,6 +67,7 @@ print(sorted({len(r["runs"]) for r in d["results"]}))' "$tmp/$scenario.json")
 	[ "$n" = "[$reps]" ] || fail "$scenario: repetitions per result $n, expected [$reps]"
 }
 
-check zero hl_zero,glibc_memset
-check copy hl_try_copy,glibc_memcpy
-finish "ok: zero's and copy's repetitions are taken in rounds over the sizes"
+check zero hl_zero,glibc_memset 3
+check copy hl_try_copy,glibc_memcpy 3
+check copy hl_try_copy,glibc_memcpy 4
+finish "ok: zero's and copy's repetitions are taken in rounds over the sizes, subjects alternating"
