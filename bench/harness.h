@@ -406,14 +406,25 @@ void bench_series_add(struct bench_series *s, const struct bench_run *r, double 
 void bench_series_free(struct bench_series *s);
 
 /*
+ * Which of n subjects runs k-th in repetition rep (from 0): table order
+ * when rep is even, reverse when it is odd. Every schedule of the bench
+ * (bench_interleave, bench_interleave_rounds, the extra repetitions of
+ * --until-decided) takes its order from here, so a subject's repetitions
+ * alternate between the two orders whichever schedule ran them.
+ */
+static inline size_t bench_turn(size_t k, size_t n, unsigned int rep)
+{
+	return rep % 2 ? n - 1 - k : k;
+}
+
+/*
  * Call measure(ctx, subject, rep) for rep 0..reps-1 and, within each
- * repetition, every subject: in table order when rep is even, in reverse
- * when it is odd. Drift over time hits all subjects alike, and no subject
- * always runs first, or just after the same one (a subject's figure can
- * depend on that). Shows progress: label says which scenario (and thread count,
- * size, ...), names[i] what subject i is (NULL: the subjects' names; e.g.
- * "lockref, retry limit 15"). Stops at the first non-zero return and
- * returns it.
+ * repetition, every subject in bench_turn's order. Drift over time hits
+ * all subjects alike, and no subject always runs first, or just after the
+ * same one (a subject's figure can depend on that). Shows progress: label
+ * says which scenario (and thread count, size, ...), names[i] what subject
+ * i is (NULL: the subjects' names; e.g. "lockref, retry limit 15"). Stops
+ * at the first non-zero return and returns it.
  */
 int bench_interleave(const char *label, const struct bench_subject *const *subjects,
 		     const char *const *names, size_t nr_subjects, unsigned int reps,

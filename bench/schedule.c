@@ -43,8 +43,7 @@ int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_po
 	for (unsigned int rep = 0; rep < reps; rep++) {
 		for (size_t p = 0; p < nr_points; p++) {
 			for (size_t k = 0; k < nr_subjects; k++) {
-				/* Table order in even repetitions, reverse in odd ones. */
-				size_t i = rep % 2 ? nr_subjects - 1 - k : k;
+				size_t i = bench_turn(k, nr_subjects, rep);
 				const char *name = names ? names[i] : subjects[i]->name;
 				double *took = &seconds[p * nr_subjects + i];
 				int ret;

@@ -13,9 +13,11 @@
  * subject that a question at this point pairs with one of them (a figure
  * included), so that every pair the report reads stays paired (runs[k] of
  * each ran beside runs[k] of the other, for every k). The subjects of a
- * round run one after the other, in reverse table order in the first round
- * and in table order in the next, and so on: subject and base take turns
- * going first. It stops when every question there is decided, when the
+ * round run one after the other in the order bench_turn gives for the
+ * repetition they take (every subject of a round has as many as the others:
+ * all start with the planned ones and each round adds one), so that the
+ * extra repetitions go on alternating as the planned ones did, and subject
+ * and base take turns going first. It stops when every question there is decided, when the
  * group has the cap of repetitions (BENCH_UD_CAP_FACTOR x the planned, at
  * least BENCH_UD_CAP_MIN: 5 is the fewest that can give a verdict), or
  * when the scenario's share of the budget is spent (the budget is for the
@@ -353,11 +355,20 @@ static void q_state(const struct ud_question *u, char *buf, size_t len)
 
 /* One round: every subject of the groups that still decide, turn about. */
 static int round_of(const struct bench_point *p, struct ud_question *u, size_t nr, size_t *parent,
-		    const bool *run_group, unsigned int round)
+		    const bool *run_group)
 {
 	char what[512], where[160], state[120];
 	uint64_t t0 = bench_now_ns();
+	unsigned int rep = 0;
 	double took;
+
+	/* The repetition this round takes: the same for every subject that runs. */
+	for (size_t i = 0; i < p->n; i++) {
+		if (run_group[group_of(parent, i)]) {
+			rep = p->series[i].n;
+			break;
+		}
+	}
 
 	/* The line (not a terminal): each question this round is for. */
 	for (size_t i = 0; i < nr; i++) {
@@ -370,11 +381,9 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 		bench_progress_extra_line(what);
 	}
 	for (size_t k = 0; k < p->n; k++) {
-		/* Reverse table order in even rounds, table order in odd ones. */
-		size_t i = round % 2 ? k : p->n - 1 - k, g = group_of(parent, i);
+		size_t i = bench_turn(k, p->n, rep), g = group_of(parent, i);
 		const char *name = p->names ? p->names[i] : p->subjects[i]->name;
 		const struct ud_question *why = NULL;
-		unsigned int rep = p->series[i].n;
 		int ret;
 
 		if (!run_group[g])
@@ -512,7 +521,6 @@ struct ud_point {
 	size_t nr, *parent;
 	bool *run_group, done;
 	double *values;
-	unsigned int round;
 };
 
 /*
@@ -540,7 +548,7 @@ static int next_round(struct ud_point *s, unsigned int cap)
 	for (size_t i = 0; i < s->nr; i++)
 		u[i].extra |= s->run_group[u[i].group];
 	before = reps_sum(p, u, s->nr);
-	ret = round_of(p, u, s->nr, s->parent, s->run_group, s->round++);
+	ret = round_of(p, u, s->nr, s->parent, s->run_group);
 	if (ret)
 		return ret;
 	if (reps_sum(p, u, s->nr) == before) {

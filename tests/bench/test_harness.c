@@ -3,7 +3,8 @@
  * test_harness.c - the parts of hotline-bench's harness that the scenarios
  * do not exercise on their own: statistics, fairness, placement wrapping,
  * several threads or processes run for a duration, a failed check, a
- * worker process that dies, interleaving order, subject and self-test
+ * worker process that dies, interleaving order (the planned repetitions'
+ * and --until-decided's extra ones), subject and self-test
  * selection, the common result fields, and the attempt and latency
  * histograms.
  */
@@ -16,6 +17,7 @@
 #include "check.h"
 #include "harness.h"
 #include "hist.h"
+#include "questions.h"
 #include "tool.h"
 
 static bool near(double a, double b)
@@ -230,7 +232,7 @@ static void a_failed_or_dead_worker_process_fails_the_run(void)
 	bench_run_free(&run);
 }
 
-static char order[64];
+static char order[128];
 
 static int record_order(void *ctx, size_t subject, unsigned int rep)
 {
@@ -250,6 +252,60 @@ static void repetitions_interleave_subjects(void)
 	CHECK(bench_interleave("test", s, NULL, 2, 3, record_order, NULL) == 0, "expected 0");
 	CHECK(strcmp(order, "00 10 11 01 02 12 ") == 0,
 	      "expected subject,rep order '00 10 11 01 02 12 ', got '%s'", order);
+}
+
+static const struct bench_subject timing_subjects[] = {
+	{.name = "atomic"}, {.name = "refcount"}, {.name = "alone"}};
+
+/* A series of refcount-timing's point: refcount's time over atomic's 0.9, 1.2, 0.9, ... */
+static int timing_rep(void *ctx, size_t subject, unsigned int rep)
+{
+	struct bench_series *s = &((struct bench_series *)ctx)[subject];
+
+	s->ns_per_op[s->n] = subject == 1 && rep % 2 ? 1.2 : subject == 1 ? 0.9 : 1.0;
+	s->n++;
+	return record_order(NULL, subject, rep);
+}
+
+/*
+ * --until-decided's extra repetitions go on alternating the order from the
+ * planned ones: a question that stays "cannot tell" (refcount / atomic
+ * going 0.9, 1.2, 0.9, ... about its 1.05) runs its pair to the cap (10
+ * here), repetition r in table order when r is even and reversed when odd;
+ * the subject no question names never runs.
+ */
+static void extra_repetitions_alternate_as_the_planned(void)
+{
+	const char *const scenarios[] = {"refcount-timing"};
+	const double planned_s[] = {1};
+	const struct bench_subject *subjects[] = {&timing_subjects[0], &timing_subjects[1],
+						  &timing_subjects[2]};
+	struct bench_series series[3];
+	struct bench_point p = {.scenario = "refcount-timing",
+				.label = "refcount-timing",
+				.whole_time = true,
+				.n = 3,
+				.subjects = subjects,
+				.series = series,
+				.measure = timing_rep,
+				.ctx = series};
+	const char *want = "02 12 13 03 04 14 15 05 06 16 17 07 08 18 19 09 ";
+
+	for (size_t i = 0; i < 3; i++) {
+		CHECK(bench_series_init(&series[i], 10, 1) == 0, "expected series of 10");
+		for (unsigned int rep = 0; rep < 2; rep++)
+			timing_rep(series, i, rep);
+	}
+	bench_until_decided_init(600, 2, scenarios, planned_s, 1);
+	bench_until_decided_scenario("refcount-timing");
+	order[0] = '\0';
+	CHECK(bench_until_decided(&p) == 0, "expected 0");
+	CHECK(strcmp(order, want) == 0, "expected subject,rep order '%s', got '%s'", want, order);
+	CHECK(series[2].n == 2, "expected the subject no question names at 2 repetitions, got %u",
+	      series[2].n);
+	for (size_t i = 0; i < 3; i++)
+		bench_series_free(&series[i]);
+	bench_until_decided_init(0, 2, NULL, NULL, 0);
 }
 
 static void subjects_option_selects_by_name(void)
@@ -460,6 +516,7 @@ int main(void)
 	processes_run_for_the_duration_and_all_count();
 	a_failed_or_dead_worker_process_fails_the_run();
 	repetitions_interleave_subjects();
+	extra_repetitions_alternate_as_the_planned();
 	subjects_option_selects_by_name();
 	selftests_run_only_when_named();
 	attempts_quantiles_are_exact_below_256_and_the_max_beyond();
