@@ -12,7 +12,7 @@
  *     its ranges lie in the user address space and that this thread does
  *     not block SIGSEGV and SIGBUS (the kernel kills a thread that faults
  *     with them blocked), both with one comparison against a thread-local
- *     end of user space (hl__try_zero_thread_top); when that fails, its
+ *     end of user space (hl__try_thread_tops); when that fails, its
  *     slow path (zero.c, copy.c) refuses the range (hl__user_range) or
  *     unblocks the signals for the call (hl__fault_open).
  *  1. The entry runs a variant whose loads and stores are in the exception
@@ -108,9 +108,25 @@ static uintptr_t probe_user_top(void)
 /* The end of the user address space, once found; 0 before. */
 uintptr_t hl__try_zero_top;
 
-/* The armed entries' check (arch.h): hl__try_zero_top once this thread is known not to block the
- * fault signals. */
-_Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
+/* The armed entries' check (arch.h): hl__try_zero_top, and the top of the smallest calls, once
+ * this thread is known not to block the fault signals. */
+_Thread_local struct hl__try_tops hl__try_thread_tops __attribute__((tls_model("initial-exec")));
+
+/*
+ * This thread passes the entry checks from now on: its tops (arch.h). The
+ * top of the smallest calls only where the architecture has them
+ * (hl_arch_copy_direct_max not 0). A signal handler that runs between the
+ * two stores sees the first set and the second 0: its small calls take the
+ * slow path, which finds the thread known and comes back.
+ */
+static void remember_thread(void)
+{
+	uintptr_t top = hl__user_top();
+
+	hl__try_thread_tops.top = top;
+	if (hl_arch_copy_direct_max && top >= hl_arch_copy_direct_max)
+		hl__try_thread_tops.small_top = top - hl_arch_copy_direct_max + 1;
+}
 
 uintptr_t hl__user_top(void)
 {
@@ -151,7 +167,7 @@ int hl__fault_open(sigset_t *old)
 {
 	sigset_t faults;
 
-	if (hl__try_zero_thread_top)
+	if (hl__try_thread_tops.top)
 		return 0;
 	/* A thread passes the entry checks only once the handler is in (arch.h). */
 	if (hl__fault_install() != 0)
@@ -171,7 +187,7 @@ int hl__fault_open(sigset_t *old)
 		 * unblocked them for itself and will block them again.
 		 */
 		if (!--unblocked_for_a_call)
-			hl__try_zero_thread_top = hl__user_top();
+			remember_thread();
 		return 0;
 	}
 	return 1;

@@ -35,7 +35,7 @@ void hl__fault_when_installed(void (*fn)(void *arg), void *arg);
  * The fault signals for one call: the end of the user address space, and
  * whether this thread may fault now. hl__fault_open() returns 0 if the
  * thread does not block SIGSEGV/SIGBUS (and remembers that in
- * hl__try_zero_thread_top, arch.h), 1 if it unblocked them for this call
+ * hl__try_thread_tops, arch.h), 1 if it unblocked them for this call
  * (the caller then calls hl__fault_close(old) after it), -1 if it could
  * not (the handler cannot be installed).
  */

@@ -311,6 +311,82 @@ static void copy_refused(const char *v, unsigned char *good, uintptr_t bad, size
 			   bad_is_src ? "source" : "destination", (unsigned long)bad, n);
 }
 
+/*
+ * hl_try_copy of n bytes from src to dst, both good: must return 0, copy
+ * them and write nothing around them (what = the case, for a failure).
+ */
+static void copy_accepted(const char *v, const char *what, unsigned char *dst,
+			  const unsigned char *src, size_t n)
+{
+	size_t got;
+
+	fill_pattern((unsigned char *)src, n, 0);
+	fill_canary(dst - 16, n + 32);
+	got = hl_try_copy(dst, src, n);
+	if (got != 0 || first_unlike_pattern(dst, n, 0) != n ||
+	    first_unlike_canary(dst - 16, 16) != 16 || first_unlike_canary(dst + n, 16) != 16)
+		child_fail("%s: hl_try_copy %s, n = %zu, from %p to %p: returned %zu or copied "
+			   "wrong",
+			   v, what, n, (const void *)src, (void *)dst, got);
+}
+
+/*
+ * Good ranges at the end of user space are copied, on either side: those
+ * ending exactly at it (the entry's checks must not be off by one: small
+ * calls are checked against the end less their largest size), and those
+ * whose pointers or ends, ORed, reach closer to it or past it than each
+ * range does (the x86-64 entry checks dst | src, and for larger calls the
+ * ends and n too, with one compare: such a call is refused there and must
+ * be copied by the slow path); and those one byte longer, which end past
+ * it, are refused. With 4 KiB pages: a source 16 bytes into
+ * the last page and a destination 0xf90 bytes into a page put dst | src
+ * 112 bytes below the end; a destination in a page with bit 12 set (the
+ * last page has it clear) puts the OR of the ends past it.
+ */
+static void copies_at_the_end_of_user_space(const struct ranges *r, const char *v)
+{
+	static const size_t sizes[] = {1, 2, 8, 63, 64, 65, 100, 127, 128, 129, 200, 512, 4096};
+	unsigned char *last_end = r->last + r->page;
+	unsigned char *bit12 = r->buf + ((uintptr_t)r->buf & 4096 ? 0 : r->page);
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t n = sizes[i];
+
+		copy_accepted(v, "from a source ending at the end of user space", r->buf + 16,
+			      last_end - n, n);
+		fill_pattern(r->buf, n, 0);
+		if (hl_try_copy(last_end - n, r->buf, n) != 0 ||
+		    first_unlike_pattern(last_end - n, n, 0) != n)
+			child_fail("%s: hl_try_copy to a destination ending at the end of user "
+				   "space, n = %zu: refused or copied wrong",
+				   v, n);
+		/*
+		 * One byte longer: past the end, refused whole on either side; the
+		 * other side at the last page's start, whose bits the first's
+		 * include, so that dst | src is the range's own start.
+		 */
+		for (int side = 0; side < 2; side++) {
+			unsigned char *bad = last_end - n;
+			size_t got;
+
+			fill_pattern(r->last, r->page, 0);
+			got = side ? hl_try_copy(r->last, bad, n + 1)
+				   : hl_try_copy(bad, r->last, n + 1);
+			if (got != n + 1 || first_unlike_pattern(r->last, r->page, 0) != r->page)
+				child_fail(
+					"%s: hl_try_copy of %zu bytes with the %s ending one past "
+					"the end of user space returned %zu or wrote a byte",
+					v, n + 1, side ? "source" : "destination", got);
+		}
+		if (n > 512)
+			continue;
+		copy_accepted(v, "whose pointers OR to 112 bytes below the end of user space",
+			      r->buf + 0xf90, r->last + 16, n);
+		copy_accepted(v, "whose ends OR past the end of user space", bit12 + 16, r->last,
+			      n);
+	}
+}
+
 /* The ranges of child_ranges_refused, on either side of hl_try_copy; and hl_try_load64's. */
 static void child_copy_ranges_refused(void)
 {
@@ -365,6 +441,8 @@ static void child_copy_ranges_refused(void)
 							r.names[v], n);
 				}
 		}
+		if (r.last)
+			copies_at_the_end_of_user_space(&r, r.names[v]);
 	}
 	for (size_t i = 0; i < sizeof(non_canonical) / sizeof(non_canonical[0]); i++)
 		if (hl_try_load64((const void *)(non_canonical[i] & ~(uintptr_t)7), &word) ||

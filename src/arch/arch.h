@@ -122,7 +122,7 @@ bool hl_arch_fault_fixup(void *uc, uintptr_t addr);
 /*
  * hl_try_zero's entry checks, done by the architecture's entry point
  * before it stores anything: the range [dst, dst + n) must not wrap and
- * must end at or below hl__try_zero_thread_top. That is a thread-local
+ * must end at or below hl__try_thread_tops.top. That is a thread-local
  * copy of the end of the user address space, 0 until fault.c has found
  * that this thread does not block SIGSEGV/SIGBUS (so one comparison checks
  * both: fault.h, hl__fault_open). When a check fails the entry tail-calls
@@ -130,8 +130,22 @@ bool hl_arch_fault_fixup(void *uc, uintptr_t addr);
  * hl__try_zero_checked: the entry point just after its checks. An entry
  * written in C (arch/generic/) calls the fault layer's hl__fault_slow
  * itself instead, so that it calls nothing above it.
+ *
+ * small_top serves an entry's smallest calls, those of at most
+ * hl_arch_copy_direct_max bytes (hl_try_copy's on x86-64): top minus that
+ * size, plus 1, so that a pointer below it starts a range of that many
+ * bytes that ends at or below top. One compare of dst | src with it
+ * checks both ranges of such a call (each pointer is at most their OR),
+ * and nothing can wrap. 0 with top, and where the architecture has no
+ * such path. The struct is one TLS block: an entry reaches both fields
+ * from one offset, top first (the offset alone reaches it, as before).
  */
-extern _Thread_local uintptr_t hl__try_zero_thread_top __attribute__((tls_model("initial-exec")));
+struct hl__try_tops {
+	uintptr_t top;
+	uintptr_t small_top;
+};
+extern _Thread_local struct hl__try_tops hl__try_thread_tops
+	__attribute__((tls_model("initial-exec")));
 size_t hl__try_zero_slow(void *dst, size_t n);
 size_t hl__try_zero_checked(void *dst, size_t n);
 

@@ -2,8 +2,9 @@
 # zero_layout.sh - hl_zero's small sizes stay cheap (x86-64), read from the
 # disassembly, not timed (docs/zero.md, "Small sizes"): the entries of
 # hl_zero, hl_try_zero and hl_try_copy (where a call lands) start on a
-# 64-byte boundary, the bodies of the last two (hl__try_zero_checked,
-# hl__try_copy_checked) follow their checks with no padding, and for every
+# 64-byte boundary, hl_try_zero's body (hl__try_zero_checked) follows its
+# checks with no padding, hl_try_copy reaches its small paths through its
+# size compare and its small check with no padding, and for every
 # n in 0..63, walking hl_zero's code from its entry and hl_try_zero's from
 # its body (its checks passed) with n in %rsi and the redirect NULL (its
 # direct_max, the variable the body first compares n with, then 63:
@@ -79,11 +80,23 @@ for fn in hl_zero hl_try_zero hl_try_copy; do
 		fail "$fn starts at $start, not on a 64-byte boundary"
 	fi
 done
-for fn in hl_try_zero hl_try_copy; do
-	if insns "$fn" | grep -qE ' (data16|cs|nop)'; then
-		fail "padding between $fn's checks and its body"
-	fi
-done
+if insns hl_try_zero | grep -qE ' (data16|cs|nop)'; then
+	fail "padding between hl_try_zero's checks and its body"
+fi
+# hl_try_copy checks its small calls after its size compare, in line: from
+# the entry to its first load (the 64-128 B path's), no padding and three
+# conditional branches (direct_max, the small check, n < 64); its body for
+# the slow path (hl__try_copy_checked) is out of line.
+insns hl_try_copy | awk '$1 != "start"' | sed '/vmovdqu64 (%rsi)/q' >"$tmp/copy_entry"
+if ! grep -q 'vmovdqu64 (%rsi)' "$tmp/copy_entry"; then
+	fail "hl_try_copy: no vector load of the 64-128 B path found"
+elif grep -qE ' (data16|cs|nop)' "$tmp/copy_entry"; then
+	fail "padding in hl_try_copy before its first load"
+elif [ "$(grep -cE ' j(a|ae|b|be|nb) ' "$tmp/copy_entry")" -ne 3 ]; then
+	fail "hl_try_copy: expected 3 conditional branches before its first load, got:
+$(cat "$tmp/copy_entry")"
+fi
+[ -n "$(start_of hl__try_copy_checked)" ] || fail "hl__try_copy_checked not found in $lib"
 
 for fn in hl_zero hl__try_zero_checked; do
 	insns "$fn" >"$tmp/$fn"
@@ -161,6 +174,7 @@ for fn in hl_zero hl__try_zero_checked; do
 done
 
 [ $status -eq 0 ] && echo "ok: hl_zero, hl_try_zero and hl_try_copy on 64-byte boundaries," \
-	"their checks unpadded; n < 64 takes at most two stores and one taken branch" \
+	"their checks unpadded (hl_try_copy's: three branches to its first load);" \
+	"n < 64 takes at most two stores and one taken branch" \
 	"(n = 1: none) in the entry's first 128 bytes (hl_try_zero: 192)"
 exit $status

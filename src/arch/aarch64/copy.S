@@ -185,7 +185,7 @@ ENDFUNC hl__copy_ldp_stp_from_progress
 /*
  * TRY_COPY_CHECKS slow: hl_try_zero's entry checks (TRY_ZERO_CHECKS in
  * zero.S) on both ranges: neither may wrap (b.cs), both must end at or
- * below this thread's hl__try_zero_thread_top (0 until the thread is
+ * below this thread's hl__try_thread_tops.top (0 until the thread is
  * known not to block SIGSEGV and SIGBUS; b.hi). A failed check branches
  * to slow, a jump to hl__try_copy_slow (../../copy.c), with x0-x2 as they
  * came. Only x3-x6 are touched.
@@ -270,8 +270,8 @@ FUNC hl_try_load64, public
 	adds	x2, x0, #8
 	b.cs	3f
 	mrs	x4, tpidr_el0
-	adrp	x3, :gottprel:hl__try_zero_thread_top
-	ldr	x3, [x3, #:gottprel_lo12:hl__try_zero_thread_top]
+	adrp	x3, :gottprel:hl__try_thread_tops
+	ldr	x3, [x3, #:gottprel_lo12:hl__try_thread_tops]
 	ldr	x3, [x4, x3]
 	cmp	x2, x3
 	b.hi	4f

@@ -4,7 +4,7 @@
  * and hl_try_copy's (copy.S) entry checks, written once: an assembler
  * macro, included through the C preprocessor.
  *
- * THREAD_TOP top, tmp: top = this thread's hl__try_zero_thread_top (the
+ * THREAD_TOP top, tmp: top = this thread's hl__try_thread_tops.top (the
  * end of the user address space, or 0 until a call has found the thread
  * not blocking SIGSEGV and SIGBUS: ../../fault.c), initial-exec TLS: the
  * thread pointer plus the variable's offset from the GOT. tmp is
@@ -15,7 +15,7 @@
 /* clang-format off */
 .macro THREAD_TOP top, tmp
 	mrs	\tmp, tpidr_el0
-	adrp	\top, :gottprel:hl__try_zero_thread_top
-	ldr	\top, [\top, #:gottprel_lo12:hl__try_zero_thread_top]
+	adrp	\top, :gottprel:hl__try_thread_tops
+	ldr	\top, [\top, #:gottprel_lo12:hl__try_thread_tops]
 	ldr	\top, [\tmp, \top]
 .endm

@@ -203,7 +203,7 @@ ENDFUNC hl__zero_bytes_from_dst
  * (../../zero.c), which sorts the call out and comes back to
  * hl__try_zero_checked, just after these checks, or returns n. One
  * comparison does both checks: the range must not wrap (b.cs) and must end
- * at or below hl__try_zero_thread_top, a thread-local copy of the end of
+ * at or below hl__try_thread_tops.top, a thread-local copy of the end of
  * the user address space that is 0 until a call has found this thread not
  * blocking SIGSEGV and SIGBUS (b.hi). Initial-exec TLS. Only x2-x4 are
  * touched, which the entry sets again.

@@ -44,7 +44,7 @@ static inline bool hl__generic_range_checked(const void *p, size_t n)
 {
 	uintptr_t end = (uintptr_t)p + n;
 
-	return end >= (uintptr_t)p && end <= hl__try_zero_thread_top;
+	return end >= (uintptr_t)p && end <= hl__try_thread_tops.top;
 }
 
 /*

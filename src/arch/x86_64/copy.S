@@ -184,12 +184,47 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 .endm
 
 /*
- * TRY_COPY_CHECKS: hl_try_zero's entry checks (try_checks.h) on both
- * ranges, [dst, dst + n) and [src, src + n); a failed check goes to
- * hl__try_copy_slow (../../copy.c) with rdi, rsi and rdx as they came.
+ * hl_try_copy's entry checks: hl_try_zero's (try_checks.h) on both ranges,
+ * [dst, dst + n) and [src, src + n), each written as one compare and one
+ * branch, since a call's branches, not its instructions, are what a loop
+ * of small copies from memory not in the cache pays for (docs/copy.md,
+ * "Small copies from memory not in the cache"). A failed check goes to hl__try_copy_slow
+ * (../../copy.c) with rdi, rsi and rdx as they came, which sorts the call
+ * out exactly (hl__user_range) and comes back to hl__try_copy_checked, or
+ * returns n. rax = the offset of hl__try_thread_tops (arch.h) from %fs.
+ *
+ * COPY_SMALL_CHECK, for n <= 2w (the entry's direct_max: arch.h): dst | src
+ * below the thread's small_top, top - 2w + 1. Each pointer is at most
+ * their OR, so both ranges end at or below top, and none wraps. rcx is
+ * clobbered.
+ *
+ * COPY_CHECKS, for any n: dst | src | n | (dst + n) | (src + n) at most
+ * top. Then no sum wrapped (dst and n are below 2^63: a wrapped sum would
+ * need one of them above it) and both ends are at most top. rcx and r8 are
+ * clobbered.
+ *
+ * Both may refuse a range that lies below top, when the OR has more bits
+ * set than any of its terms (pointers and ends that together set every bit
+ * from 12 up to the top's, e.g. a source in the last 4 GiB below the top
+ * and a destination 4 GiB - 4 KiB into another): such a call takes the
+ * slow path, which copies it.
  */
-.macro TRY_COPY_CHECKS
-	TRY_CHECKS %rdx, hl__try_copy_slow, %rdi, %rsi
+.macro COPY_SMALL_CHECK
+	movq	%rdi, %rcx
+	orq	%rsi, %rcx
+	cmpq	%fs:8(%rax), %rcx
+	jae	hl__try_copy_slow
+.endm
+
+.macro COPY_CHECKS
+	leaq	(%rdi, %rdx), %rcx
+	leaq	(%rsi, %rdx), %r8
+	orq	%rdi, %rcx
+	orq	%rsi, %r8
+	orq	%rdx, %rcx
+	orq	%r8, %rcx
+	cmpq	%fs:(%rax), %rcx
+	ja	hl__try_copy_slow
 .endm
 
 /*
@@ -263,17 +298,27 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * hl__copy_rep_max jumps to the streaming variant. redirect and
  * checked: the public entry (hl_try_copy), as VEC_ZERO's; only sizes
  * above \redirect_direct_max (arch.h: 2w while the redirect is NULL, 0
- * while it is not) load the redirect.
+ * while it is not) load the redirect. Its checks come after that compare:
+ * up to direct_max COPY_SMALL_CHECK, in line (two branches before the
+ * small paths, where the checks first and the compare after them took
+ * four); above it COPY_CHECKS, on the next 64-byte boundary after the
+ * small paths, reached by the one taken branch those sizes took before
+ * too. The slow path comes back to \checked, out of line at the end.
  */
 .macro VEC_COPY fn, w, evex, auto, redirect=, checked=, v0=16, v1=17, v2=18, v3=19, v4=20, v5=21, v6=22, v7=23
-	VEC_ENTRY \fn, TRY_COPY_CHECKS, \redirect, \checked
-	xorl	%eax, %eax
-.ifb \redirect
-	cmpq	$(2*\w), %rdx
-.else
+.ifnb \checked
+FUNC \fn, public
+	movq	hl__try_thread_tops@gottpoff(%rip), %rax
 	cmpq	\redirect\()_direct_max(%rip), %rdx
-.endif
+	ja	20f
+	COPY_SMALL_CHECK
+	xorl	%eax, %eax
+.else
+	VEC_ENTRY \fn
+	xorl	%eax, %eax
+	cmpq	$(2*\w), %rdx
 	ja	21f
+.endif
 .L\fn\()_from_n:
 18:	cmpq	$64, %rdx
 	jb	19f
@@ -286,6 +331,10 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	.p2align 5
 19:	CSMALL	\evex, \v0, \v1
 .L\fn\()_end_n:
+.ifnb \checked
+	.p2align 6
+20:	COPY_CHECKS
+.endif
 21:
 .ifnb \redirect
 	movq	\redirect(%rip), %rax
@@ -418,6 +467,16 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 .L\fn\()_end:
 .ifnb \redirect
 29:	jmp	*%rax
+.endif
+.ifnb \checked
+	/* Where the slow path comes back: the checks passed, whatever n. */
+	.globl	\checked
+	.hidden	\checked
+\checked:
+	xorl	%eax, %eax
+	cmpq	\redirect\()_direct_max(%rip), %rdx
+	jbe	18b
+	jmp	21b
 .endif
 .if \evex
 	CTN	.L\fn\()_from_n, .L\fn\()_end_n, hl__copy_bytes_n
@@ -640,7 +699,7 @@ ENDFUNC hl__try_copy_nontemporal
 FUNC hl_try_load64, public
 	testb	$7, %dil
 	jnz	3f
-	movq	hl__try_zero_thread_top@gottpoff(%rip), %rax
+	movq	hl__try_thread_tops@gottpoff(%rip), %rax
 	movq	%rdi, %rcx
 	addq	$8, %rcx
 	jc	3f

@@ -1,36 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86_64/try_checks.h - the entry checks of hl_try_zero (zero.S) and
- * hl_try_copy (copy.S), written once: an assembler macro, included through
- * the C preprocessor; and the entry of the vector bodies that use it.
+ * x86_64/try_checks.h - the entry checks of hl_try_zero (zero.S), written
+ * as an assembler macro, included through the C preprocessor; and the
+ * entry of the vector bodies (hl_try_zero's and hl_try_copy's). copy.S
+ * writes hl_try_copy's checks itself, one branch each (COPY_CHECKS).
  *
- * TRY_CHECKS n, slow, p1[, p2]: every range [p, p + n) must end at or
- * below hl__try_zero_thread_top, a thread-local copy of the end of the
- * user address space that is 0 until a call has found this thread not
- * blocking SIGSEGV and SIGBUS (../../fault.c). n <= top (jb), then
- * p <= top - n for each pointer (ja): p + n <= top with no sum that could
- * wrap. A check that fails jumps to slow with every argument register as
- * it came; slow sorts the call out and comes back just after the checks,
- * or returns. Every instruction here is paid by every call, and a hot loop
- * of small calls is bound by their number: two loads, one subtraction and
- * one compare-and-branch pair per condition. The variable is
- * initial-exec: its offset from %fs comes from the GOT, or is an immediate
- * once linked into a program. rax is clobbered.
+ * TRY_CHECKS n, slow, p: the range [p, p + n) must end at or below
+ * hl__try_thread_tops.top, a thread-local copy of the end of the user
+ * address space that is 0 until a call has found this thread not blocking
+ * SIGSEGV and SIGBUS (../../fault.c). n <= top (jb), then p <= top - n
+ * (ja): p + n <= top with no sum that could wrap. A check that fails
+ * jumps to slow with every argument register as it came; slow sorts the
+ * call out and comes back just after the checks, or returns. Every
+ * instruction here is paid by every call, and a hot loop of small calls
+ * is bound by their number: two loads, one subtraction and two
+ * compare-and-branch pairs. The variable is initial-exec: its offset from
+ * %fs comes from the GOT, or is an immediate once linked into a program.
+ * rax is clobbered.
  */
 
 /* Assembler, not C: clang-format must leave it alone. */
 /* clang-format off */
-.macro TRY_CHECKS n, slow, p1, p2=
-	movq	hl__try_zero_thread_top@gottpoff(%rip), %rax
+.macro TRY_CHECKS n, slow, p
+	movq	hl__try_thread_tops@gottpoff(%rip), %rax
 	movq	%fs:(%rax), %rax
 	subq	\n, %rax
 	jb	\slow
-	cmpq	%rax, \p1
+	cmpq	%rax, \p
 	ja	\slow
-.ifnb \p2
-	cmpq	%rax, \p2
-	ja	\slow
-.endif
 .endm
 
 /*
