@@ -116,13 +116,15 @@ void hl__zero_apply(struct hl_plan_layout *l, struct hl_zero_thresholds *t)
  *  - rep movsb beyond, when ERMS says it is fast: from L2 outwards it beat
  *    the vector loop by 1.3-1.9x on the Zen 4;
  *  - where hl_zero has a streaming class, the streaming copy, four pages
- *    side by side: beyond hl_zero's rep_max, and on Intel beyond the L2
- *    already. On the Intel Xeon it ran 1.1-1.6x glibc hot and 1.5-1.7x
- *    cold from 3 MiB to 64 MiB (rep movsb 0.9-1.0x), and beyond the
- *    last-level cache, where rep movsb ran 0.6-0.7x; hot, up to the L2
- *    (2 MiB there), it ran 0.45-0.95x and rep movsb 1.0x. On AMD family
- *    0x19 rep movsb matched streaming stores beyond the last-level cache,
- *    and hl_zero has no such class.
+ *    side by side: beyond hl_zero's rep_max, and on Intel already beyond
+ *    half the L2, where source and destination together no longer fit
+ *    it. On the Intel Xeon it ran 1.1-1.7x glibc hot and 1.5-1.9x cold
+ *    from 3 MiB to 64 MiB (rep movsb 0.9-1.0x), and beyond the last-level
+ *    cache, where rep movsb ran 0.6-0.7x; from 1.25 MiB to 2.5 MiB (L2
+ *    2 MiB there) 1.17-1.34x hot and 1.6-1.8x cold, at 1 MiB 0.84-0.95x
+ *    hot, where rep movsb ran 0.98-1.01x. On AMD family 0x19 rep movsb
+ *    matched streaming stores beyond the last-level cache, and hl_zero
+ *    has no such class.
  * 4K aliasing: on AMD, a destination 1 to 8 vectors past the source
  * modulo 4 KiB made the vector loop's loads wait on its own stores (0.63x
  * glibc at 16 KiB on the Zen 4), so such copies take rep movsb
@@ -144,8 +146,8 @@ static void copy_x86(const struct hl_zero_machine *m, struct hl_plan_layout *l)
 		l->vec_max = m->l1d >= 1024 ? m->l1d / 2 : 16384;
 	l->rep_max = zero.rep_max.value;
 	l->large = l->rep_max == SIZE_MAX ? NULL : "nontemporal";
-	if (l->large && intel && m->l2 && m->l2 < l->rep_max)
-		l->rep_max = m->l2;
+	if (l->large && intel && m->l2 && m->l2 / 2 < l->rep_max)
+		l->rep_max = m->l2 / 2;
 	if (l->rep_max < l->vec_max)
 		l->rep_max = l->vec_max;
 	if (m->avx512) {
