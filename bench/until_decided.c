@@ -14,24 +14,25 @@
  * included), so that every pair the report reads stays paired (runs[k] of
  * each ran beside runs[k] of the other, for every k). The subjects of a
  * round run one after the other in the order bench_turn gives for the
- * repetition they take (every subject of a round has as many as the others:
- * all start with the planned ones and each round adds one), so that the
- * extra repetitions go on alternating as the planned ones did, and subject
- * and base take turns going first. It stops when every question there is decided, when the
- * group has the cap of repetitions (BENCH_UD_CAP_FACTOR x the planned, at
- * least BENCH_UD_CAP_MIN: 5 is the fewest that can give a verdict), or
- * when the scenario's share of the budget is spent (the budget is for the
- * whole invocation, shared as bench_until_decided_scenario says): a round
- * starts only while some is left, so a share can be overrun by at most one
- * round. Only those subjects get extra runs; the others at the point keep
- * their planned ones. At several points at once (a sweep's sizes:
+ * repetition they take (every subject of a round has as many as the
+ * others: all start with the planned ones and each round adds one), so
+ * that the extra repetitions go on alternating as the planned ones did,
+ * and subject and base take turns going first. It stops when every
+ * question there is decided, when the group has the cap of repetitions
+ * (BENCH_UD_CAP_FACTOR x the planned, at least BENCH_UD_CAP_MIN: 5 is the
+ * fewest that can give a verdict), or when the scenario's share of the
+ * budget is spent (the budget is for the whole invocation, shared as
+ * bench_until_decided_scenario says): a round starts only while some is
+ * left, so a share can be overrun by at most one round. Only those
+ * subjects get extra runs; the others at the point keep their planned
+ * ones. At several points at once (a sweep's sizes:
  * bench_until_decided_points) the rounds go round the points still
- * deciding, one round each in turn, so that a point's extra repetitions are
- * spread over the time the others take, as its planned ones are; each point
- * is decided, capped and recorded as it would be alone, and the budget is
- * spent in that order. A question with two bases (questions.h: base2) joins
- * both to its group, and its value in repetition k is over the larger of
- * the two bases' runs k.
+ * deciding, one round each in turn, so that a point's extra repetitions
+ * are spread over the time the others take, as its planned ones are; each
+ * point is decided, capped and recorded as it would be alone, and the
+ * budget is spent in that order. A question with two bases (questions.h:
+ * base2) joins both to its group, and its value in repetition k is over
+ * the larger of the two bases' runs k.
  */
 #include <math.h>
 #include <stdio.h>

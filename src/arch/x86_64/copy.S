@@ -188,10 +188,11 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * [dst, dst + n) and [src, src + n), each written as one compare and one
  * branch, since a call's branches, not its instructions, are what a loop
  * of small copies from memory not in the cache pays for (docs/copy.md,
- * "Small copies from memory not in the cache"). A failed check goes to hl__try_copy_slow
- * (../../copy.c) with rdi, rsi and rdx as they came, which sorts the call
- * out exactly (hl__user_range) and comes back to hl__try_copy_checked, or
- * returns n. rax = the offset of hl__try_thread_tops (arch.h) from %fs.
+ * "Small copies from memory not in the cache"). A failed check goes to
+ * hl__try_copy_slow (../../copy.c) with rdi, rsi and rdx as they came,
+ * which sorts the call out exactly (hl__user_range) and comes back to
+ * hl__try_copy_checked, or returns n. rax = the offset of
+ * hl__try_thread_tops (arch.h) from %fs.
  *
  * COPY_SMALL_CHECK, for n <= 2w (the entry's direct_max: arch.h): dst | src
  * below the thread's small_top, top - 2w + 1. Each pointer is at most
