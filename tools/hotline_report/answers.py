@@ -10,13 +10,15 @@ that has the figures.  These are the pieces they are written with:
   most(results, m, limit)            the highest thread count with subject and base
   pair_row(m, doc, a, b, threshold, higher, where)   a row from two results run side by side
   first_row(docs, fn)                the first doc's row that is not None
-  sized_row(m, doc, scenario, llc)   a sized scenario's criterion (zero, copy), at each size
+  sized_row(m, doc, scenario, llc)   a sized scenario's criterion (zero, copy), at each size;
+                                     where it does not hold, whether a variant would have
   SHORT               a verdict in the few words of a note
 
 It sits beneath summary.py and the scenario modules so that neither imports the other.
 """
 
 from . import criteria, fmt, machine_state, stats
+from .facts import Facts
 from .which_machine import find_result
 
 SHORT = {stats.HOLDS: "hold", stats.DOES_NOT_HOLD: "do not hold", stats.CANNOT_TELL: "cannot tell",
@@ -92,7 +94,60 @@ def sized_row(m, doc, scenario, llc):
     where = f"at {fmt.size_exact(point.size)}"
     if len(criteria.modes_of(crit)) > 1:
         where += f", {point.mode}"
+    if verdict == stats.DOES_NOT_HOLD and not ns:
+        notes += _variants_notes(doc, scenario, rs, crit,
+                                 [p for p, c in comps if c.verdict == verdict])
     return Row(m, doc, worst, verdict, notes, ns=ns, where=where)
+
+
+def _variants_notes(doc, scenario, rs, crit, failing):
+    """Whether the plan or the machine failed: at each size of FAILING (the Points where
+    ratio criterion CRIT does not hold), the best of the subject's variants (facts
+    "variant_of") against the same base in the same repetitions.  One note; [] when the
+    subject has no variants measured there."""
+    facts = Facts(doc, scenario)
+    variants = [s for s in facts.names() if facts.variant_of(s) == crit["subject"]]
+    at = {(p.size, p.mode): p for p in failing}
+    best = {}
+    idx = criteria.zero_index(rs, crit.get("scenario", criteria.ZERO))
+    for v in variants:
+        for k in at:
+            p = criteria.zero_point_at(idx, crit, v, *k)
+            if p is not None and p.values:
+                c = stats.Comparison(p.values, crit["factor"])
+                if k not in best or c.median > best[k][1].median:
+                    best[k] = (v, c)
+    if not best:
+        return []
+    modes = len({k[1] for k in at}) > 1
+
+    def where(k):
+        return fmt.size_exact(k[0]) + (f" {k[1]}" if modes else "")
+
+    def shown(k):
+        v, c = best[k]
+        s = f"{v} {fmt.ratio(c.median)}"
+        return s + (f" [{fmt.ratio(c.lo)}, {fmt.ratio(c.hi)}]" if c.lo is not None else "")
+
+    keys = sorted(best)
+    short = [k for k in keys if best[k][1].verdict == stats.DOES_NOT_HOLD]
+    could = [k for k in keys if k not in short]
+    out = []
+    if short:
+        worst = min(short, key=lambda k: best[k][1].median)
+        head = f"no variant of {crit['subject']} reaches {crit['factor']:g}x there either"
+        out.append(f"{head} (the best: {shown(worst)})" if len(at) == 1 else
+                   f"{head} at {len(short)} of {fmt.plural(len(at), 'size')} (at worst: "
+                   f"{shown(worst)} at {where(worst)})")
+    for k in could:
+        v, c = best[k]
+        out.append(f"at {where(k)}, {shown(k)} holds: the plan's choice falls short"
+                   if c.verdict == stats.HOLDS else
+                   f"at {where(k)}, the best variant is {shown(k)}: cannot tell whether it "
+                   "would hold")
+    if len(keys) < len(at):
+        out.append(f"{fmt.plural(len(at) - len(keys), 'size')} without variants measured")
+    return ["; ".join(out)] if out else []
 
 
 def _geomean(m, doc, crit, rs, llc):

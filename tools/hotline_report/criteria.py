@@ -549,6 +549,18 @@ def zero_points(results, c, llc=None, subject=None):
     return points, " and ".join(scopes) + notes[0], None
 
 
+def zero_point_at(results, c, subject, size, mode):
+    """The Point of criterion C with SUBJECT in place of C's at one SIZE and MODE, whatever
+    sizes C lists; None when the file lacks the subject or a base there."""
+    idx = results if isinstance(results, dict) else \
+        zero_index(results, c.get("scenario", ZERO))
+    a = idx.get((subject, mode, size))
+    bases = [idx.get((b, mode, size)) for b in bases_of(c)]
+    if a is None or None in bases:
+        return None
+    return _zero_point(c, a, bases, mode)
+
+
 def common_names(items):
     """"a", "a and b", "a, b and c"."""
     items = list(items)
