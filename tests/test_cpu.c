@@ -13,6 +13,12 @@
  * HOTLINE_EXPECT_LSE=0 or 1 (make test-arm64 sets it per qemu CPU model):
  * hl_cpu()->lse must be exactly that. On arm64, hl_zero_variant() must name
  * one of the arm64 variants.
+ *
+ * x86-64 under qemu-user (HOTLINE_TARGET_RUN set: make test-x86-amd)
+ * /proc/cpuinfo is the host's, not the emulated CPU's; there
+ * HOTLINE_EXPECT_X86="VENDOR FAMILY MODEL FLAG..." (hex family and model)
+ * says what the model is, and the vendor, family, model and the six flags
+ * erms, fsrm, avx2, avx512f, avx512vl and avx512bw must be exactly that.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -288,8 +294,8 @@ static void zero_variant_is_one_of_this_architecture(void **state)
 	}
 }
 
-/* x86-64: erms, fsrm, avx2, avx512f, avx512vl, avx512bw: exactly what the kernel lists. */
-static void x86_flags_match_proc_cpuinfo(const struct hl_cpu *c, const char *flags)
+/* x86-64: erms, fsrm, avx2, avx512f, avx512vl, avx512bw: exactly the words of FLAGS (WHOSE). */
+static void x86_flags_match(const struct hl_cpu *c, const char *flags, const char *whose)
 {
 	static const char *const names[] = {"erms",    "fsrm",	   "avx2",
 					    "avx512f", "avx512vl", "avx512bw"};
@@ -300,8 +306,8 @@ static void x86_flags_match_proc_cpuinfo(const struct hl_cpu *c, const char *fla
 		bool listed = has_word(flags, names[i]);
 
 		if (listed != values[i]) {
-			print_error("%s: hl_cpu says %d, /proc/cpuinfo %s it\n", names[i],
-				    values[i], listed ? "lists" : "does not list");
+			print_error("%s: hl_cpu says %d, %s %s it\n", names[i], values[i], whose,
+				    listed ? "lists" : "does not list");
 			mismatches++;
 		}
 	}
@@ -349,16 +355,46 @@ static void arm64_flags_match_hwcap(const struct hl_cpu *c)
 		fail_msg("hl_cpu()->lse is %d, /proc/cpuinfo Features:%s", c->lse, features);
 }
 
+/*
+ * x86-64 under qemu-user: hl_cpu against HOTLINE_EXPECT_X86 ("AuthenticAMD 19 1
+ * erms avx2": vendor, display family and model in hex, then the flags of
+ * x86_flags_match that are true). Unset: not compared.
+ */
+static void x86_emulated_cpu_is_the_model_asked_for(const struct hl_cpu *c)
+{
+	const char *want = getenv("HOTLINE_EXPECT_X86");
+	char vendor[32], flags[256] = "";
+	unsigned int family, model;
+	int used = 0;
+
+	if (!want || !*want) {
+		print_message("under emulation and HOTLINE_EXPECT_X86 unset: flags not compared\n");
+		return;
+	}
+	if (sscanf(want, "%31s %x %x %n", vendor, &family, &model, &used) != 3)
+		fail_msg("HOTLINE_EXPECT_X86='%s': expected 'VENDOR FAMILY MODEL FLAG...'", want);
+	snprintf(flags, sizeof(flags), " %s ", want + used);
+	print_message("emulated: %s family %#x model %#x; expected %s\n", c->vendor, c->family,
+		      c->model_id, want);
+	if (strcmp(c->vendor, vendor) != 0 || c->family != family || c->model_id != model)
+		fail_msg("hl_cpu: %s family %#x model %#x; HOTLINE_EXPECT_X86 says %s %#x %#x",
+			 c->vendor, c->family, c->model_id, vendor, family, model);
+	x86_flags_match(c, flags, "HOTLINE_EXPECT_X86");
+}
+
 static void flags_agree_with_what_the_kernel_reports(void **state)
 {
 	const struct hl_cpu *c = hl_cpu();
 	const char *flags = cpuinfo_line("flags");
+	const char *run = getenv("HOTLINE_TARGET_RUN");
 
 	(void)state;
-	if (is_x86_64_build()) {
+	if (is_x86_64_build() && run && *run) {
+		x86_emulated_cpu_is_the_model_asked_for(c);
+	} else if (is_x86_64_build()) {
 		if (!flags)
 			fail_msg("cannot read the flags line of /proc/cpuinfo");
-		x86_flags_match_proc_cpuinfo(c, flags);
+		x86_flags_match(c, flags, "/proc/cpuinfo");
 		x86_flags_listed_in_proc_cpuinfo_are_reported(c, flags);
 	} else if (is_aarch64_build()) {
 		arm64_flags_match_hwcap(c);

@@ -897,11 +897,16 @@ static void run_both(const char *scenario)
 	}
 #define CHILD_TEST(name, scenario) CHILD_TEST_UNLESS(name, scenario, false)
 
-/* x86-64 only (where such faults exist), and only where the hidden check can be reached. */
+/*
+ * x86-64 only (where such faults exist), only where the hidden check can be
+ * reached, and not under qemu-user (make test-x86-amd), which reports a
+ * non-canonical access as SEGV_MAPERR at address 0 where Linux gives
+ * SI_KERNEL: the fault this test is about does not happen there.
+ */
 #ifdef TEST_SHARED_LIBRARY
 #define NO_GP_TEST true
 #else
-#define NO_GP_TEST (strcmp(hl_cpu()->arch, "x86_64") != 0)
+#define NO_GP_TEST (strcmp(hl_cpu()->arch, "x86_64") != 0 || emulated())
 #endif
 
 CHILD_TEST(wrapping_and_outside_ranges_write_nothing_and_return_n, "ranges")
