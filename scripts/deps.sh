@@ -1,7 +1,7 @@
 #!/bin/sh
 # Make sure the Debian packages a make target needs are present.
 #
-#   scripts/deps.sh test|bench|arm64|deb|verify|all
+#   scripts/deps.sh test|bench|arm64|x86emu|deb|verify|all
 #
 # As root, missing packages are installed with apt-get (after one
 # 'apt-get update' if the first attempt fails). Otherwise the exact
@@ -11,6 +11,9 @@
 # the target's libraries as Debian multiarch packages (name:arm64), for which
 # dpkg must know the arm64 architecture: the script adds it (root) and
 # refreshes apt's lists once.
+#
+# x86emu (make test-x86-amd): what test needs, and qemu-user, which runs the
+# suite as another x86-64 CPU.
 #
 # help2man is in every set: the build writes the tools' man pages from
 # their --help (man/CMakeLists.txt). man-db renders them in the install test;
@@ -27,10 +30,11 @@ case "${1:-all}" in
 test)  pkgs="$common g++ clang libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db systemtap-sdt-dev bpftrace" ;;
 bench) pkgs="$common" ;;
 arm64) pkgs="$common gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-user libc6:arm64 libstdc++6:arm64 libcmocka-dev:arm64 libjansson-dev:arm64 libhwloc-dev:arm64" ;;
+x86emu) pkgs="$common g++ clang libcmocka-dev valgrind clang-format man-db systemtap-sdt-dev bpftrace qemu-user" ;;
 deb)   pkgs="$common g++ libcmocka-dev man-db dpkg-dev fakeroot lintian" ;;
 verify) pkgs="make g++ clang llvm llvm-dev libffi-dev zlib1g-dev libedit-dev autoconf automake" ;;
 all)   pkgs="$common g++ clang libcmocka-dev libasan8 libubsan1 libtsan2 valgrind clang-format man-db dpkg-dev fakeroot lintian systemtap-sdt-dev bpftrace" ;;
-*)     echo "deps.sh: unknown set '$1' (expected test, bench, arm64, deb, verify or all)" >&2; exit 2 ;;
+*)     echo "deps.sh: unknown set '$1' (expected test, bench, arm64, x86emu, deb, verify or all)" >&2; exit 2 ;;
 esac
 
 missing=""
