@@ -107,7 +107,7 @@ def _variants_notes(doc, scenario, rs, crit, failing):
     subject has no variants measured there."""
     facts = Facts(doc, scenario)
     variants = [s for s in facts.names() if facts.variant_of(s) == crit["subject"]]
-    at = {(p.size, p.mode): p for p in failing}
+    at = {(p.size, p.mode) for p in failing}
     best = {}
     idx = criteria.zero_index(rs, crit.get("scenario", criteria.ZERO))
     for v in variants:
@@ -140,9 +140,8 @@ def _variants_notes(doc, scenario, rs, crit, failing):
                    f"{head} at {len(short)} of {fmt.plural(len(at), 'size')} (at worst: "
                    f"{shown(worst)} at {where(worst)})")
     for k in could:
-        v, c = best[k]
         out.append(f"at {where(k)}, {shown(k)} holds: the plan's choice falls short"
-                   if c.verdict == stats.HOLDS else
+                   if best[k][1].verdict == stats.HOLDS else
                    f"at {where(k)}, the best variant is {shown(k)}: cannot tell whether it "
                    "would hold")
     if len(keys) < len(at):
