@@ -48,11 +48,12 @@ SAN_ENV := ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 
 # make test-arm64: qemu's CPU models, one with LSE atomics (and, from qemu 8.2
 # on, MOPS) and one plain ARMv8.0; and HOTLINE_TEST_SCALE, the one knob by
-# which the stress tests divide their iteration counts under emulation.
+# which the stress tests divide their iteration counts under emulation (under
+# either emulator: make test-x86-amd's CTest is QEMU_CTEST too).
 ARM64_LSE_CPU   ?= max
 ARM64_V80_CPU   ?= cortex-a57
 ARM64_TEST_SCALE ?= 8
-ARM64_CTEST = HOTLINE_TEST_SCALE=$(ARM64_TEST_SCALE) $(CTEST) --output-on-failure -j$(JOBS)
+QEMU_CTEST = HOTLINE_TEST_SCALE=$(ARM64_TEST_SCALE) $(CTEST) --output-on-failure -j$(JOBS)
 
 # make test-x86-amd: the qemu CPU model, and what test_cpu must then find
 # (vendor, hex family and model, the flags that are true; TCG in qemu 7.2 has
@@ -61,7 +62,6 @@ ARM64_CTEST = HOTLINE_TEST_SCALE=$(ARM64_TEST_SCALE) $(CTEST) --output-on-failur
 # (16n + 8), and gcc's aligned SSE stores to the stack then fault.
 X86_AMD_CPU    ?= max,vendor=AuthenticAMD,family=25,model=1
 X86_AMD_EXPECT ?= AuthenticAMD 19 1 erms avx2
-X86EMU_CTEST = HOTLINE_TEST_SCALE=$(ARM64_TEST_SCALE) $(CTEST) --output-on-failure -j$(JOBS)
 .PHONY: all build test test-release test-asan test-tsan test-arm64 test-arm64-lse \
 	test-arm64-v80 build-arm64 test-x86-amd build-x86-amd bench bench-quick install deb \
 	test-deb verify clean
@@ -108,10 +108,10 @@ test-arm64: test-arm64-lse test-arm64-v80
 	@echo "make test-arm64: both CPU models passed"
 
 test-arm64-lse: build-arm64
-	cd build-arm64 && HOTLINE_QEMU_CPU=$(ARM64_LSE_CPU) HOTLINE_EXPECT_LSE=1 $(ARM64_CTEST)
+	cd build-arm64 && HOTLINE_QEMU_CPU=$(ARM64_LSE_CPU) HOTLINE_EXPECT_LSE=1 $(QEMU_CTEST)
 
 test-arm64-v80: build-arm64
-	cd build-arm64 && HOTLINE_QEMU_CPU=$(ARM64_V80_CPU) HOTLINE_EXPECT_LSE=0 $(ARM64_CTEST)
+	cd build-arm64 && HOTLINE_QEMU_CPU=$(ARM64_V80_CPU) HOTLINE_EXPECT_LSE=0 $(QEMU_CTEST)
 
 # hotline-sim's operations per run: about 20 s for the three sweeps here
 # (make bench), 10 s in bench-quick. The sweeps' list is in scripts/sim-sweep.sh;
@@ -133,7 +133,7 @@ build-x86-amd:
 
 test-x86-amd: build-x86-amd
 	cd build-x86-amd && HOTLINE_QEMU_CPU=$(X86_AMD_CPU) \
-		HOTLINE_EXPECT_X86="$(X86_AMD_EXPECT)" $(X86EMU_CTEST)
+		HOTLINE_EXPECT_X86="$(X86_AMD_EXPECT)" $(QEMU_CTEST)
 
 bench: BENCH_FLAGS = --until-decided=$(UNTIL_DECIDED)
 bench-quick: BENCH_FLAGS = --quick

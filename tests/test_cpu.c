@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "support/child.h"
 #include "support/run_tests.h"
 #include "support/watchdog.h"
 
@@ -386,10 +387,9 @@ static void flags_agree_with_what_the_kernel_reports(void **state)
 {
 	const struct hl_cpu *c = hl_cpu();
 	const char *flags = cpuinfo_line("flags");
-	const char *run = getenv("HOTLINE_TARGET_RUN");
 
 	(void)state;
-	if (is_x86_64_build() && run && *run) {
+	if (is_x86_64_build() && emulated()) {
 		x86_emulated_cpu_is_the_model_asked_for(c);
 	} else if (is_x86_64_build()) {
 		if (!flags)

@@ -243,9 +243,7 @@ static int fork_with_waiters(int generations)
 
 static void skip_under_emulation(void)
 {
-	const char *run = getenv("HOTLINE_TARGET_RUN");
-
-	if (run && *run)
+	if (emulated())
 		skip();
 }
 

@@ -861,14 +861,6 @@ static int run_child(const char *scenario)
 	return status;
 }
 
-/* Whether this program runs under an emulator (HOTLINE_TARGET_RUN, make test-arm64). */
-static bool emulated(void)
-{
-	const char *run = getenv("HOTLINE_TARGET_RUN");
-
-	return run && *run;
-}
-
 /* The scenario, then the same in copy mode: each must exit 0. */
 static void run_both(const char *scenario)
 {

@@ -43,16 +43,10 @@
 
 #include <hotline/zero.h>
 
+#include "support/child.h"
+
 /* Hidden in the shared library; the tests link the static one. */
 uintptr_t hl__user_top(void);
-
-/* Under qemu-user (make test-arm64 sets HOTLINE_TARGET_RUN for every test). */
-static bool emulated(void)
-{
-	const char *run = getenv("HOTLINE_TARGET_RUN");
-
-	return run && *run;
-}
 
 /* One page at exactly addr, by system call (no interceptor between): its address, or -errno. */
 static long map_exactly(uintptr_t addr, int prot)

@@ -35,6 +35,13 @@ static void read_to_end(int fd, char *buf, size_t size)
 	close(fd);
 }
 
+bool emulated(void)
+{
+	const char *run = getenv("HOTLINE_TARGET_RUN");
+
+	return run && *run;
+}
+
 /*
  * Replace this process by this program with argv[1...] (argv[0] is a name for
  * it): directly, or, when HOTLINE_TARGET_RUN is set and not empty, through
@@ -48,7 +55,7 @@ static void exec_self(char *const argv[])
 	int n = 0, argc = 0;
 	ssize_t len;
 
-	if (!run || !*run) {
+	if (!emulated()) {
 		execv("/proc/self/exe", argv);
 		return;
 	}

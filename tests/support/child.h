@@ -24,6 +24,9 @@
  * into a struct child_output: its status, its stdout and stderr (each cut
  * to fit) and how many lines stderr has.
  *
+ * emulated() is whether this program runs under an emulator: HOTLINE_TARGET_RUN
+ * set and not empty (make test-arm64, make test-x86-amd).
+ *
  * describe_status(status, buf, size) says what a waitpid() status means
  * ("exited with 3", "was killed by signal 11 (Segmentation fault)") and
  * returns buf.
@@ -31,7 +34,10 @@
 #ifndef HOTLINE_TESTS_SUPPORT_CHILD_H
 #define HOTLINE_TESTS_SUPPORT_CHILD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+bool emulated(void);
 
 int run_self_child(const char *scenario, const char *env_name, const char *env_value, char *out,
 		   size_t out_size, char *err, size_t err_size);

@@ -534,8 +534,7 @@ def zero_points(results, c, llc=None, subject=None):
         both = sorted(s for (subj, m, s) in idx if subj == subject and m == mode
                       and all((b, m, s) in idx for b in bases))
         sizes, words, note, gone = _zero_scope(c, both, llc)
-        pts = [_zero_point(c, idx[(subject, mode, s)], [idx[(b, mode, s)] for b in bases],
-                           mode) for s in sizes] if not gone else []
+        pts = [zero_point_at(idx, c, subject, s, mode) for s in sizes] if not gone else []
         pts = [p for p in pts if p is not None]
         if not pts:
             if i == 0:
