@@ -134,12 +134,18 @@ static inline int hl__refcount_wrap_sub(int a, int b)
  * True unless old is a valid count (1..INT_MAX) that i >= 0 keeps valid, i.e.
  * old <= 0 || old + i < 0 in wrapping arithmetic, or i is negative (misuse).
  * For i >= 0 it is one unsigned compare: 1 <= old <= INT_MAX - i.
+ *
+ * The tests are joined with |, not ||, here and in the other conditions that
+ * hl_unlikely() wraps: with ||, even with an operand that folds to false,
+ * GCC 12 lays a loop of increments out with its back edge a jmp to the exit
+ * test at the top, which costs time beside a locked instruction
+ * (docs/refcount.md, "Cost").
  */
 static inline bool hl__refcount_add_bad(int old, int i)
 {
-	return HL__CAST(unsigned int, old) - 1u >=
-		       HL__CAST(unsigned int, INT_MAX) - HL__CAST(unsigned int, i) ||
-	       i < 0;
+	return (HL__CAST(unsigned int, old) - 1u >=
+		HL__CAST(unsigned int, INT_MAX) - HL__CAST(unsigned int, i)) |
+	       (i < 0);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(HL_TSAN) && !defined(HL_VERIFY)
@@ -170,7 +176,7 @@ static inline bool hl__refcount_sub_and_test_old(int i, hl_refcount_t *r)
 		hl_acquire_after_rmw(&r->refs);
 		return true;
 	}
-	if (hl_unlikely(old <= 0 || hl__refcount_wrap_sub(old, i) < 0 || i < 0))
+	if (hl_unlikely((old <= 0) | (hl__refcount_wrap_sub(old, i) < 0) | (i < 0)))
 		hl__refcount_saturate(r, HL_REFCOUNT_SUB_UAF);
 	return false;
 }

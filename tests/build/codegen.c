@@ -27,6 +27,18 @@ CG_VOID(cg_dec, hl_refcount_t, hl_refcount_dec)
 CG(bool, cg_dec_and_test, hl_refcount_t, hl_refcount_dec_and_test)
 
 /*
+ * A loop of increments, as a benchmark or a batch of gets writes one: the
+ * never-taken branch to the saturation path must leave the loop's back
+ * edge a conditional branch, not a jmp back to a test at its top.
+ */
+void cg_inc_loop(hl_refcount_t *p, unsigned long n);
+void cg_inc_loop(hl_refcount_t *p, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		hl_refcount_inc(p);
+}
+
+/*
  * rcuref: get one relaxed add, put one release subtract, each tested by one
  * branch. Before qspinlock's: cg_qspin_unlock stays last in .text, where no
  * alignment padding (Clang pads with xchg %ax,%ax) follows it into its body.
