@@ -10,9 +10,20 @@
  * atomic (the kernel found 1.00x-1.05x for the add-based refcount_t and
  * about 1.7x for the old compare-and-swap one; docs/sources.md, refcount).
  *
- * The loop is written once (rt_loop) and inlined into one small run
- * function per subject, with that subject's operations inlined into it:
- * no indirect call in the timed loop, and no direct one except in
+ * Slices: a repetition takes every subject through its whole test, but in
+ * RT_SLICES pieces per direction (up, then down), one thread running them
+ * by turns: the subjects in table order for one slice, in reverse for the
+ * next. A subject's time is the sum of its slices'. So the subjects of a
+ * repetition ran within milliseconds of each other all along, and what
+ * the host does over the repetition's seconds (other tenants, the clock)
+ * falls on each of them alike and cancels in the ratio taken within the
+ * repetition. Run one after the other for a second each, the same
+ * subjects' per-repetition ratios moved by ±10% on a shared 2-vCPU VM;
+ * in slices, by under ±1% (Intel Xeon, family 6 model 0xcf).
+ *
+ * The loops are written once (rt_up, rt_down) and inlined into two small
+ * functions per subject, with that subject's operations inlined into them:
+ * no indirect call in a timed loop, and no direct one except in
  * refcount_full, whose out-of-line functions are part of what it measures.
  */
 #include <errno.h>
@@ -40,6 +51,14 @@
  */
 #define RT_DEFAULT_COUNT (1ull << 26)
 #define RT_QUICK_COUNT	 (1ull << 24)
+/*
+ * Slices per direction: at the default count, 2^20 operations (about
+ * 10 ms) each, so that two subjects' slices are close in time; timing one
+ * (two clock reads and a call) costs under 0.01% of it.
+ */
+#define RT_SLICES 64
+/* Fewer where a slice would be shorter than this (a small --count): 1 at most. */
+#define RT_SLICE_MIN (1ull << 14)
 
 /* The counter under test, whichever kind, alone on its cache line. */
 union rt_counter {
@@ -48,9 +67,17 @@ union rt_counter {
 	struct refcount_full full;
 };
 
+/*
+ * One subject in a repetition: its counter, alone on its cache line (the
+ * line after it holds the sums, which change between slices only), and
+ * its slices summed.
+ */
 struct rt_state {
 	_Alignas(64) union rt_counter ctr;
-	_Alignas(64) uint64_t count;
+	_Alignas(64) uint64_t ns, cycles; /* over its slices */
+	uint64_t ops;			  /* operations done */
+	uint64_t downs;			  /* decrement-and-tests done */
+	bool zero;			  /* the last of them reported zero */
 };
 
 /* ---- the subjects' operations ------------------------------------------- */
@@ -123,94 +150,74 @@ static inline bool full_inline_dec_and_test(union rt_counter *c)
 	return refcount_full_dec_and_test(&c->full);
 }
 
-/* ---- the measurement loop, once ----------------------------------------- */
+/* ---- the measurement loops, once ------------------------------------- */
 
-static bench_always_inline void rt_loop(struct bench_worker *w, void (*set_one)(union rt_counter *),
-					void (*inc)(union rt_counter *),
-					bool (*dec_and_test)(union rt_counter *))
+/* n increments. */
+static bench_always_inline void rt_up(union rt_counter *c, uint64_t n,
+				      void (*inc)(union rt_counter *))
 {
-	struct rt_state *st = w->state;
-	union rt_counter *c = &st->ctr;
-	const uint64_t count = st->count;
-	uint64_t i;
-
-	set_one(c);
-	for (i = 1; i < count; i++)
+	for (uint64_t i = 0; i < n; i++)
 		inc(c);
-	for (i = 1; i <= count; i++) {
-		if (dec_and_test(c))
-			break;
+}
+
+/* Up to n decrement-and-tests; stops at the first that reports zero (*zero). */
+static bench_always_inline uint64_t rt_down(union rt_counter *c, uint64_t n, bool *zero,
+					    bool (*dec_and_test)(union rt_counter *))
+{
+	for (uint64_t i = 1; i <= n; i++) {
+		if (dec_and_test(c)) {
+			*zero = true;
+			return i;
+		}
 	}
-
-	w->ops = count - 1 + (i <= count ? i : count);
-	if (i == count)
-		return;
-	w->failed = true;
-	if (i < count)
-		snprintf(w->why, sizeof(w->why),
-			 "decrement-and-test reported zero at decrement %llu of %llu",
-			 (unsigned long long)i, (unsigned long long)count);
-	else
-		snprintf(w->why, sizeof(w->why),
-			 "decrement-and-test never reported zero in %llu decrements",
-			 (unsigned long long)count);
+	return n;
 }
 
-/* One line per subject: the loop above with that subject's operations. */
-static void run_atomic(struct bench_worker *w)
-{
-	rt_loop(w, plain_set_one, plain_inc, plain_dec_and_test);
-}
+/* A subject's three steps, with its operations inlined: the subject's .extra. */
+struct rt_ops {
+	void (*set_one)(union rt_counter *c);
+	void (*up)(union rt_counter *c, uint64_t n);
+	uint64_t (*down)(union rt_counter *c, uint64_t n, bool *zero);
+};
 
-static void run_refcount(struct bench_worker *w)
-{
-	rt_loop(w, refcount_set_one, refcount_inc, refcount_dec_and_test);
-}
-
-static void run_refcount_full(struct bench_worker *w)
-{
-	rt_loop(w, full_set_one, full_inc, full_dec_and_test);
-}
-
-static void run_refcount_full_inline(struct bench_worker *w)
-{
-	rt_loop(w, full_set_one, full_inline_inc, full_inline_dec_and_test);
-}
-
-static void *rt_setup(const struct bench_params *p)
-{
-	struct rt_state *st = aligned_alloc(_Alignof(struct rt_state), sizeof(*st));
-
-	if (!st)
-		return NULL;
-	st->count = p->count;
-	atomic_init(&st->ctr.atomic, 0);
-	return st;
-}
-
-static void rt_teardown(void *state)
-{
-	free(state);
-}
-
-#define RT_SUBJECT(name_, run_, description_, ...)                                                 \
+#define RT_OPS(name, set_one_, inc_, dec_and_test_)                                                \
+	static void name##_up(union rt_counter *c, uint64_t n)                                     \
 	{                                                                                          \
-		.name = name_, .description = description_, .setup = rt_setup, .run = run_,        \
-		.teardown = rt_teardown, .facts = {__VA_ARGS__},                                   \
+		rt_up(c, n, inc_);                                                                 \
+	}                                                                                          \
+	static uint64_t name##_down(union rt_counter *c, uint64_t n, bool *zero)                   \
+	{                                                                                          \
+		return rt_down(c, n, zero, dec_and_test_);                                         \
+	}                                                                                          \
+	static const struct rt_ops name = {set_one_, name##_up, name##_down}
+
+RT_OPS(rt_atomic, plain_set_one, plain_inc, plain_dec_and_test);
+RT_OPS(rt_refcount, refcount_set_one, refcount_inc, refcount_dec_and_test);
+RT_OPS(rt_refcount_full, full_set_one, full_inc, full_dec_and_test);
+RT_OPS(rt_refcount_full_inline, full_set_one, full_inline_inc, full_inline_dec_and_test);
+
+/*
+ * The subjects run together, in one thread (rt_run_all): each has its
+ * steps (.extra) and no run function of its own.
+ */
+#define RT_SUBJECT(name_, ops_, description_, ...)                                                 \
+	{                                                                                          \
+		.name = name_, .description = description_, .extra = &(ops_),                      \
+		.facts = {__VA_ARGS__},                                                            \
 	}
 
 /* Every ratio is taken against RT_BASELINE (in the same repetition). */
 static const struct bench_subject rt_subjects[] = {
-	RT_SUBJECT(RT_BASELINE, run_atomic,
+	RT_SUBJECT(RT_BASELINE, rt_atomic,
 		   "C11 atomic_int: relaxed fetch_add; release fetch_sub, acquire at zero",
 		   .kind = SUBJECT_ATOMIC),
-	RT_SUBJECT("refcount", run_refcount,
+	RT_SUBJECT("refcount", rt_refcount,
 		   "hotline hl_refcount_inc / hl_refcount_dec_and_test (atomic add + check)",
 		   .kind = SUBJECT_ATOMIC, .baseline = RT_BASELINE, .library = true),
-	RT_SUBJECT("refcount_full", run_refcount_full,
+	RT_SUBJECT("refcount_full", rt_refcount_full,
 		   "pre-2019 REFCOUNT_FULL: saturating cmpxchg loop, out of line as in the kernel",
 		   .kind = SUBJECT_CAS_LOOP, .baseline = RT_BASELINE),
-	RT_SUBJECT("refcount_full_inline", run_refcount_full_inline,
+	RT_SUBJECT("refcount_full_inline", rt_refcount_full_inline,
 		   "the same cmpxchg loop inlined: the loop's cost without the call",
 		   .kind = SUBJECT_CAS_LOOP, .baseline = RT_BASELINE),
 };
@@ -221,9 +228,13 @@ struct rt_ctx {
 	const struct bench_config *cfg;
 	const struct bench_subject **subjects;
 	size_t n;
-	unsigned int reps; /* planned */
-	unsigned int cap;  /* room: bench_reps_cap(reps), more with --until-decided */
-	struct bench_params params;
+	unsigned int reps;	     /* planned */
+	unsigned int cap;	     /* room: bench_reps_cap(reps), more with --until-decided */
+	struct bench_params params;  /* .sink: this context, for rt_run_all */
+	unsigned int slices;	     /* per direction: rt_slices(params.count) */
+	struct rt_state *st;	     /* [n]: the last repetition run */
+	bool *fresh;		     /* [n]: st[i] not yet added to subject i's series */
+	struct bench_run all;	     /* that repetition's run: placement, machine */
 	struct bench_series *series; /* [n] */
 	double *cycles_per_op;	     /* [n][cap] */
 	double *seconds;	     /* [n][cap] */
@@ -233,24 +244,143 @@ struct rt_ctx {
 	int cpu;		     /* where the thread ran, -1 if not pinned */
 };
 
+/* Slices per direction for count: RT_SLICES, fewer where they would be short. */
+static unsigned int rt_slices(uint64_t count)
+{
+	const uint64_t most = count / RT_SLICE_MIN;
+
+	return most >= RT_SLICES ? RT_SLICES : most ? (unsigned int)most : 1;
+}
+
+/* Slice j's share of total among slices: the remainder spread over the first ones. */
+static uint64_t rt_slice(uint64_t total, unsigned int slices, unsigned int j)
+{
+	return total / slices + (j < total % slices);
+}
+
+/*
+ * One repetition of every subject, in slices by turns (see the top): up,
+ * 1 -> COUNT in ctx->slices slices, then down, COUNT -> 0 in as many. A
+ * subject whose decrement-and-test reported zero early sits out the rest.
+ */
+static void rt_run_all(struct bench_worker *w)
+{
+	struct rt_ctx *ctx = w->state;
+	const uint64_t count = ctx->params.count;
+
+	w->ops = 0;
+	for (size_t i = 0; i < ctx->n; i++) {
+		const struct rt_ops *o = ctx->subjects[i]->extra;
+		struct rt_state *t = &ctx->st[i];
+
+		t->ns = t->cycles = t->ops = t->downs = 0;
+		t->zero = false;
+		o->set_one(&t->ctr);
+	}
+	for (unsigned int s = 0; s < 2 * ctx->slices; s++) {
+		const bool down = s >= ctx->slices;
+		const uint64_t n = rt_slice(down ? count : count - 1, ctx->slices, s % ctx->slices);
+
+		for (size_t k = 0; k < ctx->n; k++) {
+			const size_t i = s % 2 ? ctx->n - 1 - k : k;
+			const struct rt_ops *o = ctx->subjects[i]->extra;
+			struct rt_state *t = &ctx->st[i];
+			uint64_t t0, c0, done = n;
+
+			if (down && t->zero)
+				continue;
+			t0 = bench_now_ns();
+			c0 = bench_cycles();
+			if (down)
+				done = o->down(&t->ctr, n, &t->zero);
+			else
+				o->up(&t->ctr, n);
+			t->cycles += bench_cycles() - c0;
+			t->ns += bench_now_ns() - t0;
+			t->ops += done;
+			if (down)
+				t->downs += done;
+		}
+	}
+	for (size_t i = 0; i < ctx->n; i++)
+		w->ops += ctx->st[i].ops;
+}
+
+static void *rt_all_setup(const struct bench_params *p)
+{
+	return p->sink;
+}
+
+static void rt_all_teardown(void *state)
+{
+	(void)state;
+}
+
+/* What bench_measure runs for one repetition: every subject, by turns. */
+static const struct bench_subject rt_all = {
+	.name = RT_NAME,
+	.setup = rt_all_setup,
+	.run = rt_run_all,
+	.teardown = rt_all_teardown,
+};
+
+/* Run a repetition of every subject; each is fresh until rt_measure takes it. */
+static int rt_measure_all(struct rt_ctx *ctx)
+{
+	bench_run_free(&ctx->all);
+	if (bench_measure(&rt_all, &ctx->params, 1, &ctx->cfg->pin, 0, &ctx->all))
+		return 1;
+	if (ctx->all.failed) {
+		bench_error("%s: %s", RT_NAME, ctx->all.why);
+		return 1;
+	}
+	ctx->cpu = ctx->all.cpus[0];
+	for (size_t i = 0; i < ctx->n; i++)
+		ctx->fresh[i] = true;
+	return 0;
+}
+
+/*
+ * Subject i's next repetition: from the last one run, unless i has taken
+ * that already (then a new one, for all). bench_interleave asks for every
+ * subject of a repetition in turn, --until-decided for a group's, so the
+ * subjects it pairs always come from one run.
+ */
 static int rt_measure(void *arg, size_t i, unsigned int rep)
 {
 	struct rt_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->subjects[i];
+	const uint64_t count = ctx->params.count;
+	const struct rt_state *t = &ctx->st[i];
 	struct bench_run run;
 
-	if (bench_measure(s, &ctx->params, 1, &ctx->cfg->pin, 0, &run))
+	if (!ctx->fresh[i] && rt_measure_all(ctx))
 		return 1;
-	if (run.failed) {
-		bench_error("%s: %s out of sync: %s", RT_NAME, s->name, run.why);
-		bench_run_free(&run);
+	ctx->fresh[i] = false;
+	if (!t->zero || t->downs != count) {
+		if (t->zero)
+			bench_error("%s: %s out of sync: decrement-and-test reported zero at "
+				    "decrement %llu of %llu",
+				    RT_NAME, s->name, (unsigned long long)t->downs,
+				    (unsigned long long)count);
+		else
+			bench_error("%s: %s out of sync: decrement-and-test never reported zero "
+				    "in %llu decrements",
+				    RT_NAME, s->name, (unsigned long long)count);
 		return 1;
 	}
+	run = (struct bench_run){
+		.threads = 1,
+		.cpus = ctx->all.cpus,
+		.ops = (uint64_t[]){t->ops},
+		.total_ops = t->ops,
+		.elapsed_ns = (double)t->ns,
+		.cycles = t->cycles,
+		.machine = ctx->all.machine,
+	};
 	bench_series_add(&ctx->series[i], &run, 0);
 	ctx->cycles_per_op[i * ctx->cap + rep] = (double)run.cycles / (double)run.total_ops;
 	ctx->seconds[i * ctx->cap + rep] = run.elapsed_ns / 1e9;
-	ctx->cpu = run.cpus[0];
-	bench_run_free(&run);
 	return 0;
 }
 
@@ -269,8 +399,10 @@ static void rt_print(const struct rt_ctx *ctx)
 		printf("CPU %d", ctx->cpu);
 	else
 		printf("not pinned");
-	printf("), %llu ops per run, %u repetition%s\n", (unsigned long long)(2 * count - 1),
-	       ctx->reps, ctx->reps == 1 ? "" : "s");
+	printf("), %llu ops per run, %u repetition%s, the subjects by turns in %u slice%s each "
+	       "way\n",
+	       (unsigned long long)(2 * count - 1), ctx->reps, ctx->reps == 1 ? "" : "s",
+	       ctx->slices, ctx->slices == 1 ? "" : "s");
 	if (bench_until_decided_on())
 		printf("(--until-decided: more repetitions where a question cannot tell; "
 		       "config.until_decided in the JSON says which)\n");
@@ -308,6 +440,7 @@ static void rt_results(const struct rt_ctx *ctx, json_t *results)
 
 		json_object_set_new(r, "count", json_integer((json_int_t)count));
 		json_object_set_new(r, "ops", json_integer((json_int_t)(2 * count - 1)));
+		json_object_set_new(r, "slices", json_integer(ctx->slices));
 		json_object_set_new(r, "cycles_per_op",
 				    json_real(bench_median(&ctx->cycles_per_op[i * ctx->cap],
 							   ctx->series[i].n)));
@@ -352,6 +485,8 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 		.params = {.threads = 1},
 		.cpu = -1,
 	};
+	struct rt_state *st = NULL;
+	bool fresh[sizeof(rt_subjects) / sizeof(rt_subjects[0])] = {false};
 	int base[sizeof(rt_subjects) / sizeof(rt_subjects[0])];
 	unsigned int nr_ratio[sizeof(rt_subjects) / sizeof(rt_subjects[0])];
 	int ret = 1;
@@ -361,18 +496,23 @@ static int rt_run(const struct bench_scenario *sc, const struct bench_config *cf
 	if (!ctx.n)
 		return 0;
 	ctx.params.count = cfg->count ? cfg->count : cfg->quick ? RT_QUICK_COUNT : RT_DEFAULT_COUNT;
+	ctx.slices = rt_slices(ctx.params.count);
 	ctx.cap = bench_reps_cap(ctx.reps);
 	slots = ctx.n * ctx.cap;
 	ctx.series = calloc(ctx.n, sizeof(*ctx.series));
 	ctx.cycles_per_op = calloc(slots, sizeof(double));
 	ctx.seconds = calloc(slots, sizeof(double));
 	ctx.ratio = calloc(slots, sizeof(double));
-	if (!ctx.series || !ctx.cycles_per_op || !ctx.seconds || !ctx.ratio) {
+	st = aligned_alloc(_Alignof(struct rt_state), ctx.n * sizeof(*st));
+	if (!ctx.series || !ctx.cycles_per_op || !ctx.seconds || !ctx.ratio || !st) {
 		bench_error("out of memory");
 		goto out;
 	}
 	ctx.base = base;
 	ctx.nr_ratio = nr_ratio;
+	ctx.st = st;
+	ctx.fresh = fresh;
+	ctx.params.sink = &ctx;
 	for (size_t i = 0; i < ctx.n; i++) {
 		if (bench_series_init(&ctx.series[i], ctx.cap, 1))
 			goto out;
@@ -409,6 +549,8 @@ out:
 	free(ctx.cycles_per_op);
 	free(ctx.seconds);
 	free(ctx.ratio);
+	free(st);
+	bench_run_free(&ctx.all);
 	return ret;
 }
 

@@ -249,6 +249,10 @@ def check_result(r, i, count, repeat, facts):
                   f"{w}.spread: expected min/max of runs {runs}, got {spread}")
     check_type(r, "count", lambda v: v == count, str(count), w)
     check_type(r, "ops", lambda v: v == 2 * count - 1, str(2 * count - 1), w)
+    # The subjects ran by turns in slices of each direction: 64, or fewer so
+    # that none is under 2^14 operations, and at least one.
+    slices = max(1, min(64, count // (1 << 14)))
+    check_type(r, "slices", lambda v: v == slices, str(slices), w)
     check_type(r, "cycles_per_op", pos, "a positive number", w)
     check_type(r, "in_sync", lambda v: v is True, "true", w)
     # The baseline: every subject's but the baseline's own, which is its own (ratio 1.0).
