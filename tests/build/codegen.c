@@ -38,6 +38,17 @@ void cg_inc_loop(hl_refcount_t *p, unsigned long n)
 		hl_refcount_inc(p);
 }
 
+/* A get and a put per pass, as a user's loop over lookups does. */
+void cg_get_put_loop(hl_refcount_t *p, unsigned long n);
+void cg_get_put_loop(hl_refcount_t *p, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		hl_refcount_inc(p);
+		if (hl_refcount_dec_and_test(p))
+			break;
+	}
+}
+
 /*
  * rcuref: get one relaxed add, put one release subtract, each tested by one
  * branch. Before qspinlock's: cg_qspin_unlock stays last in .text, where no
