@@ -63,6 +63,20 @@ class InlineLoop(unittest.TestCase):
         self.assertIn("costs nothing measurable", text)
 
 
+class Slices(unittest.TestCase):
+    def test_slices_are_named(self):
+        from hotline_report import refcount_timing
+        text = refcount_timing.slices_says([{"subject": "atomic"},
+                                            {"subject": "refcount", "slices": 64}])
+        self.assertIn("by turns", text)
+        self.assertIn("64 slices", text)
+
+    def test_one_slice_or_none_says_nothing(self):
+        from hotline_report import refcount_timing
+        self.assertEqual(refcount_timing.slices_says([{"subject": "atomic", "slices": 1}]), "")
+        self.assertEqual(refcount_timing.slices_says([{"subject": "atomic"}]), "")
+
+
 class Calibration(unittest.TestCase):
     def test_rms_057_is_a_poor_fit(self):
         from hotline_report import manycore

@@ -146,6 +146,17 @@ def call_says(base, rf, ri):
             f"{fmt.ratio(rf)}, no slower than the inlined loop")
 
 
+def slices_says(results):
+    """How the subjects shared a repetition: the JSON's "slices" (each direction cut into
+    that many pieces, taken by turns); "" for a file without it, or one slice."""
+    n = next((r.get("slices") for r in results if is_number(r.get("slices"))), None)
+    if n is None or n <= 1:
+        return ""
+    return (f"Within each repetition the subjects ran by turns, each direction of the test "
+            f"cut into {int(n)} slices, so each ratio compares times taken milliseconds "
+            "apart.")
+
+
 def _summary(doc, results, by_label, base_name, ref, mine):
     where = "In this simulation" if doc.simulated else "On this machine"
     machine = ref["machine"]
@@ -252,9 +263,10 @@ def brief(ctx, have):
                                      "this machine: median [interval]" for n, _, _ in cols]
     name, doc, by = cols[0]
     base = next(iter(by.values()))[0]
+    how = slices_says(answers.results_of(doc, "refcount-timing"))
     L = [f"One thread, no contention: each subject's time per operation over a plain "
          f"{base}'s, the median of the per-repetition ratios with its interval, beside the "
-         "kernel's published ratio.", ""]
+         "kernel's published ratio." + (" " + how if how else ""), ""]
     L += fmt.table(head + ["published (docs/sources.md)"], rows, "l" + "r" * len(cols) + "l")
     L += [""]
     S = []
