@@ -75,9 +75,8 @@ union rt_counter {
 struct rt_state {
 	_Alignas(64) union rt_counter ctr;
 	_Alignas(64) uint64_t ns, cycles; /* over its slices */
-	uint64_t ops;			  /* operations done */
-	uint64_t downs;			  /* decrement-and-tests done */
-	bool zero;			  /* the last of them reported zero */
+	uint64_t downs; /* decrement-and-tests done (after count - 1 increments) */
+	bool zero;	/* the last of them reported zero */
 };
 
 /* ---- the subjects' operations ------------------------------------------- */
@@ -273,7 +272,7 @@ static void rt_run_all(struct bench_worker *w)
 		const struct rt_ops *o = ctx->subjects[i]->extra;
 		struct rt_state *t = &ctx->st[i];
 
-		t->ns = t->cycles = t->ops = t->downs = 0;
+		t->ns = t->cycles = t->downs = 0;
 		t->zero = false;
 		o->set_one(&t->ctr);
 	}
@@ -285,25 +284,22 @@ static void rt_run_all(struct bench_worker *w)
 			const size_t i = s % 2 ? ctx->n - 1 - k : k;
 			const struct rt_ops *o = ctx->subjects[i]->extra;
 			struct rt_state *t = &ctx->st[i];
-			uint64_t t0, c0, done = n;
+			uint64_t t0, c0;
 
 			if (down && t->zero)
 				continue;
 			t0 = bench_now_ns();
 			c0 = bench_cycles();
 			if (down)
-				done = o->down(&t->ctr, n, &t->zero);
+				t->downs += o->down(&t->ctr, n, &t->zero);
 			else
 				o->up(&t->ctr, n);
 			t->cycles += bench_cycles() - c0;
 			t->ns += bench_now_ns() - t0;
-			t->ops += done;
-			if (down)
-				t->downs += done;
 		}
 	}
 	for (size_t i = 0; i < ctx->n; i++)
-		w->ops += ctx->st[i].ops;
+		w->ops += count - 1 + ctx->st[i].downs;
 }
 
 static void *rt_all_setup(const struct bench_params *p)
@@ -369,11 +365,12 @@ static int rt_measure(void *arg, size_t i, unsigned int rep)
 				    RT_NAME, s->name, (unsigned long long)count);
 		return 1;
 	}
+	/* In sync: count - 1 increments and count decrements. */
 	run = (struct bench_run){
 		.threads = 1,
 		.cpus = ctx->all.cpus,
-		.ops = (uint64_t[]){t->ops},
-		.total_ops = t->ops,
+		.ops = (uint64_t[]){2 * count - 1},
+		.total_ops = 2 * count - 1,
 		.elapsed_ns = (double)t->ns,
 		.cycles = t->cycles,
 		.machine = ctx->all.machine,
