@@ -113,11 +113,21 @@ uintptr_t hl__try_zero_top;
 _Thread_local struct hl__try_tops hl__try_thread_tops __attribute__((tls_model("initial-exec")));
 
 /*
- * This thread passes the entry checks from now on: its tops (arch.h). The
- * top of the smallest calls only where the architecture has them
- * (hl_arch_copy_direct_max not 0). A signal handler that runs between the
- * two stores sees the first set and the second 0: its small calls take the
- * slow path, which finds the thread known and comes back.
+ * hl_try_zero's gate (arch.h): zero.c opens hl__try_zero_open_top; a thread
+ * points at it once known, and at a 0 before.
+ */
+uintptr_t hl__try_zero_open_top;
+static const uintptr_t gate_shut;
+_Thread_local const uintptr_t *hl__try_zero_gate __attribute__((tls_model("initial-exec"))) =
+	&gate_shut;
+
+/*
+ * This thread passes the entry checks from now on: its tops, and its gate
+ * (arch.h). The top of the smallest calls only where the architecture has
+ * them (hl_arch_copy_direct_max not 0). A signal handler that runs between
+ * the stores sees the first set and the later ones not: its small calls,
+ * or its hl_try_zero calls, take the slow path (or the checks behind the
+ * gate), which finds the thread known and comes back.
  */
 static void remember_thread(void)
 {
@@ -126,6 +136,7 @@ static void remember_thread(void)
 	hl__try_thread_tops.top = top;
 	if (hl_arch_copy_direct_max && top >= hl_arch_copy_direct_max)
 		hl__try_thread_tops.small_top = top - hl_arch_copy_direct_max + 1;
+	hl__try_zero_gate = &hl__try_zero_open_top;
 }
 
 uintptr_t hl__user_top(void)

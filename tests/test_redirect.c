@@ -8,7 +8,16 @@
  * The x86-64 entries compare n with direct_max before they load the
  * redirect: were it left above 0 under a forced variant, small calls would
  * run the automatic plan instead, and no result would show it.
+ *
+ * hl_try_zero's gate (arch.h) likewise: open (the end of user space) only
+ * while the redirect is NULL, shut (0) while a variant is forced; and a
+ * thread's pointer at it only once the thread is known not to block the
+ * fault signals. x86-64's entry runs its own body for any call the gate
+ * lets through: an open gate under a forced variant would run the
+ * automatic plan instead, and no result would show that either.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -31,6 +40,8 @@ extern size_t (*hl__try_copy_redirect)(void *, const void *, size_t);
 extern size_t hl__zero_redirect_direct_max, hl__try_zero_redirect_direct_max;
 extern size_t hl__try_copy_redirect_direct_max;
 extern const size_t hl_arch_zero_direct_max, hl_arch_copy_direct_max;
+extern uintptr_t hl__try_zero_open_top, hl__try_zero_top;
+extern _Thread_local const uintptr_t *hl__try_zero_gate __attribute__((tls_model("initial-exec")));
 
 struct entry {
 	const char *name;
@@ -61,6 +72,17 @@ static const struct entry zero_entries[] = {
 static const struct entry copy_entry = {
 	"hl_try_copy", try_copy_null, &hl__try_copy_redirect_direct_max, &hl_arch_copy_direct_max};
 
+/* hl_try_zero's gate as its redirect has it: open (the end of user space) while NULL, else shut. */
+static void expect_gate(const char *when)
+{
+	uintptr_t want = try_zero_null() ? hl__try_zero_top : 0;
+
+	if (hl__try_zero_open_top != want)
+		fail_msg("hl_try_zero, %s, redirect %s: gate %#jx, expected %#jx", when,
+			 try_zero_null() ? "NULL" : "set", (uintmax_t)hl__try_zero_open_top,
+			 (uintmax_t)want);
+}
+
 /* Forced: the redirect set and no size kept by the entry. */
 static void expect_forced(const struct entry *e, const char *variant)
 {
@@ -69,6 +91,8 @@ static void expect_forced(const struct entry *e, const char *variant)
 	if (*e->direct_max != 0)
 		fail_msg("%s with %s forced: sizes up to %zu still skip the redirect", e->name,
 			 variant, *e->direct_max);
+	if (e->is_null == try_zero_null && hl__try_zero_open_top != 0)
+		fail_msg("hl_try_zero with %s forced: its gate is open", variant);
 }
 
 /* Automatic: the entry's own body with its small sizes, or the redirect for all. */
@@ -79,6 +103,8 @@ static void expect_auto(const struct entry *e)
 	if (*e->direct_max != want)
 		fail_msg("%s, automatic plan, redirect %s: direct_max %zu, expected %zu", e->name,
 			 e->is_null() ? "NULL" : "set", *e->direct_max, want);
+	if (e->is_null == try_zero_null)
+		expect_gate("automatic plan");
 }
 
 /* A call of each entry, so that hl_try_zero's and hl_try_copy's handlers are in. */
@@ -142,6 +168,72 @@ static void inline_plan_keeps_the_architectures_small_sizes(void **state)
 		skip(); /* neither plan is inline on this CPU: nothing to see */
 }
 
+/* What a thread's gate reads before and after its first hl_try_zero call, and what that returned.
+ */
+struct gate_seen {
+	bool block;		 /* block SIGSEGV and SIGBUS in the thread first */
+	uintptr_t before, after; /* *hl__try_zero_gate */
+	const uintptr_t *points; /* hl__try_zero_gate after the call */
+	size_t left;
+	unsigned char buf[256];
+};
+
+static void *first_call(void *arg)
+{
+	struct gate_seen *g = arg;
+
+	if (g->block) {
+		sigset_t faults;
+
+		sigemptyset(&faults);
+		sigaddset(&faults, SIGSEGV);
+		sigaddset(&faults, SIGBUS);
+		pthread_sigmask(SIG_BLOCK, &faults, NULL);
+	}
+	g->before = *hl__try_zero_gate;
+	memset(g->buf, 0xa5, sizeof(g->buf));
+	g->left = hl_try_zero(g->buf, sizeof(g->buf));
+	g->after = *hl__try_zero_gate;
+	g->points = hl__try_zero_gate;
+	return NULL;
+}
+
+static void run_first_call(struct gate_seen *g)
+{
+	pthread_t t;
+
+	assert_int_equal(pthread_create(&t, NULL, first_call, g), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(g->left, 0);
+	for (size_t i = 0; i < sizeof(g->buf); i++)
+		if (g->buf[i])
+			fail_msg("byte %zu not cleared", i);
+}
+
+/*
+ * A new thread's gate is shut until its first call finds it does not block
+ * the fault signals, then points at hl__try_zero_open_top; a thread that
+ * blocks them keeps it shut (each of its calls unblocks them for itself on
+ * the slow path) and is still cleared for.
+ */
+static void a_thread_passes_the_gate_once_known(void **state)
+{
+	struct gate_seen open = {.block = false}, blocked = {.block = true};
+
+	(void)state;
+	call_each();
+	assert_int_equal(hl_zero_use("auto"), 0);
+	run_first_call(&open);
+	assert_int_equal(open.before, 0);
+	assert_ptr_equal(open.points, &hl__try_zero_open_top);
+	assert_int_equal(open.after, hl__try_zero_open_top);
+	run_first_call(&blocked);
+	assert_int_equal(blocked.before, 0);
+	assert_int_equal(blocked.after, 0);
+	assert_ptr_not_equal(blocked.points, &hl__try_zero_open_top);
+	expect_gate("after the threads");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +242,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(
 			forced_copy_variants_take_every_size_and_auto_takes_back_the_small),
 		cmocka_unit_test(inline_plan_keeps_the_architectures_small_sizes),
+		cmocka_unit_test(a_thread_passes_the_gate_once_known),
 	};
 
 	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_redirect", 60, 0);

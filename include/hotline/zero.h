@@ -111,7 +111,9 @@ HL_API void hl_zero(void *dst, size_t n);
  * clearing nothing, if the range wraps or leaves the user address space,
  * or if the fault handler cannot be installed (errno is then set by
  * sigaction). Thread-safe; uses the same variant as hl_zero, behind a few
- * instructions of checks (see the top of this file for the signal mask).
+ * instructions of checks (see the top of this file for the signal mask),
+ * and a few more while a variant is forced (hl_zero_use, HOTLINE_ZERO) or
+ * on an x86-64 CPU without AVX-512VL.
  */
 HL_API size_t hl_try_zero(void *dst, size_t n);
 

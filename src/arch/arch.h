@@ -150,6 +150,22 @@ size_t hl__try_zero_slow(void *dst, size_t n);
 size_t hl__try_zero_checked(void *dst, size_t n);
 
 /*
+ * hl_try_zero's gate, for an entry that checks its range and its redirect
+ * with one comparison (x86-64's): the range may end at or below what this
+ * thread's gate points to. That is hl__try_zero_open_top once fault.c has
+ * found that the thread does not block SIGSEGV/SIGBUS, and a 0 before;
+ * hl__try_zero_open_top is the end of user space while hl_try_zero's
+ * redirect is NULL and its handler is in, and 0 otherwise (zero.c). So
+ * while a variant is forced, or before the handler is in, every call goes
+ * past the gate to the entry's checks and its redirect, as it would
+ * without a gate; the gate only spares the automatic plan's calls the
+ * redirect's load, where that plan is the entry's own body. The slow path
+ * comes back to hl__try_zero_checked, which loads the redirect.
+ */
+extern uintptr_t hl__try_zero_open_top;
+extern _Thread_local const uintptr_t *hl__try_zero_gate __attribute__((tls_model("initial-exec")));
+
+/*
  * The user address space, for fault.c's search of its end: the most
  * address bits it can have on this architecture (the search starts
  * there), and the end to assume if the kernel cannot be asked.

@@ -2,20 +2,20 @@
 # zero_layout.sh - hl_zero's small sizes stay cheap (x86-64), read from the
 # disassembly, not timed (docs/zero.md, "Small sizes"): the entries of
 # hl_zero, hl_try_zero and hl_try_copy (where a call lands) start on a
-# 64-byte boundary, hl_try_zero's body (hl__try_zero_checked) follows its
-# checks with no padding, hl_try_copy reaches its small paths through its
+# 64-byte boundary, hl_try_zero's body (hl__try_zero_body) follows its
+# gate with no padding, hl_try_copy reaches its small paths through its
 # size compare and its small check with no padding, and for every
 # n in 0..63, walking hl_zero's code from its entry and hl_try_zero's from
-# its body (its checks passed) with n in %rsi and the redirect NULL (its
-# direct_max, the variable the body first compares n with, then 63:
+# its body (its gate passed) with n in %rsi and the redirect NULL (its
+# direct_max, the variable hl_zero first compares n with, then 63:
 # arch.h) to the ret:
 #  - at most two stores (what a cold buffer pays for: each store holds a
 #    store-queue entry until its line arrives);
 #  - at most one taken branch, and none for n = 1 (a cascade took up to
 #    six, then three at 1 byte: a hot loop of calls is bound by them);
 #  - nothing past the entry's first 128 bytes (two 64-byte blocks) for
-#    hl_zero, 192 (three) for hl_try_zero, whose 29 bytes of checks come
-#    first (they took a block of their own when they stood before a
+#    hl_zero, 192 (three) for hl_try_zero, whose 32 bytes of gate come
+#    first (checks took a block of their own when they stood before a
 #    64-byte boundary, the body after it: three blocks then too).
 # Prints the path of each size class.
 #   zero_layout.sh OBJDUMP LIBHOTLINE_A
@@ -81,7 +81,7 @@ for fn in hl_zero hl_try_zero hl_try_copy; do
 	fi
 done
 if insns hl_try_zero | grep -qE ' (data16|cs|nop)'; then
-	fail "padding between hl_try_zero's checks and its body"
+	fail "padding between hl_try_zero's gate and its body"
 fi
 # hl_try_copy checks its small calls after its size compare, in line: from
 # the entry to its first load (the 64-128 B path's), no padding and three
@@ -98,7 +98,7 @@ $(cat "$tmp/copy_entry")"
 fi
 [ -n "$(start_of hl__try_copy_checked)" ] || fail "hl__try_copy_checked not found in $lib"
 
-for fn in hl_zero hl__try_zero_checked; do
+for fn in hl_zero hl__try_zero_body; do
 	insns "$fn" >"$tmp/$fn"
 	start=$(awk '$1 == "start" { print $2; exit }' "$tmp/$fn")
 	if [ -z "$start" ]; then
@@ -107,7 +107,7 @@ for fn in hl_zero hl__try_zero_checked; do
 	fi
 	# Bytes are counted from the entry: hl_try_zero's, for its body.
 	case $fn in
-	hl__try_zero_checked) base=$(start_of hl_try_zero) limit=192 ;;
+	hl__try_zero_body) base=$(start_of hl_try_zero) limit=192 ;;
 	*) base=$start limit=128 ;;
 	esac
 	[ -n "$base" ] || continue

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86_64/try_checks.h - the entry checks of hl_try_zero (zero.S), written
- * as an assembler macro, included through the C preprocessor; and the
- * entry of the vector bodies (hl_try_zero's and hl_try_copy's). copy.S
+ * x86_64/try_checks.h - the checks of hl_try_zero (zero.S: those behind
+ * its gate), written as an assembler macro, included through the C
+ * preprocessor; and the entry of the vector bodies. copy.S
  * writes hl_try_copy's checks itself, one branch each (COPY_CHECKS).
  *
  * TRY_CHECKS n, slow, p: the range [p, p + n) must end at or below
@@ -12,9 +12,9 @@
  * (ja): p + n <= top with no sum that could wrap. A check that fails
  * jumps to slow with every argument register as it came; slow sorts the
  * call out and comes back just after the checks, or returns. Every
- * instruction here is paid by every call, and a hot loop of small calls
- * is bound by their number: two loads, one subtraction and two
- * compare-and-branch pairs. The variable is initial-exec: its offset from
+ * instruction here is paid by every call that comes this way, and a hot
+ * loop of small calls is bound by their number: two loads, one
+ * subtraction and two compare-and-branch pairs. The variable is initial-exec: its offset from
  * %fs comes from the GOT, or is an immediate once linked into a program.
  * rax is clobbered.
  */
@@ -31,22 +31,14 @@
 .endm
 
 /*
- * VEC_ENTRY fn, checks, redirect, checked: start a vector body (zero.S's
- * VEC_ZERO, copy.S's VEC_COPY) on a 64-byte boundary. With a redirect it
- * is a public entry point; with checked too, the checks macro runs first
- * and the label checked (where the slow path comes back) follows it with
- * no padding.
+ * VEC_ENTRY fn, redirect: start a vector body (zero.S's VEC_ZERO,
+ * copy.S's VEC_COPY) on a 64-byte boundary; with a redirect it is a
+ * public entry point.
  */
-.macro VEC_ENTRY fn, checks, redirect=, checked=
+.macro VEC_ENTRY fn, redirect=
 .ifb \redirect
 FUNC \fn
 .else
 FUNC \fn, public
-.endif
-.ifnb \checked
-	\checks
-	.globl	\checked
-	.hidden	\checked
-\checked:
 .endif
 .endm

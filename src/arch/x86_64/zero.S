@@ -261,34 +261,55 @@ ENDFUNC hl__zero_bytes_sfence
  * goes to the redirect. A call that read 0 there and then NULL in the
  * redirect (it raced zero.c's change back to the automatic plan) returns
  * to SMALL below 64 bytes.
- * A non-empty checked makes it hl_try_zero: TRY_ZERO_CHECKS, then at once
- * the label \checked and the body. The entry, where a call lands, is on a
- * 64-byte boundary, as hl_zero's is: with the checks in the line before
- * the body's boundary (the entry 29 bytes before it, so that the body lay
- * in the cache lines as hl_zero's does), every call fetched one line more,
- * and hl_try_zero ran 0.81-0.92x hl_zero from 32 B to 768 B hot on an
- * Intel Xeon (docs/zero.md, "Small sizes").
+ * A non-empty checked makes it hl_try_zero, whose entry is one gate
+ * (TRY_ZERO_GATE) and then the body straight away, at the label
+ * hl__try_zero_body, with no load of the redirect: the gate stays shut
+ * while the redirect is not NULL (zero.c, fault.c), so what passes it runs
+ * this body's automatic plan. SMALL is taken up to its fixed limit, and
+ * the redirect's check after it (three instructions and a load) is not
+ * there at all: with it, hl_try_zero ran 0.77-0.85x hl_zero at 64-128 B
+ * and 0.83-0.91x at 256 B hot on an Intel Xeon (family 6 model 0xcf);
+ * with the gate, 0.96-1.02x and 0.98-1.01x (docs/zero.md, "The gate"). A
+ * call the gate stops goes out of line, after the body, to the checks of
+ * the thread's own end of user space (TRY_ZERO_CHECKS, which send a
+ * failing call to the slow path), then to \checked: the redirect, or
+ * this body if it is NULL. The slow path comes back to \checked too. The
+ * entry, where a call lands, is on a 64-byte boundary, as hl_zero's is.
  */
 .macro VEC_ZERO fn, pfx, w, evex, auto, redirect=, checked=
-	VEC_ENTRY \fn, TRY_ZERO_CHECKS, \redirect, \checked
+.ifb \checked
+	VEC_ENTRY \fn, \redirect
 	leaq	(%rdi, %rsi), %rdx
+.else
+	FUNC \fn, public
+	TRY_ZERO_GATE 28f
+	.globl	hl__try_zero_body
+	.hidden	hl__try_zero_body
+hl__try_zero_body:
+.endif
 	xorl	%eax, %eax
 .L\fn\()_from:
 .ifb \redirect
 	cmpq	$ZERO_DIRECT_MAX, %rsi
 .else
+.ifnb \checked
+	cmpq	$ZERO_DIRECT_MAX, %rsi	/* the gate was open: the redirect is NULL */
+.else
 	cmpq	\redirect\()_direct_max(%rip), %rsi
+.endif
 .endif
 	ja	20f
 18:	SMALL	\evex
 	.balign	64	/* n >= 64: from the next 64-byte block */
 20:
 .ifnb \redirect
+.ifb \checked
 	movq	\redirect(%rip), %rax
 	testq	%rax, %rax
 	jnz	29f
 	cmpq	$ZERO_DIRECT_MAX, %rsi	/* direct_max was 0 when read, the redirect NULL */
 	jbe	18b
+.endif
 .endif
 	VZERO	\evex
 	cmpq	$(2*\w), %rsi
@@ -339,6 +360,17 @@ ENDFUNC hl__zero_bytes_sfence
 	ja	\pfx\()nontemporal
 	jmp	\pfx\()rep_stosb
 .endif
+.ifnb \checked
+28:	TRY_ZERO_CHECKS
+	.globl	\checked
+	.hidden	\checked
+\checked:
+	movq	\redirect(%rip), %rax
+	testq	%rax, %rax
+	jnz	29f
+	leaq	(%rdi, %rsi), %rdx
+	jmp	hl__try_zero_body
+.endif
 .ifnb \redirect
 29:	jmp	*%rax
 .endif
@@ -352,13 +384,32 @@ ENDFUNC \fn
 
 /*
  * TRY_ZERO_CHECKS: what hl_try_zero checks before it stores anything
- * (try_checks.h): [dst, dst + n) must end at or below this thread's end
- * of user space; else hl__try_zero_slow (../../zero.c) sorts the call out
- * and comes back to hl__try_zero_checked, just after these checks, or
- * returns n.
+ * when its gate is shut (try_checks.h): [dst, dst + n) must end at or
+ * below this thread's end of user space; else hl__try_zero_slow
+ * (../../zero.c) sorts the call out and comes back to
+ * hl__try_zero_checked, just after these checks, or returns n.
  */
 .macro TRY_ZERO_CHECKS
 	TRY_CHECKS %rsi, hl__try_zero_slow, %rdi
+.endm
+
+/*
+ * TRY_ZERO_GATE shut: hl_try_zero's entry (arch.h, hl__try_zero_gate).
+ * rdx = end = dst + n; a sum that wraps goes to the slow path, which
+ * refuses it; an end above what this thread's gate reads (the end of user
+ * space while the entry's automatic plan is in force and the thread is
+ * known, else 0) goes to shut with rdi and rsi as they came. rax is
+ * clobbered. Five instructions: the offset of the thread's pointer, the
+ * pointer, the sum (a move and an add) and one compare with memory.
+ */
+.macro TRY_ZERO_GATE shut
+	movq	hl__try_zero_gate@gottpoff(%rip), %rax
+	movq	%fs:(%rax), %rax
+	movq	%rdi, %rdx
+	addq	%rsi, %rdx
+	jc	hl__try_zero_slow
+	cmpq	(%rax), %rdx
+	ja	\shut
 .endm
 
 /*
