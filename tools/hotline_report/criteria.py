@@ -664,7 +664,8 @@ ZERO_VS_GLIBC = by_id("zero_vs_glibc")  # hl_zero against glibc, every size, hot
 ZERO_VS_GLIBC_COLD = by_id("zero_vs_glibc_cold")  # the same, cold
 ZERO_GEOMEAN = by_id("zero_geomean")  # the geometric mean over sizes of that ratio, hot
 ZERO_BANDWIDTH = by_id("zero_bandwidth")  # hl_zero against the store bandwidth limit, beyond LLC
-ZERO_VS_COPY = by_id("zero_vs_copy")  # hl_zero against a zero-page copy at listed sizes
+ZERO_VS_COPY = by_id("zero_vs_copy")  # hl_zero against a zero-page copy inside the L1 (4 KiB)
+ZERO_VS_COPY_L2 = by_id("zero_vs_copy_l2")  # the same past the L1 (1 MiB), a lower bar
 TRY_ZERO_RATIO = by_id("try_zero_ratio")  # hl_try_zero's throughput against hl_zero's, from 256 B
 TRY_ZERO_NS = by_id("try_zero_ns")  # hl_try_zero's cost over hl_zero in ns, below 256 B
 

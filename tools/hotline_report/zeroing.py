@@ -611,10 +611,11 @@ def bandwidth_sentence(z):
 def _copy_sentence(z):
     c = criteria.ZERO_VS_COPY
     a, b = c["subject"], c["base"]
+    sizes = [s for k in (c, criteria.ZERO_VS_COPY_L2) for s in k["sizes"]]
     parts = []
     for m in z.modes:
         got = z.ratios(a, b, m)
-        at = [s for s in c["sizes"] if s in got] or sorted(got)[-1:]
+        at = [s for s in sizes if s in got] or sorted(got)[-1:]
         if at:
             parts.append(names(f"{fmt.ratio(got[s])} at {fmt.size_exact(s)}" for s in at)
                          + f" with {m} buffers")
