@@ -66,10 +66,8 @@ static void publish(const struct hl_variant *chosen, bool installed)
 	hl_copy_fn fn = v ? v->try_fn : auto_plan.inline_entry ? NULL : auto_plan.try_fn;
 
 	if (installed)
-		HL_GATE_PUBLISH(&hl__try_open.copy, fn,
-				HL_REDIRECT_PUBLISH(&hl__try_copy_redirect,
-						    &hl__try_copy_redirect_direct_max, fn,
-						    hl_arch_copy_direct_max));
+		HL_REDIRECT_PUBLISH(&hl__try_copy_redirect, &hl__try_copy_redirect_direct_max, fn,
+				    hl_arch_copy_direct_max);
 }
 
 /* The code of the plan of layout l, as zero.c's plan_code. */

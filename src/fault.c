@@ -42,7 +42,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -109,29 +108,26 @@ static uintptr_t probe_user_top(void)
 /* The end of the user address space, once found; 0 before. */
 uintptr_t hl__try_zero_top;
 
-/* The assembly reads these at fixed offsets (x86_64/zero.S and copy.S, aarch64's). */
-_Static_assert(offsetof(struct hl__try_tops, small_top) == 8, "small_top at 8");
-_Static_assert(offsetof(struct hl__try_tops, gate) == 16, "gate at 16");
-_Static_assert(offsetof(struct hl__try_open, zero) == 0 && offsetof(struct hl__try_open, copy) == 8,
-	       "zero at 0, copy at 8");
+/* The armed entries' check (arch.h): hl__try_zero_top, and the top of the smallest calls, once
+ * this thread is known not to block the fault signals. */
+_Thread_local struct hl__try_tops hl__try_thread_tops __attribute__((tls_model("initial-exec")));
 
 /*
- * The armed entries' check (arch.h): hl__try_zero_top, the top of the smallest calls, and the gate
- * (hl__try_open, which zero.c and copy.c open and shut), once this thread is known not to block
- * the fault signals; before, zeros, and a gate that points at zeros.
+ * hl_try_zero's gate (arch.h): zero.c opens hl__try_zero_open_top; a thread
+ * points at it once known, and at a 0 before.
  */
-struct hl__try_open hl__try_open;
-static const struct hl__try_open gate_shut;
-_Thread_local struct hl__try_tops hl__try_thread_tops
-	__attribute__((tls_model("initial-exec"))) = {.gate = &gate_shut};
+uintptr_t hl__try_zero_open_top;
+static const uintptr_t gate_shut;
+_Thread_local const uintptr_t *hl__try_zero_gate __attribute__((tls_model("initial-exec"))) =
+	&gate_shut;
 
 /*
  * This thread passes the entry checks from now on: its tops, and its gate
  * (arch.h). The top of the smallest calls only where the architecture has
  * them (hl_arch_copy_direct_max not 0). A signal handler that runs between
  * the stores sees the first set and the later ones not: its small calls,
- * or its calls that a gate stops, take the slow path (or the checks
- * behind the gate), which finds the thread known and comes back.
+ * or its hl_try_zero calls, take the slow path (or the checks behind the
+ * gate), which finds the thread known and comes back.
  */
 static void remember_thread(void)
 {
@@ -140,7 +136,7 @@ static void remember_thread(void)
 	hl__try_thread_tops.top = top;
 	if (hl_arch_copy_direct_max && top >= hl_arch_copy_direct_max)
 		hl__try_thread_tops.small_top = top - hl_arch_copy_direct_max + 1;
-	hl__try_thread_tops.gate = &hl__try_open;
+	hl__try_zero_gate = &hl__try_zero_open_top;
 }
 
 uintptr_t hl__user_top(void)

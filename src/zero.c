@@ -70,10 +70,13 @@ static void publish(const struct hl_variant *chosen, bool installed)
 			    hl_arch_zero_direct_max);
 	if (!installed)
 		return;
-	HL_GATE_PUBLISH(&hl__try_open.zero, try_fn,
-			HL_REDIRECT_PUBLISH(&hl__try_zero_redirect,
-					    &hl__try_zero_redirect_direct_max, try_fn,
-					    hl_arch_zero_direct_max));
+	/* hl_try_zero's gate (arch.h): shut before a redirect is set, open after it is NULL. */
+	if (try_fn)
+		__atomic_store_n(&hl__try_zero_open_top, (uintptr_t)0, __ATOMIC_RELEASE);
+	HL_REDIRECT_PUBLISH(&hl__try_zero_redirect, &hl__try_zero_redirect_direct_max, try_fn,
+			    hl_arch_zero_direct_max);
+	if (!try_fn)
+		__atomic_store_n(&hl__try_zero_open_top, hl__user_top(), __ATOMIC_RELEASE);
 }
 
 /*

@@ -9,13 +9,12 @@
  * redirect: were it left above 0 under a forced variant, small calls would
  * run the automatic plan instead, and no result would show it.
  *
- * hl_try_zero's and hl_try_copy's gates (arch.h) likewise: open (the end
- * of user space) only while the entry's redirect is NULL, shut (0) while a
- * variant is forced; and a thread's pointer at them only once the thread
- * is known not to block the fault signals. x86-64's entries run their own
- * body for any call a gate lets through: an open gate under a forced
- * variant would run the automatic plan instead, and no result would show
- * that either.
+ * hl_try_zero's gate (arch.h) likewise: open (the end of user space) only
+ * while the redirect is NULL, shut (0) while a variant is forced; and a
+ * thread's pointer at it only once the thread is known not to block the
+ * fault signals. x86-64's entry runs its own body for any call the gate
+ * lets through: an open gate under a forced variant would run the
+ * automatic plan instead, and no result would show that either.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -41,24 +40,14 @@ extern size_t (*hl__try_copy_redirect)(void *, const void *, size_t);
 extern size_t hl__zero_redirect_direct_max, hl__try_zero_redirect_direct_max;
 extern size_t hl__try_copy_redirect_direct_max;
 extern const size_t hl_arch_zero_direct_max, hl_arch_copy_direct_max;
-extern uintptr_t hl__try_zero_top;
-struct hl__try_open {
-	uintptr_t zero, copy;
-};
-struct hl__try_tops {
-	uintptr_t top, small_top;
-	const struct hl__try_open *gate;
-};
-extern struct hl__try_open hl__try_open;
-extern _Thread_local struct hl__try_tops hl__try_thread_tops
-	__attribute__((tls_model("initial-exec")));
+extern uintptr_t hl__try_zero_open_top, hl__try_zero_top;
+extern _Thread_local const uintptr_t *hl__try_zero_gate __attribute__((tls_model("initial-exec")));
 
 struct entry {
 	const char *name;
 	bool (*is_null)(void);
 	size_t *direct_max;
 	const size_t *arch_max;
-	uintptr_t *gate; /* its field of hl__try_open, if it has one */
 };
 
 static bool zero_null(void)
@@ -77,22 +66,21 @@ static bool try_copy_null(void)
 }
 
 static const struct entry zero_entries[] = {
-	{"hl_zero", zero_null, &hl__zero_redirect_direct_max, &hl_arch_zero_direct_max, NULL},
-	{"hl_try_zero", try_zero_null, &hl__try_zero_redirect_direct_max, &hl_arch_zero_direct_max,
-	 &hl__try_open.zero},
+	{"hl_zero", zero_null, &hl__zero_redirect_direct_max, &hl_arch_zero_direct_max},
+	{"hl_try_zero", try_zero_null, &hl__try_zero_redirect_direct_max, &hl_arch_zero_direct_max},
 };
-static const struct entry copy_entry = {"hl_try_copy", try_copy_null,
-					&hl__try_copy_redirect_direct_max, &hl_arch_copy_direct_max,
-					&hl__try_open.copy};
+static const struct entry copy_entry = {
+	"hl_try_copy", try_copy_null, &hl__try_copy_redirect_direct_max, &hl_arch_copy_direct_max};
 
-/* An entry's gate as its redirect has it: open (the end of user space) while NULL, else shut. */
-static void expect_gate(const struct entry *e, const char *when)
+/* hl_try_zero's gate as its redirect has it: open (the end of user space) while NULL, else shut. */
+static void expect_gate(const char *when)
 {
-	uintptr_t want = e->is_null() ? hl__try_zero_top : 0;
+	uintptr_t want = try_zero_null() ? hl__try_zero_top : 0;
 
-	if (*e->gate != want)
-		fail_msg("%s, %s, redirect %s: gate %#jx, expected %#jx", e->name, when,
-			 e->is_null() ? "NULL" : "set", (uintmax_t)*e->gate, (uintmax_t)want);
+	if (hl__try_zero_open_top != want)
+		fail_msg("hl_try_zero, %s, redirect %s: gate %#jx, expected %#jx", when,
+			 try_zero_null() ? "NULL" : "set", (uintmax_t)hl__try_zero_open_top,
+			 (uintmax_t)want);
 }
 
 /* Forced: the redirect set and no size kept by the entry. */
@@ -103,8 +91,8 @@ static void expect_forced(const struct entry *e, const char *variant)
 	if (*e->direct_max != 0)
 		fail_msg("%s with %s forced: sizes up to %zu still skip the redirect", e->name,
 			 variant, *e->direct_max);
-	if (e->gate && *e->gate != 0)
-		fail_msg("%s with %s forced: its gate is open", e->name, variant);
+	if (e->is_null == try_zero_null && hl__try_zero_open_top != 0)
+		fail_msg("hl_try_zero with %s forced: its gate is open", variant);
 }
 
 /* Automatic: the entry's own body with its small sizes, or the redirect for all. */
@@ -115,8 +103,8 @@ static void expect_auto(const struct entry *e)
 	if (*e->direct_max != want)
 		fail_msg("%s, automatic plan, redirect %s: direct_max %zu, expected %zu", e->name,
 			 e->is_null() ? "NULL" : "set", *e->direct_max, want);
-	if (e->gate)
-		expect_gate(e, "automatic plan");
+	if (e->is_null == try_zero_null)
+		expect_gate("automatic plan");
 }
 
 /* A call of each entry, so that hl_try_zero's and hl_try_copy's handlers are in. */
@@ -183,9 +171,9 @@ static void inline_plan_keeps_the_architectures_small_sizes(void **state)
 /* What a thread's gate reads before and after its first hl_try_zero call, and what that returned.
  */
 struct gate_seen {
-	bool block;			   /* block SIGSEGV and SIGBUS in the thread first */
-	struct hl__try_open before, after; /* what the thread's gate reads */
-	const struct hl__try_open *points; /* the thread's gate after the call */
+	bool block;		 /* block SIGSEGV and SIGBUS in the thread first */
+	uintptr_t before, after; /* *hl__try_zero_gate */
+	const uintptr_t *points; /* hl__try_zero_gate after the call */
 	size_t left;
 	unsigned char buf[256];
 };
@@ -202,11 +190,11 @@ static void *first_call(void *arg)
 		sigaddset(&faults, SIGBUS);
 		pthread_sigmask(SIG_BLOCK, &faults, NULL);
 	}
-	g->before = *hl__try_thread_tops.gate;
+	g->before = *hl__try_zero_gate;
 	memset(g->buf, 0xa5, sizeof(g->buf));
 	g->left = hl_try_zero(g->buf, sizeof(g->buf));
-	g->after = *hl__try_thread_tops.gate;
-	g->points = hl__try_thread_tops.gate;
+	g->after = *hl__try_zero_gate;
+	g->points = hl__try_zero_gate;
 	return NULL;
 }
 
@@ -224,7 +212,7 @@ static void run_first_call(struct gate_seen *g)
 
 /*
  * A new thread's gate is shut until its first call finds it does not block
- * the fault signals, then points at hl__try_open; a thread that
+ * the fault signals, then points at hl__try_zero_open_top; a thread that
  * blocks them keeps it shut (each of its calls unblocks them for itself on
  * the slow path) and is still cleared for.
  */
@@ -236,17 +224,14 @@ static void a_thread_passes_the_gate_once_known(void **state)
 	call_each();
 	assert_int_equal(hl_zero_use("auto"), 0);
 	run_first_call(&open);
-	assert_int_equal(open.before.zero, 0);
-	assert_int_equal(open.before.copy, 0);
-	assert_ptr_equal(open.points, &hl__try_open);
-	assert_int_equal(open.after.zero, hl__try_open.zero);
+	assert_int_equal(open.before, 0);
+	assert_ptr_equal(open.points, &hl__try_zero_open_top);
+	assert_int_equal(open.after, hl__try_zero_open_top);
 	run_first_call(&blocked);
-	assert_int_equal(blocked.before.zero, 0);
-	assert_int_equal(blocked.after.zero, 0);
-	assert_int_equal(blocked.after.copy, 0);
-	assert_ptr_not_equal(blocked.points, &hl__try_open);
-	expect_gate(&zero_entries[1], "after the threads");
-	expect_gate(&copy_entry, "after the threads");
+	assert_int_equal(blocked.before, 0);
+	assert_int_equal(blocked.after, 0);
+	assert_ptr_not_equal(blocked.points, &hl__try_zero_open_top);
+	expect_gate("after the threads");
 }
 
 int main(int argc, char **argv)

@@ -105,20 +105,6 @@ extern const size_t hl_arch_zero_direct_max, hl_arch_copy_direct_max;
 	} while (0)
 
 /*
- * An entry's field of hl__try_open (below) around publish, the statement
- * that publishes its redirect fn: shut (0) before a redirect is set, open
- * (the end of user space: fault.h, hl__user_top) after it is NULL.
- */
-#define HL_GATE_PUBLISH(field, fn, publish)                                                        \
-	do {                                                                                       \
-		if (fn)                                                                            \
-			__atomic_store_n(field, (uintptr_t)0, __ATOMIC_RELEASE);                   \
-		publish;                                                                           \
-		if (!(fn))                                                                         \
-			__atomic_store_n(field, hl__user_top(), __ATOMIC_RELEASE);                 \
-	} while (0)
-
-/*
  * The fault resolution, called from the SIGSEGV/SIGBUS handler (fault.c)
  * for a kernel-raised access fault at addr: if the interrupted instruction
  * is an armed variant's load or store (in the exception table), and addr
@@ -151,38 +137,33 @@ bool hl_arch_fault_fixup(void *uc, uintptr_t addr);
  * bytes that ends at or below top. One compare of dst | src with it
  * checks both ranges of such a call (each pointer is at most their OR),
  * and nothing can wrap. 0 with top, and where the architecture has no
- * such path.
- *
- * gate serves an entry that checks its range and its redirect with one
- * comparison (x86-64's hl_try_zero, and hl_try_copy above its smallest
- * calls): the range may end at or below what the gate points to, the
- * entry's field of hl__try_open once the thread is known (with top), a
- * 0 before. A field of hl__try_open is the end of user space while that
- * entry's redirect is NULL and its handler is in, and 0 otherwise
- * (zero.c, copy.c: shut before a redirect is set, open after it is NULL).
- * So while a variant is forced, or before the handler is in, every call
- * goes past the gate to the entry's own checks and its redirect, as it
- * would without a gate; the gate spares the automatic plan's calls the
- * redirect's load, where that plan is the entry's own body. The slow path
- * comes back to hl__try_zero_checked (hl__try_copy_checked), which loads
- * the redirect.
- *
- * The struct is one TLS block: an entry reaches every field from one
- * offset, top first (the offset alone reaches it, as before).
+ * such path. The struct is one TLS block: an entry reaches both fields
+ * from one offset, top first (the offset alone reaches it, as before).
  */
-struct hl__try_open {
-	uintptr_t zero, copy;
-};
-extern struct hl__try_open hl__try_open;
 struct hl__try_tops {
 	uintptr_t top;
 	uintptr_t small_top;
-	const struct hl__try_open *gate;
 };
 extern _Thread_local struct hl__try_tops hl__try_thread_tops
 	__attribute__((tls_model("initial-exec")));
 size_t hl__try_zero_slow(void *dst, size_t n);
 size_t hl__try_zero_checked(void *dst, size_t n);
+
+/*
+ * hl_try_zero's gate, for an entry that checks its range and its redirect
+ * with one comparison (x86-64's): the range may end at or below what this
+ * thread's gate points to. That is hl__try_zero_open_top once fault.c has
+ * found that the thread does not block SIGSEGV/SIGBUS, and a 0 before;
+ * hl__try_zero_open_top is the end of user space while hl_try_zero's
+ * redirect is NULL and its handler is in, and 0 otherwise (zero.c). So
+ * while a variant is forced, or before the handler is in, every call goes
+ * past the gate to the entry's checks and its redirect, as it would
+ * without a gate; the gate only spares the automatic plan's calls the
+ * redirect's load, where that plan is the entry's own body. The slow path
+ * comes back to hl__try_zero_checked, which loads the redirect.
+ */
+extern uintptr_t hl__try_zero_open_top;
+extern _Thread_local const uintptr_t *hl__try_zero_gate __attribute__((tls_model("initial-exec")));
 
 /*
  * The user address space, for fault.c's search of its end: the most

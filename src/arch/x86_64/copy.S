@@ -199,16 +199,10 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * their OR, so both ranges end at or below top, and none wraps. rcx is
  * clobbered.
  *
- * COPY_CHECKS shut, for any n: dst | src | n | (dst + n) | (src + n) at
- * most what the thread's gate reads (arch.h, struct hl__try_tops: the
- * copy field, the end of user space while hl_try_copy's redirect is NULL
- * and the thread is known, else 0). Then no sum wrapped (dst and n are
- * below 2^63: a wrapped sum would need one of them above it) and both
- * ends are at most top. Above it the call goes to shut with the OR in rcx,
- * where the thread's own top decides (top, at %fs:(%rax)) and then the
- * redirect: what passes the gate runs the automatic plan without loading
- * the redirect, three instructions and a load fewer (docs/copy.md, "The
- * gate"). rcx and r8 are clobbered.
+ * COPY_CHECKS, for any n: dst | src | n | (dst + n) | (src + n) at most
+ * top. Then no sum wrapped (dst and n are below 2^63: a wrapped sum would
+ * need one of them above it) and both ends are at most top. rcx and r8 are
+ * clobbered.
  *
  * Both may refuse a range that lies below top, when the OR has more bits
  * set than any of its terms (pointers and ends that together set every bit
@@ -223,16 +217,15 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	jae	hl__try_copy_slow
 .endm
 
-.macro COPY_CHECKS shut
+.macro COPY_CHECKS
 	leaq	(%rdi, %rdx), %rcx
 	leaq	(%rsi, %rdx), %r8
 	orq	%rdi, %rcx
 	orq	%rsi, %r8
 	orq	%rdx, %rcx
 	orq	%r8, %rcx
-	movq	%fs:16(%rax), %r8
-	cmpq	8(%r8), %rcx
-	ja	\shut
+	cmpq	%fs:(%rax), %rcx
+	ja	hl__try_copy_slow
 .endm
 
 /*
@@ -345,11 +338,15 @@ FUNC \fn, public
 .L\fn\()_end_n:
 .ifnb \checked
 	.p2align 6
-20:	COPY_CHECKS 31f
-	xorl	%eax, %eax
+20:	COPY_CHECKS
 .endif
 21:
 .ifnb \redirect
+	movq	\redirect(%rip), %rax
+	testq	%rax, %rax
+	jnz	29f
+	cmpq	$(2*\w), %rdx		/* direct_max was 0 when read, the redirect NULL */
+	jbe	18b
 	CONST8	hl_arch_copy_direct_max, 2*\w	/* the public entry's, for arch.h */
 .endif
 	movq	%rdx, %rcx
@@ -477,14 +474,6 @@ FUNC \fn, public
 29:	jmp	*%rax
 .endif
 .ifnb \checked
-31:	cmpq	%fs:(%rax), %rcx	/* the gate shut: the thread's own top */
-	ja	hl__try_copy_slow
-32:	movq	\redirect(%rip), %rax
-	testq	%rax, %rax
-	jnz	29b
-	cmpq	$(2*\w), %rdx		/* direct_max was 0 when read, the redirect NULL */
-	jbe	18b
-	jmp	21b
 	/* Where the slow path comes back: the checks passed, whatever n. */
 	.globl	\checked
 	.hidden	\checked
@@ -492,7 +481,7 @@ FUNC \fn, public
 	xorl	%eax, %eax
 	cmpq	\redirect\()_direct_max(%rip), %rdx
 	jbe	18b
-	jmp	32b
+	jmp	21b
 .endif
 .if \evex
 	CTN	.L\fn\()_from_n, .L\fn\()_end_n, hl__copy_bytes_n

@@ -394,18 +394,17 @@ ENDFUNC \fn
 .endm
 
 /*
- * TRY_ZERO_GATE shut: hl_try_zero's entry (arch.h, struct hl__try_tops, gate).
+ * TRY_ZERO_GATE shut: hl_try_zero's entry (arch.h, hl__try_zero_gate).
  * rdx = end = dst + n; a sum that wraps goes to the slow path, which
  * refuses it; an end above what this thread's gate reads (the end of user
  * space while the entry's automatic plan is in force and the thread is
  * known, else 0) goes to shut with rdi and rsi as they came. rax is
- * clobbered. Five instructions: the offset of the thread's tops, the
- * gate's pointer among them, the sum (a move and an add) and one compare
- * with memory (the gate's zero field, at 0).
+ * clobbered. Five instructions: the offset of the thread's pointer, the
+ * pointer, the sum (a move and an add) and one compare with memory.
  */
 .macro TRY_ZERO_GATE shut
-	movq	hl__try_thread_tops@gottpoff(%rip), %rax
-	movq	%fs:16(%rax), %rax
+	movq	hl__try_zero_gate@gottpoff(%rip), %rax
+	movq	%fs:(%rax), %rax
 	movq	%rdi, %rdx
 	addq	%rsi, %rdx
 	jc	hl__try_zero_slow
