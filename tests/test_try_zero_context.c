@@ -345,7 +345,8 @@ static void copy_accepted(const char *v, const char *what, unsigned char *dst,
  */
 static void copies_at_the_end_of_user_space(const struct ranges *r, const char *v)
 {
-	static const size_t sizes[] = {1, 2, 8, 63, 64, 65, 100, 127, 128, 129, 200, 512, 4096};
+	static const size_t sizes[] = {1,   2,	 8,   63,  64,	65,  100, 127, 128,
+				       129, 200, 256, 257, 511, 512, 513, 4096};
 	unsigned char *last_end = r->last + r->page;
 	unsigned char *bit12 = r->buf + ((uintptr_t)r->buf & 4096 ? 0 : r->page);
 
