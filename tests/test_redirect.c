@@ -31,6 +31,7 @@
 #include <hotline/zero.h>
 
 #include "support/run_tests.h"
+#include "support/threads.h"
 #include "support/variants.h"
 
 /* The library's (src/arch/arch.h, src/zero.c, src/copy.c). */
@@ -202,8 +203,8 @@ static void run_first_call(struct gate_seen *g)
 {
 	pthread_t t;
 
-	assert_int_equal(pthread_create(&t, NULL, first_call, g), 0);
-	assert_int_equal(pthread_join(t, NULL), 0);
+	start_threads(&t, 1, first_call, g, 0);
+	join_threads(&t, 1);
 	assert_int_equal(g->left, 0);
 	for (size_t i = 0; i < sizeof(g->buf); i++)
 		if (g->buf[i])

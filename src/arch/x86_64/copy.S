@@ -282,11 +282,12 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * (on the Intel Xeon, family 6 model 0xcf, in one process by turns with
  * the other order: 1.02x-1.11x its speed from 600 B to 2 KiB, 0.97x-1.01x
  * from 200 B to 512 B, which run one more compare or moved). Larger: the
- * last four vectors and the first are loaded, the first stored, then a loop of four
- * unaligned loads and four aligned stores from the first w-aligned
- * destination after it, then the last four stored at the end. (Four head
- * vectors instead of one measured 0.86x glibc memcpy at 1024 B on a Zen 4:
- * the loop started later and ran an iteration the tail wrote again.)
+ * last four vectors and the first are loaded, the first stored, then a
+ * loop of four unaligned loads and four aligned stores from the first
+ * w-aligned destination after it, then the last four stored at the end.
+ * (Four head vectors instead of one measured 0.86x glibc memcpy at 1024 B
+ * on a Zen 4: the loop started later and ran an iteration the tail wrote
+ * again.)
  * auto = 1: the automatic plan. Where the plan has no alias window (Intel),
  * sizes up to hl__copy_plain_max (then vec_max) go straight to the loop,
  * one compare instead of the eight below. When the destination lies 1 to

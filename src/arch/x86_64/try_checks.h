@@ -14,9 +14,9 @@
  * call out and comes back just after the checks, or returns. Every
  * instruction here is paid by every call that comes this way, and a hot
  * loop of small calls is bound by their number: two loads, one
- * subtraction and two compare-and-branch pairs. The variable is initial-exec: its offset from
- * %fs comes from the GOT, or is an immediate once linked into a program.
- * rax is clobbered.
+ * subtraction and two compare-and-branch pairs. The variable is
+ * initial-exec: its offset from %fs comes from the GOT, or is an
+ * immediate once linked into a program. rax is clobbered.
  */
 
 /* Assembler, not C: clang-format must leave it alone. */
