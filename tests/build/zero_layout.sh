@@ -84,19 +84,86 @@ if insns hl_try_zero | grep -qE ' (data16|cs|nop)'; then
 	fail "padding between hl_try_zero's gate and its body"
 fi
 # hl_try_copy checks its small calls after its size compare, in line: from
-# the entry to its first load (the 64-128 B path's), no padding and three
-# conditional branches (direct_max, the small check, n < 64); its body for
-# the slow path (hl__try_copy_checked) is out of line.
+# the entry to its first load (the 64-128 B path's), no padding and four
+# conditional branches (direct_max, the small check, n < 64, n > 128); its
+# body for the slow path (hl__try_copy_checked) is out of line.
 insns hl_try_copy | awk '$1 != "start"' | sed '/vmovdqu64 (%rsi)/q' >"$tmp/copy_entry"
 if ! grep -q 'vmovdqu64 (%rsi)' "$tmp/copy_entry"; then
 	fail "hl_try_copy: no vector load of the 64-128 B path found"
 elif grep -qE ' (data16|cs|nop)' "$tmp/copy_entry"; then
 	fail "padding in hl_try_copy before its first load"
-elif [ "$(grep -cE ' j(a|ae|b|be|nb) ' "$tmp/copy_entry")" -ne 3 ]; then
-	fail "hl_try_copy: expected 3 conditional branches before its first load, got:
+elif [ "$(grep -cE ' j(a|ae|b|be|nb) ' "$tmp/copy_entry")" -ne 4 ]; then
+	fail "hl_try_copy: expected 4 conditional branches before its first load, got:
 $(cat "$tmp/copy_entry")"
 fi
 [ -n "$(start_of hl__try_copy_checked)" ] || fail "hl__try_copy_checked not found in $lib"
+
+# hl_try_copy from 64 to 512 B, walked from its entry with n in %rdx, the
+# redirect NULL (its direct_max, the variable the entry first compares n
+# with, is then 512: arch.h) and the small check passed: no load of the
+# redirect (nothing read from memory after direct_max: each instruction
+# of a hot loop of such copies costs 2-3%), 2, 4 or 8 vector loads and as
+# many stores, no taken branch up to 128 B and at most two above.
+insns hl_try_copy >"$tmp/copy"
+awk '
+$1 == "start" { start = $2; next }
+{ addr[NR] = $1; mn[NR] = $2; op[NR] = $3; at[$1] = NR; last = NR }
+END {
+	bad = 0
+	for (n = 64; n <= 512; n++) {
+		i = at[start]; taken = 0; loads = 0; stores = 0; reads = 0; a = -1; b = 0
+		steps = 0; path = ""; why = ""
+		while (1) {
+			if (i == "" || i > last || ++steps > 64) { why = "runs off"; break }
+			m = mn[i]; o = op[i]; path = path " " m
+			if (m == "ret") break
+			if (o ~ /\(%rip\)/ && ++reads > 2) { why = "reads " o " (the redirect?)"; break }
+			if (m ~ /^vmov/ && o ~ /\(%rsi/) loads++
+			if (m ~ /^vmov/ && o ~ /,.*\)$/) stores++
+			if (m ~ /^cmp/) {
+				if (o ~ /^\$[0-9]+,%rdx$/) {
+					v = o; sub(/^\$/, "", v); sub(/,.*/, "", v)
+					a = n; b = v + 0
+				} else if (o ~ /\(%rip\),%rdx$/) {
+					a = n; b = 512
+				} else if (o ~ /%fs:/) {
+					a = 0; b = 1 # the small check passes
+				} else { why = "compares n with " o; break }
+				i++; continue
+			}
+			if (m ~ /^j/) {
+				if (m == "jmp") t = 1
+				else if (a < 0) { why = m " before a comparison"; break }
+				else if (m == "jb") t = a < b
+				else if (m == "jae" || m == "jnb") t = a >= b
+				else if (m == "ja") t = a > b
+				else if (m == "jbe") t = a <= b
+				else { why = "cannot follow " m; break }
+				if (!t) { i++; continue }
+				taken++
+				if (!(o in at)) { why = m " leaves hl_try_copy"; break }
+				i = at[o]; continue
+			}
+			i++
+		}
+		want = n <= 128 ? 2 : n <= 256 ? 4 : 8
+		if (why != "") { printf "FAIL: hl_try_copy, n = %d: %s\n", n, why; bad = 1; continue }
+		if (loads != want || stores != want) {
+			printf "FAIL: hl_try_copy, n = %d: %d loads, %d stores, not %d\n", n, loads, stores, want
+			bad = 1
+		}
+		if (taken > (n <= 128 ? 0 : 2)) {
+			printf "FAIL: hl_try_copy, n = %d: %d taken branches\n", n, taken
+			bad = 1
+		}
+		key = loads " loads, " taken " taken:" path
+		if (!(key in first)) { first[key] = n; order[++nk] = key }
+		lastn[key] = n
+	}
+	for (k = 1; k <= nk; k++)
+		printf "hl_try_copy n = %d..%d: %s\n", first[order[k]], lastn[order[k]], order[k]
+	exit bad
+}' "$tmp/copy" || status=1
 
 for fn in hl_zero hl__try_zero_body; do
 	insns "$fn" >"$tmp/$fn"
@@ -174,7 +241,8 @@ for fn in hl_zero hl__try_zero_body; do
 done
 
 [ $status -eq 0 ] && echo "ok: hl_zero, hl_try_zero and hl_try_copy on 64-byte boundaries," \
-	"their checks unpadded (hl_try_copy's: three branches to its first load);" \
+	"their checks unpadded (hl_try_copy's: four branches to its first load;" \
+	"64-512 B without its redirect);" \
 	"n < 64 takes at most two stores and one taken branch" \
 	"(n = 1: none) in the entry's first 128 bytes (hl_try_zero: 192)"
 exit $status

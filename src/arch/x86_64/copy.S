@@ -194,8 +194,8 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * hl__try_copy_checked, or returns n. rax = the offset of
  * hl__try_thread_tops (arch.h) from %fs.
  *
- * COPY_SMALL_CHECK, for n <= 2w (the entry's direct_max: arch.h): dst | src
- * below the thread's small_top, top - 2w + 1. Each pointer is at most
+ * COPY_SMALL_CHECK, for n <= 8w (the entry's direct_max: arch.h): dst | src
+ * below the thread's small_top, top - 8w + 1. Each pointer is at most
  * their OR, so both ranges end at or below top, and none wraps. rcx is
  * clobbered.
  *
@@ -274,10 +274,11 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * n < 64: CSMALL; n <= 2w: two loads then two stores, the second pair
  * ending at the end, reached with no taken branch (the smallest size of a
  * copy that has to keep up with memcpy's speed; CSMALL, below 64 bytes,
- * must only keep within 2 ns of it, and pays one taken branch for it).
- * Up to 2w the paths keep n in rdx (CTN: two instructions fewer); above,
- * rcx = n and rdx = dst_end, as the file's protocol says.
- * n <= 4w: four; n <= 8w: eight, the compare with 8w made first, so
+ * must only keep within 2 ns of it, and pays one taken branch for it);
+ * n <= 4w: four; n <= 8w: eight, all loads before the first store. Up to
+ * 8w the paths keep n in rdx (CTN: two instructions fewer); above, rcx = n
+ * and rdx = dst_end, as the file's protocol says. The compare with 8w
+ * comes first, at the entry (the public entry's is its direct_max), so
  * that larger sizes reach the loop by one taken branch where they took two
  * (on the Intel Xeon, family 6 model 0xcf, in one process by turns with
  * the other order: 1.02x-1.11x its speed from 600 B to 2 KiB, 0.97x-1.01x
@@ -303,13 +304,20 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * buffers ran 0.78-0.92x glibc from 6 to 24 KiB on an Intel Xeon), and above
  * hl__copy_rep_max jumps to the streaming variant. redirect and
  * checked: the public entry (hl_try_copy), as VEC_ZERO's; only sizes
- * above \redirect_direct_max (arch.h: 2w while the redirect is NULL, 0
+ * above \redirect_direct_max (arch.h: 8w while the redirect is NULL, 0
  * while it is not) load the redirect. Its checks come after that compare:
  * up to direct_max COPY_SMALL_CHECK, in line (two branches before the
  * small paths, where the checks first and the compare after them took
  * four); above it COPY_CHECKS, on the next 64-byte boundary after the
  * small paths, reached by the one taken branch those sizes took before
  * too. The slow path comes back to \checked, out of line at the end.
+ * (direct_max was 2w, and 129-512 B went through COPY_CHECKS and the
+ * redirect: 22 instructions before the first load where there are now
+ * 12, and 0.91x-0.93x glibc memcpy hot at 384 and 512 B on the Intel Xeon
+ * above, where hot loops of such copies are bound by how many
+ * instructions a call issues; 1.00x-1.01x with direct_max 8w. The
+ * 64-128 B pair runs one compare more, n > 2w, after n < 64: the same
+ * ratio to glibc as before within the runs' spread.)
  */
 .macro VEC_COPY fn, w, evex, auto, redirect=, checked=, v0=16, v1=17, v2=18, v3=19, v4=20, v5=21, v6=22, v7=23
 .ifnb \checked
@@ -322,16 +330,48 @@ FUNC \fn, public
 .else
 	VEC_ENTRY \fn
 	xorl	%eax, %eax
-	cmpq	$(2*\w), %rdx
+	cmpq	$(8*\w), %rdx
 	ja	21f
 .endif
 .L\fn\()_from_n:
 18:	cmpq	$64, %rdx
 	jb	19f
+	cmpq	$(2*\w), %rdx
+	ja	17f
 	CLD	\evex, \w, \v0, (%rsi)
 	CLD	\evex, \w, \v1, -\w(%rsi,%rdx)
 	CST	\evex, \w, \v0, (%rdi)
 	CST	\evex, \w, \v1, -\w(%rdi,%rdx)
+	VZU_COPY \evex
+	ret
+17:	cmpq	$(4*\w), %rdx
+	jbe	16f
+	CLD	\evex, \w, \v0, (%rsi)
+	CLD	\evex, \w, \v1, \w(%rsi)
+	CLD	\evex, \w, \v2, (2*\w)(%rsi)
+	CLD	\evex, \w, \v3, (3*\w)(%rsi)
+	CLD	\evex, \w, \v4, -(4*\w)(%rsi,%rdx)
+	CLD	\evex, \w, \v5, -(3*\w)(%rsi,%rdx)
+	CLD	\evex, \w, \v6, -(2*\w)(%rsi,%rdx)
+	CLD	\evex, \w, \v7, -\w(%rsi,%rdx)
+	CST	\evex, \w, \v0, (%rdi)
+	CST	\evex, \w, \v1, \w(%rdi)
+	CST	\evex, \w, \v2, (2*\w)(%rdi)
+	CST	\evex, \w, \v3, (3*\w)(%rdi)
+	CST	\evex, \w, \v4, -(4*\w)(%rdi,%rdx)
+	CST	\evex, \w, \v5, -(3*\w)(%rdi,%rdx)
+	CST	\evex, \w, \v6, -(2*\w)(%rdi,%rdx)
+	CST	\evex, \w, \v7, -\w(%rdi,%rdx)
+	VZU_COPY \evex
+	ret
+16:	CLD	\evex, \w, \v0, (%rsi)
+	CLD	\evex, \w, \v1, \w(%rsi)
+	CLD	\evex, \w, \v2, -(2*\w)(%rsi,%rdx)
+	CLD	\evex, \w, \v3, -\w(%rsi,%rdx)
+	CST	\evex, \w, \v0, (%rdi)
+	CST	\evex, \w, \v1, \w(%rdi)
+	CST	\evex, \w, \v2, -(2*\w)(%rdi,%rdx)
+	CST	\evex, \w, \v3, -\w(%rdi,%rdx)
 	VZU_COPY \evex
 	ret
 	.p2align 5
@@ -346,46 +386,13 @@ FUNC \fn, public
 	movq	\redirect(%rip), %rax
 	testq	%rax, %rax
 	jnz	29f
-	cmpq	$(2*\w), %rdx		/* direct_max was 0 when read, the redirect NULL */
+	cmpq	$(8*\w), %rdx		/* direct_max was 0 when read, the redirect NULL */
 	jbe	18b
-	CONST8	hl_arch_copy_direct_max, 2*\w	/* the public entry's, for arch.h */
+	CONST8	hl_arch_copy_direct_max, 8*\w	/* the public entry's, for arch.h */
 .endif
 	movq	%rdx, %rcx
 	addq	%rdi, %rdx
 .L\fn\()_from:
-	cmpq	$(8*\w), %rcx		/* the loop first: one taken branch to it */
-	ja	22f
-	cmpq	$(4*\w), %rcx
-	ja	26f
-	CLD	\evex, \w, \v0, (%rsi)
-	CLD	\evex, \w, \v1, \w(%rsi)
-	CLD	\evex, \w, \v2, -(2*\w)(%rsi,%rcx)
-	CLD	\evex, \w, \v3, -\w(%rsi,%rcx)
-	CST	\evex, \w, \v0, (%rdi)
-	CST	\evex, \w, \v1, \w(%rdi)
-	CST	\evex, \w, \v2, -(2*\w)(%rdx)
-	CST	\evex, \w, \v3, -\w(%rdx)
-	VZU_COPY \evex
-	ret
-26:	CLD	\evex, \w, \v0, (%rsi)
-	CLD	\evex, \w, \v1, \w(%rsi)
-	CLD	\evex, \w, \v2, (2*\w)(%rsi)
-	CLD	\evex, \w, \v3, (3*\w)(%rsi)
-	CLD	\evex, \w, \v4, -(4*\w)(%rsi,%rcx)
-	CLD	\evex, \w, \v5, -(3*\w)(%rsi,%rcx)
-	CLD	\evex, \w, \v6, -(2*\w)(%rsi,%rcx)
-	CLD	\evex, \w, \v7, -\w(%rsi,%rcx)
-	CST	\evex, \w, \v0, (%rdi)
-	CST	\evex, \w, \v1, \w(%rdi)
-	CST	\evex, \w, \v2, (2*\w)(%rdi)
-	CST	\evex, \w, \v3, (3*\w)(%rdi)
-	CST	\evex, \w, \v4, -(4*\w)(%rdx)
-	CST	\evex, \w, \v5, -(3*\w)(%rdx)
-	CST	\evex, \w, \v6, -(2*\w)(%rdx)
-	CST	\evex, \w, \v7, -\w(%rdx)
-	VZU_COPY \evex
-	ret
-22:
 .if \auto
 	cmpq	hl__copy_plain_max(%rip), %rcx	/* no window to test, at most vec_max */
 	jbe	27f
