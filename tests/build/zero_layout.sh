@@ -59,6 +59,29 @@ insns() {
 	}' "$tmp/dis"
 }
 
+# follow(i, m, o, a, b), for the walkers below: the index of the
+# instruction after i, the jump m to o, with the flags of an unsigned
+# compare of a with b (a < 0: none yet); it counts a taken jump in taken.
+# "" and why set when it cannot follow (the walker stops there). The
+# walkers keep their instructions' indices by address in at, and their
+# function's name in fn.
+follow_awk='
+function follow(i, m, o, a, b,   t) {
+	if (m == "jmp") t = 1
+	else if (a < 0) { why = m " before a comparison"; return "" }
+	else if (m == "jb") t = a < b
+	else if (m == "jae" || m == "jnb") t = a >= b
+	else if (m == "ja") t = a > b
+	else if (m == "jbe") t = a <= b
+	else if (m == "je" || m == "jz") t = a == b
+	else if (m == "jne" || m == "jnz") t = a != b
+	else { why = "cannot follow " m; return "" }
+	if (!t) return i + 1
+	taken++
+	if (!(o in at)) { why = m " leaves " fn; return "" }
+	return at[o]
+}'
+
 status=0
 fail() {
 	echo "FAIL: $*"
@@ -105,7 +128,7 @@ fi
 # of a hot loop of such copies costs 2-3%), 2, 4 or 8 vector loads and as
 # many stores, no taken branch up to 128 B and at most two above.
 insns hl_try_copy >"$tmp/copy"
-awk '
+awk -v fn=hl_try_copy "$follow_awk"'
 $1 == "start" { start = $2; next }
 { addr[NR] = $1; mn[NR] = $2; op[NR] = $3; at[$1] = NR; last = NR }
 END {
@@ -132,17 +155,8 @@ END {
 				i++; continue
 			}
 			if (m ~ /^j/) {
-				if (m == "jmp") t = 1
-				else if (a < 0) { why = m " before a comparison"; break }
-				else if (m == "jb") t = a < b
-				else if (m == "jae" || m == "jnb") t = a >= b
-				else if (m == "ja") t = a > b
-				else if (m == "jbe") t = a <= b
-				else { why = "cannot follow " m; break }
-				if (!t) { i++; continue }
-				taken++
-				if (!(o in at)) { why = m " leaves hl_try_copy"; break }
-				i = at[o]; continue
+				if ((i = follow(i, m, o, a, b)) == "") break
+				continue
 			}
 			i++
 		}
@@ -180,7 +194,7 @@ for fn in hl_zero hl__try_zero_body; do
 	[ -n "$base" ] || continue
 	# Walk every n: cmp $imm against %esi/%rsi and test %esi,%esi set the
 	# flags from n; test of any other register is the redirect (NULL).
-	awk -v fn="$fn" -v start="$start" -v base="$base" -v limit="$limit" '
+	awk -v fn="$fn" -v start="$start" -v base="$base" -v limit="$limit" "$follow_awk"'
 	$1 == "start" { next }
 	{ addr[NR] = $1; mn[NR] = $2; op[NR] = $3; at[$1] = NR; last = NR }
 	END {
@@ -209,19 +223,8 @@ for fn in hl_zero hl__try_zero_body; do
 					a = (o == "%esi,%esi" || o == "%rsi,%rsi") ? n : 0; b = 0; i++; continue
 				}
 				if (m ~ /^j/) {
-					if (m == "jmp") t = 1
-					else if (a < 0) { why = m " before a comparison"; break }
-					else if (m == "jb") t = a < b
-					else if (m == "jae" || m == "jnb") t = a >= b
-					else if (m == "ja") t = a > b
-					else if (m == "jbe") t = a <= b
-					else if (m == "je" || m == "jz") t = a == b
-					else if (m == "jne" || m == "jnz") t = a != b
-					else { why = "cannot follow " m; break }
-					if (!t) { i++; continue }
-					taken++
-					if (!(o in at)) { why = m " leaves " fn; break }
-					i = at[o]; continue
+					if ((i = follow(i, m, o, a, b)) == "") break
+					continue
 				}
 				i++
 			}
