@@ -155,8 +155,9 @@ static inline bool hl__refcount_add_bad(int old, int i)
  * compares of the value lock xadd returned, each with its own branch, where
  * the one compare above needs old - 1 computed first. With that step
  * between the locked instruction and its branch a loop of increments took
- * 1.11x-1.17x the time of a lock add loop on an Intel Xeon (family 6 model
- * 0xcf); with the two compares 1.00x (docs/refcount.md, "Cost").
+ * 1.06x-1.10x the time of a lock add loop on an Intel Xeon (family 6 model
+ * 0xcf), and refcount-timing's refcount 1.11x-1.17x a plain atomic's; with
+ * the two compares 1.00x (docs/refcount.md, "Cost").
  */
 static inline bool hl__refcount_add_past_max(int old, int i)
 {

@@ -248,7 +248,7 @@ x86_64_checks() {
 	# 1): lock xadd and two conditional branches on it, to the saturation
 	# path: old <= 0, and old past INT_MAX - 1, each a compare of the value
 	# xadd returned itself, with nothing computed from it first (an old - 1
-	# before one compare made a loop of increments 1.11x-1.17x the time of
+	# before one compare made a loop of increments 1.06x-1.10x the time of
 	# lock add on an Intel Xeon, family 6 model 0xcf: refcount.h).
 	expect cg_inc "lock xadd" 'lock xadd' 1
 	expect cg_inc "conditional branch(es)" "$jcc" 2

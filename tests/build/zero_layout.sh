@@ -124,7 +124,7 @@ fi
 # hl_try_copy from 64 to 512 B, walked from its entry with n in %rdx, the
 # redirect NULL (its direct_max, the variable the entry first compares n
 # with, is then 512: arch.h) and the small check passed: no load of the
-# redirect (nothing read from memory after direct_max: each instruction
+# redirect (no %rip-relative read after direct_max's: each instruction
 # of a hot loop of such copies costs 2-3%), 2, 4 or 8 vector loads and as
 # many stores, no taken branch up to 128 B and at most two above.
 insns hl_try_copy >"$tmp/copy"
