@@ -30,13 +30,19 @@ def result(subject, size, runs, mode="hot", headline="gb_per_sec"):
 def known_results():
     """Hot, against glibc_memcpy: at 64 B 0.90x in every repetition (does not hold), at 4 KiB
     1.00x (holds); at 16 B hl_try_copy 5 ns per call against 2 ns (+3 ns: does not hold), at
-    1 B 2 ns against 2 ns (+0).  Probe at 4 KiB: 100 GB/s against process_vm_readv's 4 (25x,
-    holds), pipe_probe's 5 (20x, a figure).  Word: 2 ns against 1000 ns per word (500x)."""
+    1 B 2 ns against 2 ns (+0).  Cold, against glibc_memcpy: at 8 B 40 ns per call against
+    32 ns (+8 ns: does not hold), at 128 B and 4 KiB 1.00x (both hold).  Probe at 4 KiB:
+    100 GB/s against process_vm_readv's 4 (25x, holds), pipe_probe's 5 (20x, a figure).  Word:
+    2 ns against 1000 ns per word (500x)."""
     g = [10.0, 10.0, 10.0, 10.0, 10.0]
     return [result("hl_try_copy", 1, [0.5] * 5), result("glibc_memcpy", 1, [0.5] * 5),
             result("hl_try_copy", 16, [3.2] * 5), result("glibc_memcpy", 16, [8.0] * 5),
             result("hl_try_copy", 64, [9.0] * 5), result("glibc_memcpy", 64, g),
             result("hl_try_copy", 4096, [50.0] * 5), result("glibc_memcpy", 4096, [50.0] * 5),
+            result("hl_try_copy", 8, [0.2] * 5, "cold"),
+            result("glibc_memcpy", 8, [0.25] * 5, "cold"),
+            result("hl_try_copy", 128, [3.0] * 5, "cold"),
+            result("glibc_memcpy", 128, [3.0] * 5, "cold"),
             result("hl_try_copy", 4096, [40.0] * 5, "cold"),
             result("glibc_memcpy", 4096, [40.0] * 5, "cold"),
             result("hl_try_copy", 4096, [100.0] * 5, "probe"),
@@ -82,6 +88,19 @@ class CopyCriteriaUnitTests(unittest.TestCase):
         self.assertEqual([(p.size, round(p.value, 6)) for p in ck.points], [(1, 0.0), (16, 3.0)])
         self.assertEqual(ck.worst.size, 16)
 
+    def test_cold_from_64_bytes(self):
+        ck = self.check(self.c.COPY_VS_GLIBC_COLD)
+        self.assertTrue(ck.met)
+        self.assertEqual([(p.size, round(p.value, 6)) for p in ck.points],
+                         [(128, 1.0), (4096, 1.0)])
+        self.assertEqual(ck.interval_verdict, "holds")
+
+    def test_cold_small_sizes_in_ns(self):
+        ck = self.check(self.c.COPY_SMALL_NS_COLD)
+        self.assertFalse(ck.met)
+        self.assertEqual([(p.size, round(p.value, 6)) for p in ck.points], [(8, 8.0)])
+        self.assertEqual(ck.worst.size, 8)
+
     def test_against_process_vm_readv(self):
         ck = self.check(self.c.COPY_VS_SYSCALL)
         self.assertTrue(ck.met)
@@ -125,6 +144,11 @@ class CopyReportTests(ToolCase):
         self.assertRowHas("hl_try_copy / process_vm_readv GB/s at 4 KiB",
                           "25.00x [25.00x, 25.00x] at 4 KiB",
                           "**holds** (\u2265 20x)")
+        self.assertRowHas("cold buffers: hl_try_copy / glibc_memcpy GB/s from 64 B",
+                          "1.00x [1.00x, 1.00x] at 128 B", "**holds** (\u2265 0.95x)")
+        self.assertRowHas("cold buffers: hl_try_copy \u2212 glibc_memcpy ns per call below 64 B",
+                          "+8.00 ns [+8.00 ns, +8.00 ns] at 8 B",
+                          "**does not hold** (\u2264 +2 ns)")
 
     def test_one_ratio_plot(self):
         sec = self.md[self.md.index("## copy: "):]

@@ -1,8 +1,8 @@
 """The copy section (copying memory that may not be there): a sized scenario (sized.py).
 
 Its page of declarations (DECL): hl_try_copy against glibc_memcpy is the headline (the
-ratio report.md plots, the table at every size, copy_vs_glibc), its cost in ns per call
-below 64 B the small criterion (copy_small_ns); the modes hot and cold are the size sweeps
+ratio report.md plots, the table at every size, copy_vs_glibc, and copy_vs_glibc_cold), its
+cost in ns per call below 64 B the small criteria (copy_small_ns, copy_small_ns_cold); the modes hot and cold are the size sweeps
 with the variants, "probe" the ways to read memory that may be unmapped (hl_try_copy against
 process_vm_readv and the pipe probe, copy_vs_syscall) and "word" one 8-byte word per call
 (hl_try_load64 against a process_vm_readv per word, a figure).  The appendix section is the
@@ -142,9 +142,9 @@ DECL = sized.Sized(
     brief_intro=lambda c, band: (
         f"{c['subject']}'s GB/s over {c['base']}'s at each buffer size, nothing faulting, with "
         "hot buffers (cache-resident as far as they fit) and cold ones (not in the cache): "
-        f"{band}. Dashed: {c['factor']:g}x, the summary's threshold (hot, from "
+        f"{band}. Dashed: {c['factor']:g}x, the summary's threshold (hot and cold, from "
         f"{fmt.size_exact(c['sizes'][0])}; below it the summary asks for at most "
-        f"+{criteria.COPY_SMALL_NS['limit_ns']:g} ns per call)."))
+        f"+{criteria.COPY_SMALL_NS['limit_ns']:g} ns per call, hot and cold)."))
 
 
 class CopyData(sized.SizedData):

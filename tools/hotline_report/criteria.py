@@ -695,6 +695,8 @@ COPY_CRITERIA = questions.SIZED["copy"]
 COPY_VS_GLIBC = by_id("copy_vs_glibc")  # hl_try_copy against glibc's memcpy from 64 B (ratio)
 COPY_SMALL_NS = by_id("copy_small_ns")  # its cost over memcpy in ns per call, below 64 B
 COPY_VS_SYSCALL = by_id("copy_vs_syscall")  # against one process_vm_readv per copy, at 4 KiB
+COPY_VS_GLIBC_COLD = by_id("copy_vs_glibc_cold")  # the ratio from 64 B, cold
+COPY_SMALL_NS_COLD = by_id("copy_small_ns_cold")  # ns per call below 64 B, cold
 
 # hl_try_load64 against one process_vm_readv per word: a figure (no bar is set).
 LOAD_WORD = questions.COMPARISONS["load_word"]
