@@ -1,13 +1,15 @@
 """The copy section (copying memory that may not be there): a sized scenario (sized.py).
 
 Its page of declarations (DECL): hl_try_copy against glibc_memcpy is the headline (the
-ratio report.md plots, the table at every size, copy_vs_glibc, and copy_vs_glibc_cold), its
-cost in ns per call below 64 B the small criteria (copy_small_ns, copy_small_ns_cold); the modes hot and cold are the size sweeps
-with the variants, "probe" the ways to read memory that may be unmapped (hl_try_copy against
-process_vm_readv and the pipe probe, copy_vs_syscall) and "word" one 8-byte word per call
-(hl_try_load64 against a process_vm_readv per word, a figure).  The appendix section is the
-generic parts with the probe and word parts between the headline's and the plan's; the
-paragraph is the headline's sentence, then the system call's and the word's.
+ratio report.md plots, the table at every size, copy_vs_glibc), its cost in ns per call
+below 64 B the small criterion (copy_small_ns); copy_vs_glibc_cold and copy_small_ns_cold
+ask the same of cold buffers, in the summary and the done criteria.  The modes hot and cold
+are the size sweeps with the variants, "probe" the ways to read memory that may be unmapped
+(hl_try_copy against process_vm_readv and the pipe probe, copy_vs_syscall) and "word" one
+8-byte word per call (hl_try_load64 against a process_vm_readv per word, a figure).  The
+appendix section is the generic parts with the probe and word parts between the headline's
+and the plan's; the paragraph is the headline's sentence, then the system call's and the
+word's.
 
 A file without copy results (an older bench) has no section; the summary leaves its rows out.
 """
