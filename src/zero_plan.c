@@ -49,10 +49,12 @@ static void set(struct hl_zero_threshold *t, size_t value, enum hl_zero_source s
 
 /*
  * x86-64. vec_max: a quarter of L2, where vector stores stop beating
- * rep stosb on buffers in cache; on Intel with ERMS two pages (8 KiB),
- * where rep stosb, whose fast-string stores write whole lines without
- * reading them first, already clears a cold buffer faster than vector
- * stores do (docs/zero.md). rep_max, the start of streaming stores: like
+ * rep stosb on buffers in cache; on Intel with ERMS a page and 512 B
+ * (4.5 KiB): rep stosb, whose fast-string stores write whole lines
+ * without reading them first, clears a cold buffer faster than vector
+ * stores do from a few KiB, and glibc's memset is rep stosb there too;
+ * below, the vector stores are ahead hot, most of all for ends just past
+ * a page (docs/zero.md). rep_max, the start of streaming stores: like
  * glibc's non-temporal threshold, a share of the last-level cache (a
  * quarter of this core's L3 instance, and never less than 3/4 of what each
  * CPU sharing it has); except on AMD family 0x19, where rep stosb beats
@@ -74,8 +76,8 @@ static void derive_x86(const struct hl_zero_machine *m, struct hl_zero_threshold
 	size_words(m->l2, l2, sizeof(l2));
 	size_words(m->l3, l3, sizeof(l3));
 	if (m->vendor == HL_ZERO_VENDOR_INTEL && m->erms)
-		set(&t->vec_max, 8 * KIB, HL_ZERO_DERIVED,
-		    "Intel with ERMS: two pages, rep stosb beyond");
+		set(&t->vec_max, 4 * KIB + 512, HL_ZERO_DERIVED,
+		    "Intel with ERMS: a page and 512 B, rep stosb beyond");
 	else if (m->l2 >= 64 * KIB)
 		set(&t->vec_max, m->l2 / 4, HL_ZERO_DERIVED, "L2 %s (%s) / 4", l2, from);
 	else

@@ -103,7 +103,7 @@ static void zen5_streaming_from_a_share_of_l3(void **state)
 }
 
 /* An Intel server core: 1.25 MiB L2, 48 MiB L3 shared by 64 CPUs. */
-static void intel_vectors_to_two_pages_streaming_from_a_quarter_of_l3(void **state)
+static void intel_vectors_to_a_page_and_512_b_streaming_from_a_quarter_of_l3(void **state)
 {
 	struct hl_zero_machine m = x86(HL_ZERO_VENDOR_INTEL, 6, 1280 * KIB, 48 * MIB, 64);
 	struct hl_zero_thresholds t;
@@ -111,7 +111,7 @@ static void intel_vectors_to_two_pages_streaming_from_a_quarter_of_l3(void **sta
 	(void)state;
 	m.model = 0x6a;
 	hl__zero_derive(&m, &t);
-	expect("icx", "vec_max", &t.vec_max, 8 * KIB, HL_ZERO_DERIVED, "Intel with ERMS");
+	expect("icx", "vec_max", &t.vec_max, 4 * KIB + 512, HL_ZERO_DERIVED, "Intel with ERMS");
 	expect("icx", "rep_max", &t.rep_max, 12 * MIB, HL_ZERO_DERIVED, "L3 48 MiB / 4");
 	m.l3_sharing = 0; /* sysconf only: the sharing is not known */
 	hl__zero_derive(&m, &t);
@@ -127,7 +127,7 @@ static void no_l3_streams_from_three_quarters_of_l2(void **state)
 
 	(void)state;
 	hl__zero_derive(&m, &t);
-	expect("no l3", "vec_max", &t.vec_max, 8 * KIB, HL_ZERO_DERIVED, NULL);
+	expect("no l3", "vec_max", &t.vec_max, 4 * KIB + 512, HL_ZERO_DERIVED, NULL);
 	expect("no l3", "rep_max", &t.rep_max, 1536 * KIB, HL_ZERO_DERIVED, "no L3");
 }
 
@@ -250,7 +250,7 @@ static const struct described {
 	  .l2 = 2 * MIB,
 	  .l3 = 300 * MIB,
 	  .l3_sharing = 2},
-	 "avx512 <= 8192 < rep_stosb <= 117964800 < nontemporal",
+	 "avx512 <= 4608 < rep_stosb <= 117964800 < nontemporal",
 	 "avx512 <= 4096 < rep_movsb <= 1048576 < nontemporal"},
 	{"zen 4",
 	 {.isa = HL_ZERO_ISA_X86_64,
@@ -277,7 +277,7 @@ static const struct described {
 	  .l2 = MIB,
 	  .l3 = 32 * MIB,
 	  .l3_sharing = 16},
-	 "avx2 <= 8192 < rep_stosb <= 8388608 < nontemporal",
+	 "avx2 <= 4608 < rep_stosb <= 8388608 < nontemporal",
 	 "avx2 <= 4096 < rep_movsb <= 524288 < nontemporal"},
 	{"avx512, no erms",
 	 {.isa = HL_ZERO_ISA_X86_64,
@@ -329,8 +329,9 @@ static void plans_for_described_machines(void **state)
 			     described[i].copy);
 	hl__zero_plan_for(&described[0].m, &p);
 	assert_string_equal(hl__plan_variant(&p, 0), "avx512");
-	assert_string_equal(hl__plan_variant(&p, 8192), "avx512");
-	assert_string_equal(hl__plan_variant(&p, 8193), "rep_stosb");
+	assert_string_equal(hl__plan_variant(&p, 4608), "avx512");
+	assert_string_equal(hl__plan_variant(&p, 4609), "rep_stosb");
+	assert_string_equal(hl__plan_variant(&p, 8192), "rep_stosb");
 	assert_string_equal(hl__plan_variant(&p, 117964800), "rep_stosb");
 	assert_string_equal(hl__plan_variant(&p, 117964801), "nontemporal");
 	assert_string_equal(hl__plan_variant(&p, SIZE_MAX), "nontemporal");
@@ -761,7 +762,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(zen4_quarter_l2_and_no_streaming),
 		cmocka_unit_test(zen5_streaming_from_a_share_of_l3),
-		cmocka_unit_test(intel_vectors_to_two_pages_streaming_from_a_quarter_of_l3),
+		cmocka_unit_test(intel_vectors_to_a_page_and_512_b_streaming_from_a_quarter_of_l3),
 		cmocka_unit_test(no_l3_streams_from_three_quarters_of_l2),
 		cmocka_unit_test(unknown_caches_give_the_defaults),
 		cmocka_unit_test(no_erms_and_no_avx2),
