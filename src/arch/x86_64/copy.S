@@ -186,9 +186,10 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 /*
  * hl_try_copy's entry checks: hl_try_zero's (try_checks.h) on both ranges,
  * [dst, dst + n) and [src, src + n), each written as one compare and one
- * branch, since a call's branches, not its instructions, are what a loop
- * of small copies from memory not in the cache pays for (docs/copy.md,
- * "Small copies from memory not in the cache"). A failed check goes to
+ * branch, since a loop of small copies from memory not in the cache pays
+ * for every branch, load and instruction a call adds (docs/copy.md,
+ * "Small copies from memory not in the cache" and "Cold small copies:
+ * what the entry costs"). A failed check goes to
  * hl__try_copy_slow (../../copy.c) with rdi, rsi and rdx as they came,
  * which sorts the call out exactly (hl__user_range) and comes back to
  * hl__try_copy_checked, or returns n. rax = the offset of
