@@ -130,10 +130,16 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 /*
  * CSMALL: n = rdx in 0..63 (the small paths' form: see CTN), eax = 0.
  * Both loads, then both stores (so a fault in either load has stored
- * nothing); at most two of each, overlapping in the middle. The same chain
- * of compares as SMALL in zero.S: one taken branch to each class (after
- * the entry's, to this macro, which starts on a 32-byte boundary), none
- * for a single byte. r0 and r1 are the vector registers' numbers.
+ * nothing); at most two of each, overlapping in the middle. The compares
+ * split the sizes in halves, not in a chain from the top as SMALL in
+ * zero.S: n >= 16, then n >= 4, then 1-3 bytes as one class (the first
+ * byte, and the last two when n > 1; one compare tells 0, 1 and more
+ * apart), so that a call of 1-3 bytes runs three compares after the
+ * entry's where the chain ran six, 4-15 bytes three where they ran four
+ * or five, and 32-63 bytes two where they ran one. A loop of small copies
+ * from memory not in the cache pays for every branch a call runs before
+ * its loads (docs/copy.md, "Cold small copies: what the entry costs").
+ * r0 and r1 are the vector registers' numbers.
  */
 /*
  * CPAIR size, ld, a, b, st, sa, sb: the first and the last size bytes of
@@ -149,22 +155,29 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 .endm
 
 .macro CSMALL evex, r0, r1
-	cmpl	$32, %edx
-	jae	30f
 	cmpl	$16, %edx
-	jae	31f
-	cmpl	$8, %edx
-	jae	34f
+	jae	40f
 	cmpl	$4, %edx
-	jae	35f
-	cmpl	$2, %edx
-	jae	32f
-	testl	%edx, %edx
-	je	33f
+	jae	41f
+	cmpl	$1, %edx
+	jb	33f
 	movzbl	(%rsi), %r8d
-	movb	%r8b, (%rdi)
+	je	36f
+	movzwl	-2(%rsi,%rdx), %r9d
+	movw	%r9w, -2(%rdi,%rdx)
+36:	movb	%r8b, (%rdi)
 33:	ret
-	.p2align 5
+41:	cmpl	$8, %edx
+	jae	34f
+	CPAIR	4, movl, %r8d, %r9d, movl, %r8d, %r9d
+34:	CPAIR	8, movq, %r8, %r9, movq, %r8, %r9
+40:	cmpl	$32, %edx
+	jae	30f
+	CLD	\evex, 16, \r0, (%rsi)
+	CLD	\evex, 16, \r1, -16(%rsi,%rdx)
+	CST	\evex, 16, \r0, (%rdi)
+	CST	\evex, 16, \r1, -16(%rdi,%rdx)
+	ret
 30:	CLD	\evex, 32, \r0, (%rsi)
 	CLD	\evex, 32, \r1, -32(%rsi,%rdx)
 	CST	\evex, 32, \r0, (%rdi)
@@ -173,14 +186,6 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	vzeroupper
 .endif
 	ret
-31:	CLD	\evex, 16, \r0, (%rsi)
-	CLD	\evex, 16, \r1, -16(%rsi,%rdx)
-	CST	\evex, 16, \r0, (%rdi)
-	CST	\evex, 16, \r1, -16(%rdi,%rdx)
-	ret
-34:	CPAIR	8, movq, %r8, %r9, movq, %r8, %r9
-35:	CPAIR	4, movl, %r8d, %r9d, movl, %r8d, %r9d
-32:	CPAIR	2, movzwl, %r8d, %r9d, movw, %r8w, %r9w
 .endm
 
 /*
@@ -275,7 +280,8 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * n < 64: CSMALL; n <= 2w: two loads then two stores, the second pair
  * ending at the end, reached with no taken branch (the smallest size of a
  * copy that has to keep up with memcpy's speed; CSMALL, below 64 bytes,
- * must only keep within 2 ns of it, and pays one taken branch for it);
+ * must only keep within 2 ns of it, and pays one taken branch for it and
+ * one or two more inside);
  * n <= 4w: four; n <= 8w: eight, all loads before the first store. Up to
  * 8w the paths keep n in rdx (CTN: two instructions fewer); above, rcx = n
  * and rdx = dst_end, as the file's protocol says. The compare with 8w
