@@ -135,8 +135,9 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * zero.S: n >= 16, then n >= 4, then 1-3 bytes as one class (the first
  * byte, and the last two when n > 1; one compare tells 0, 1 and more
  * apart), so that a call of 1-3 bytes runs three compares after the
- * entry's where the chain ran six, 4-15 bytes three where they ran four
- * or five, and 32-63 bytes two where they ran one. A loop of small copies
+ * entry's where the chain ran five or six, 4-7 bytes three where they ran
+ * four, 8-31 bytes as many as before (three, two), and 32-63 bytes two
+ * where they ran one. A loop of small copies
  * from memory not in the cache pays for every branch a call runs before
  * its loads (docs/copy.md, "Cold small copies: what the entry costs").
  * r0 and r1 are the vector registers' numbers.
@@ -152,6 +153,18 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	\st	\sa, (%rdi)
 	\st	\sb, -\size(%rdi,%rdx)
 	ret
+.endm
+
+/*
+ * CVPAIR evex, w, r0, r1: the same with two vectors of w bytes (CLD, CST),
+ * without the return, which the VEX body's wider pairs follow with
+ * vzeroupper (VZU_COPY).
+ */
+.macro CVPAIR evex, w, r0, r1
+	CLD	\evex, \w, \r0, (%rsi)
+	CLD	\evex, \w, \r1, -\w(%rsi,%rdx)
+	CST	\evex, \w, \r0, (%rdi)
+	CST	\evex, \w, \r1, -\w(%rdi,%rdx)
 .endm
 
 .macro CSMALL evex, r0, r1
@@ -173,18 +186,10 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 34:	CPAIR	8, movq, %r8, %r9, movq, %r8, %r9
 40:	cmpl	$32, %edx
 	jae	30f
-	CLD	\evex, 16, \r0, (%rsi)
-	CLD	\evex, 16, \r1, -16(%rsi,%rdx)
-	CST	\evex, 16, \r0, (%rdi)
-	CST	\evex, 16, \r1, -16(%rdi,%rdx)
+	CVPAIR	\evex, 16, \r0, \r1
 	ret
-30:	CLD	\evex, 32, \r0, (%rsi)
-	CLD	\evex, 32, \r1, -32(%rsi,%rdx)
-	CST	\evex, 32, \r0, (%rdi)
-	CST	\evex, 32, \r1, -32(%rdi,%rdx)
-.if !\evex
-	vzeroupper
-.endif
+30:	CVPAIR	\evex, 32, \r0, \r1
+	VZU_COPY \evex
 	ret
 .endm
 
@@ -281,7 +286,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * ending at the end, reached with no taken branch (the smallest size of a
  * copy that has to keep up with memcpy's speed; CSMALL, below 64 bytes,
  * must only keep within 2 ns of it, and pays one taken branch for it and
- * one or two more inside);
+ * up to two more inside);
  * n <= 4w: four; n <= 8w: eight, all loads before the first store. Up to
  * 8w the paths keep n in rdx (CTN: two instructions fewer); above, rcx = n
  * and rdx = dst_end, as the file's protocol says. The compare with 8w
@@ -345,10 +350,7 @@ FUNC \fn, public
 	jb	19f
 	cmpq	$(2*\w), %rdx
 	ja	17f
-	CLD	\evex, \w, \v0, (%rsi)
-	CLD	\evex, \w, \v1, -\w(%rsi,%rdx)
-	CST	\evex, \w, \v0, (%rdi)
-	CST	\evex, \w, \v1, -\w(%rdi,%rdx)
+	CVPAIR	\evex, \w, \v0, \v1
 	VZU_COPY \evex
 	ret
 17:	cmpq	$(4*\w), %rdx
