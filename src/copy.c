@@ -46,7 +46,6 @@ static struct hl_copy_auto auto_plan;
  */
 static size_t install_and_try_copy(void *dst, const void *src, size_t n);
 hl_copy_fn hl__try_copy_redirect = install_and_try_copy;
-size_t hl__try_copy_redirect_direct_max;
 
 static void init(void);
 static void publish(const struct hl_variant *chosen, bool installed);
@@ -65,9 +64,15 @@ static void publish(const struct hl_variant *chosen, bool installed)
 	const struct hl_copy_impl *v = (const struct hl_copy_impl *)chosen;
 	hl_copy_fn fn = v ? v->try_fn : auto_plan.inline_entry ? NULL : auto_plan.try_fn;
 
-	if (installed)
-		HL_REDIRECT_PUBLISH(&hl__try_copy_redirect, &hl__try_copy_redirect_direct_max, fn,
-				    hl_arch_copy_direct_max);
+	/*
+	 * The redirect first, then every thread's small top (arch.h): open
+	 * only while the redirect is NULL, since small calls that pass it do
+	 * not load the redirect.
+	 */
+	if (installed) {
+		__atomic_store_n(&hl__try_copy_redirect, fn, __ATOMIC_RELEASE);
+		hl__fault_small_calls(!fn);
+	}
 }
 
 /* The code of the plan of layout l, as zero.c's plan_code. */

@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -122,20 +123,146 @@ _Thread_local const uintptr_t *hl__try_zero_gate __attribute__((tls_model("initi
 	&gate_shut;
 
 /*
+ * The small top (arch.h) is open only while the entry's own small paths
+ * are the plan: copy.c says when (hl__fault_small_calls). Every thread that
+ * has passed the entry checks is on a list, so that the thread that opens
+ * or shuts them rewrites each thread's small top, not only its own; a
+ * thread leaves the list when it exits (a thread-specific key's
+ * destructor) and, in a child of fork(), every thread but the one that
+ * forked. The list changes under known_lock, a spin lock held with every
+ * signal blocked: a signal handler's call may join the list (its first
+ * call in a new thread), and it must not find its own thread holding it.
+ * Threads join only where the architecture has small calls
+ * (hl_arch_copy_direct_max not 0), and only if the key could be made: a
+ * thread not on the list keeps a small top of 0, and its small calls take
+ * the entry's longer path, which is exact for any size.
+ */
+struct known_thread {
+	struct known_thread *next, *prev;
+	struct hl__try_tops *tops; /* the thread's hl__try_thread_tops */
+};
+static struct known_thread known = {&known, &known, NULL};
+static _Thread_local struct known_thread known_self __attribute__((tls_model("initial-exec")));
+static atomic_flag known_lock = ATOMIC_FLAG_INIT;
+static bool small_calls_open; /* under known_lock */
+static pthread_key_t known_key;
+static bool known_key_made;
+
+/* What t's small top is now: top less the small calls' size, plus 1, while they are open. */
+static void set_small_top(struct hl__try_tops *t)
+{
+	uintptr_t top = t->top, max = hl_arch_copy_direct_max;
+	uintptr_t small_top = small_calls_open && top >= max ? top - max + 1 : 0;
+
+	__atomic_store_n(&t->small_top, small_top, __ATOMIC_RELAXED);
+}
+
+static void known_lock_take(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+	while (atomic_flag_test_and_set_explicit(&known_lock, memory_order_acquire))
+		sched_yield();
+}
+
+static void known_lock_drop(const sigset_t *old)
+{
+	atomic_flag_clear_explicit(&known_lock, memory_order_release);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/* This thread joins the list, its small top as the others'. Its top is set. */
+static void join_known(void)
+{
+	sigset_t old;
+
+	if (!hl_arch_copy_direct_max || !known_key_made)
+		return;
+	if (pthread_setspecific(known_key, &known_self) != 0)
+		return;
+	known_self.tops = &hl__try_thread_tops;
+	known_lock_take(&old);
+	/* Joined already, by a signal handler that interrupted this call. */
+	if (!known_self.next) {
+		known_self.next = known.next;
+		known_self.prev = &known;
+		known.next->prev = &known_self;
+		known.next = &known_self;
+	}
+	set_small_top(&hl__try_thread_tops);
+	known_lock_drop(&old);
+}
+
+/* The key's destructor: this thread exits, and its TLS block with it. */
+static void leave_known(void *self)
+{
+	struct known_thread *node = self;
+	sigset_t old;
+
+	known_lock_take(&old);
+	node->prev->next = node->next;
+	node->next->prev = node->prev;
+	node->next = node->prev = NULL;
+	/* A later call, from another key's destructor, takes the longer path. */
+	__atomic_store_n(&hl__try_thread_tops.small_top, 0, __ATOMIC_RELAXED);
+	known_lock_drop(&old);
+}
+
+/* In a child of fork(), only the thread that forked is left (if it had joined). */
+static void known_after_fork(void)
+{
+	atomic_flag_clear_explicit(&known_lock, memory_order_relaxed);
+	known.next = known.prev = &known;
+	if (known_self.next) {
+		known_self.next = known_self.prev = &known;
+		known.next = known.prev = &known_self;
+	}
+}
+
+/*
+ * Made once, at load or by the installation if that comes first (a
+ * constructor that copies before this file's): the key, and the child's
+ * reset of the list.
+ */
+static pthread_once_t known_once = PTHREAD_ONCE_INIT;
+
+static void known_start(void)
+{
+	if (!hl_arch_copy_direct_max)
+		return;
+	if (pthread_key_create(&known_key, leave_known) != 0)
+		return;
+	if (pthread_atfork(NULL, NULL, known_after_fork) != 0) {
+		pthread_key_delete(known_key);
+		return;
+	}
+	known_key_made = true;
+}
+
+void hl__fault_small_calls(bool open)
+{
+	sigset_t old;
+
+	known_lock_take(&old);
+	small_calls_open = open;
+	for (struct known_thread *node = known.next; node != &known; node = node->next)
+		set_small_top(node->tops);
+	known_lock_drop(&old);
+}
+
+/*
  * This thread passes the entry checks from now on: its tops, and its gate
- * (arch.h). The top of the smallest calls only where the architecture has
- * them (hl_arch_copy_direct_max not 0). A signal handler that runs between
- * the stores sees the first set and the later ones not: its small calls,
- * or its hl_try_zero calls, take the slow path (or the checks behind the
- * gate), which finds the thread known and comes back.
+ * (arch.h); its small top as the list says (above). A signal handler
+ * that runs between the stores sees the first set and the later ones not:
+ * its small calls, or its hl_try_zero calls, take the longer path (or the
+ * checks behind the gate), which finds the thread known.
  */
 static void remember_thread(void)
 {
-	uintptr_t top = hl__user_top();
-
-	hl__try_thread_tops.top = top;
-	if (hl_arch_copy_direct_max && top >= hl_arch_copy_direct_max)
-		hl__try_thread_tops.small_top = top - hl_arch_copy_direct_max + 1;
+	hl__try_thread_tops.top = hl__user_top();
+	join_known();
 	hl__try_zero_gate = &hl__try_zero_open_top;
 }
 
@@ -248,6 +375,10 @@ static void bind_now(void)
 	pthread_sigmask(SIG_BLOCK, NULL, &set);
 	sigaction(SIGSEGV, NULL, &sa);
 	raise(0); /* signal 0: only checks that it could be sent */
+	sigfillset(&set);
+	sched_yield();
+	if (known_key_made)
+		pthread_setspecific(known_key, pthread_getspecific(known_key));
 	errno = errno;
 }
 
@@ -255,6 +386,7 @@ static void bind_now(void)
  * main thread's. */
 __attribute__((constructor)) static void bind_at_load(void)
 {
+	pthread_once(&known_once, known_start);
 	bind_now();
 	hl__user_top();
 }
@@ -395,6 +527,7 @@ static void install(void)
 	 */
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
+	pthread_once(&known_once, known_start); /* before any thread is known */
 	/* Read the previous handlers first: a fault racing with us must find them. */
 	for (int i = 0; i < 2; i++) {
 		if (sigaction(signals[i], NULL, &previous[i]) != 0) {

@@ -45,6 +45,14 @@ int hl__fault_open(sigset_t *old);
 void hl__fault_close(const sigset_t *old);
 
 /*
+ * Open (true) or shut the entries' small calls (arch.h, small_top) in
+ * every thread known not to block the fault signals, and in those known
+ * later: copy.c opens them while the redirect of hl_try_copy is NULL, and
+ * shuts them, after storing its redirect, while it is not.
+ */
+void hl__fault_small_calls(bool open);
+
+/*
  * An armed entry whose check failed, for ranges the caller found inside
  * the user address space (hl__user_range): call(dst, src, n) with the
  * fault signals open for it (hl__fault_open, hl__fault_close); n, as if

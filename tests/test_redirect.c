@@ -9,6 +9,13 @@
  * redirect: were it left above 0 under a forced variant, small calls would
  * run the automatic plan instead, and no result would show it.
  *
+ * hl_try_copy's small calls have no direct_max: each thread's small top
+ * (arch.h) is 0 while the redirect is set, and its top less the small
+ * calls' size, plus 1, while it is NULL, in every thread the library
+ * knows, not only in the one that forces a variant; a thread that exits,
+ * or that a fork() left behind, is no longer known (its small top may be
+ * gone with its stack).
+ *
  * hl_try_zero's gate (arch.h) likewise: open (the end of user space) only
  * while the redirect is NULL, shut (0) while a variant is forced; and a
  * thread's pointer at it only once the thread is known not to block the
@@ -21,6 +28,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,10 +49,13 @@ extern size_t (*hl__zero_redirect)(void *, size_t);
 extern size_t (*hl__try_zero_redirect)(void *, size_t);
 extern size_t (*hl__try_copy_redirect)(void *, const void *, size_t);
 extern size_t hl__zero_redirect_direct_max, hl__try_zero_redirect_direct_max;
-extern size_t hl__try_copy_redirect_direct_max;
 extern const size_t hl_arch_zero_direct_max, hl_arch_copy_direct_max;
 extern uintptr_t hl__try_zero_open_top, hl__try_zero_top;
 extern _Thread_local const uintptr_t *hl__try_zero_gate __attribute__((tls_model("initial-exec")));
+struct tops {
+	uintptr_t top, small_top;
+};
+extern _Thread_local struct tops hl__try_thread_tops __attribute__((tls_model("initial-exec")));
 
 struct entry {
 	const char *name;
@@ -70,8 +83,73 @@ static const struct entry zero_entries[] = {
 	{"hl_zero", zero_null, &hl__zero_redirect_direct_max, &hl_arch_zero_direct_max},
 	{"hl_try_zero", try_zero_null, &hl__try_zero_redirect_direct_max, &hl_arch_zero_direct_max},
 };
-static const struct entry copy_entry = {
-	"hl_try_copy", try_copy_null, &hl__try_copy_redirect_direct_max, &hl_arch_copy_direct_max};
+static const struct entry copy_entry = {"hl_try_copy", try_copy_null, NULL, NULL};
+
+/*
+ * Another thread the library knows (it has copied), waiting while the
+ * test forces variants in this one: its small top must follow too.
+ */
+static struct {
+	pthread_t tid;
+	struct tops *tops;
+	pthread_barrier_t known, done;
+} other;
+
+static void *other_thread(void *arg)
+{
+	unsigned char a[8], b[8] = {1};
+
+	(void)arg;
+	hl_try_copy(a, b, sizeof(a));
+	other.tops = &hl__try_thread_tops;
+	pthread_barrier_wait(&other.known);
+	pthread_barrier_wait(&other.done);
+	return NULL;
+}
+
+static void other_start(void)
+{
+	barriers_init(2, &other.known, &other.done);
+	start_threads(&other.tid, 1, other_thread, NULL, 0);
+	pthread_barrier_wait(&other.known);
+}
+
+static void other_stop(void)
+{
+	pthread_barrier_wait(&other.done);
+	join_threads(&other.tid, 1);
+	barriers_destroy(&other.known, &other.done);
+}
+
+/* The small top t should have now: its top less the small calls' size, plus 1, if open. */
+static uintptr_t small_top_wanted(const struct tops *t, bool open)
+{
+	uintptr_t top = __atomic_load_n(&t->top, __ATOMIC_RELAXED);
+
+	if (!open || !hl_arch_copy_direct_max || top < hl_arch_copy_direct_max)
+		return 0;
+	return top - hl_arch_copy_direct_max + 1;
+}
+
+static void expect_small_top(const char *who, const struct tops *t, bool open, const char *when)
+{
+	uintptr_t got = __atomic_load_n(&t->small_top, __ATOMIC_RELAXED);
+	uintptr_t want = small_top_wanted(t, open);
+
+	if (got != want)
+		fail_msg("hl_try_copy, %s, %s: small top %#jx, expected %#jx", when, who,
+			 (uintmax_t)got, (uintmax_t)want);
+}
+
+/* Both threads' small tops: open exactly while the redirect is NULL. */
+static void expect_small_tops(const char *when)
+{
+	bool open = try_copy_null();
+
+	expect_small_top("this thread", &hl__try_thread_tops, open, when);
+	if (other.tops)
+		expect_small_top("the other thread", other.tops, open, when);
+}
 
 /* hl_try_zero's gate as its redirect has it: open (the end of user space) while NULL, else shut. */
 static void expect_gate(const char *when)
@@ -89,7 +167,9 @@ static void expect_forced(const struct entry *e, const char *variant)
 {
 	if (e->is_null())
 		fail_msg("%s with %s forced: its redirect is NULL", e->name, variant);
-	if (*e->direct_max != 0)
+	if (e == &copy_entry)
+		expect_small_tops("a variant forced");
+	else if (*e->direct_max != 0)
 		fail_msg("%s with %s forced: sizes up to %zu still skip the redirect", e->name,
 			 variant, *e->direct_max);
 	if (e->is_null == try_zero_null && hl__try_zero_open_top != 0)
@@ -99,9 +179,11 @@ static void expect_forced(const struct entry *e, const char *variant)
 /* Automatic: the entry's own body with its small sizes, or the redirect for all. */
 static void expect_auto(const struct entry *e)
 {
-	size_t want = e->is_null() ? *e->arch_max : 0;
+	size_t want = e->is_null() && e->arch_max ? *e->arch_max : 0;
 
-	if (*e->direct_max != want)
+	if (e == &copy_entry)
+		expect_small_tops("automatic plan");
+	else if (*e->direct_max != want)
 		fail_msg("%s, automatic plan, redirect %s: direct_max %zu, expected %zu", e->name,
 			 e->is_null() ? "NULL" : "set", *e->direct_max, want);
 	if (e->is_null == try_zero_null)
@@ -151,7 +233,10 @@ static void forced_zero_variants_take_every_size_and_auto_takes_back_the_small(v
 static void forced_copy_variants_take_every_size_and_auto_takes_back_the_small(void **state)
 {
 	(void)state;
+	other_start();
 	forced_then_auto(&copy_variants, &copy_entry, 1);
+	other_stop();
+	other.tops = NULL;
 }
 
 /* Where the automatic plan is the entries' own body, its small sizes skip the redirect. */
@@ -164,7 +249,7 @@ static void inline_plan_keeps_the_architectures_small_sizes(void **state)
 	if (zero_null())
 		assert_int_equal(hl__zero_redirect_direct_max, hl_arch_zero_direct_max);
 	if (try_copy_null())
-		assert_int_equal(hl__try_copy_redirect_direct_max, hl_arch_copy_direct_max);
+		expect_small_tops("automatic plan");
 	if (!zero_null() && !try_copy_null())
 		skip(); /* neither plan is inline on this CPU: nothing to see */
 }
@@ -235,6 +320,128 @@ static void a_thread_passes_the_gate_once_known(void **state)
 	expect_gate("after the threads");
 }
 
+/* A thread's small top after its first copy, and that copy's result. */
+struct copy_seen {
+	bool block; /* block SIGSEGV and SIGBUS in the thread first */
+	uintptr_t small_top, wanted;
+	size_t left;
+	unsigned char a[64], b[64];
+};
+
+static void *first_copy(void *arg)
+{
+	struct copy_seen *c = arg;
+
+	if (c->block) {
+		sigset_t faults;
+
+		sigemptyset(&faults);
+		sigaddset(&faults, SIGSEGV);
+		sigaddset(&faults, SIGBUS);
+		pthread_sigmask(SIG_BLOCK, &faults, NULL);
+	}
+	memset(c->b, 0x5a, sizeof(c->b));
+	c->left = hl_try_copy(c->a, c->b, sizeof(c->a));
+	c->small_top = hl__try_thread_tops.small_top;
+	c->wanted = small_top_wanted(&hl__try_thread_tops, try_copy_null());
+	return NULL;
+}
+
+/* The first variant this CPU runs, forced, then the automatic plan back. */
+static void force_one_then_auto(void)
+{
+	const char *subjects[64];
+
+	assert_true(variant_subjects(&copy_variants, subjects, 64) > 1);
+	variant_use(&copy_variants, subjects[0]);
+	variant_use(&copy_variants, "auto");
+}
+
+/*
+ * A new thread's small top is open after its first copy (while the plan
+ * is the entry's), and stays 0 in one that blocks the fault signals. A
+ * thread that exits leaves the list: its stack, here one the test gave it
+ * and unmaps after joining it, holds its small top, and forcing a
+ * variant then would write to an unmapped page.
+ */
+static void a_thread_that_exits_is_forgotten(void **state)
+{
+	struct copy_seen open = {.block = false}, blocked = {.block = true};
+	size_t size = 1 << 20;
+	pthread_attr_t attr;
+	pthread_t tid;
+	void *stack;
+
+	(void)state;
+	call_each();
+	assert_int_equal(hl_copy_use("auto"), 0);
+	stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(stack != MAP_FAILED);
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setstack(&attr, stack, size), 0);
+	assert_int_equal(pthread_create(&tid, &attr, first_copy, &open), 0);
+	assert_int_equal(pthread_join(tid, NULL), 0);
+	pthread_attr_destroy(&attr);
+	assert_int_equal(munmap(stack, size), 0);
+	assert_int_equal(open.left, 0);
+	assert_memory_equal(open.a, open.b, sizeof(open.a));
+	assert_int_equal(open.small_top, open.wanted);
+
+	start_threads(&tid, 1, first_copy, &blocked, 0);
+	join_threads(&tid, 1);
+	assert_int_equal(blocked.left, 0);
+	assert_memory_equal(blocked.a, blocked.b, sizeof(blocked.a));
+	assert_int_equal(blocked.small_top, 0);
+
+	force_one_then_auto();
+	expect_small_tops("after the threads exited");
+}
+
+/*
+ * In a child of fork(), the threads of the parent are gone: only the one
+ * that forked is known. The child unmaps the page of the other thread's
+ * small top (still mapped in the child, as its whole stack), then forces a
+ * variant and the automatic plan back: a list that kept the other thread
+ * would write to that page and kill the child.
+ */
+static void a_child_of_fork_knows_only_itself(void **state)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	const char *subjects[64];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_true(variant_subjects(&copy_variants, subjects, 64) > 1);
+	call_each();
+	assert_int_equal(hl_copy_use("auto"), 0);
+	other_start();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		uintptr_t p = (uintptr_t)other.tops & ~(uintptr_t)(page - 1);
+
+		if (munmap((void *)p, (size_t)page) != 0)
+			_exit(3);
+		if (hl_copy_use(subjects[0]) != 0)
+			_exit(4);
+		if (hl__try_thread_tops.small_top != 0)
+			_exit(5);
+		if (hl_copy_use("auto") != 0)
+			_exit(6);
+		if (hl__try_thread_tops.small_top !=
+		    small_top_wanted(&hl__try_thread_tops, try_copy_null()))
+			_exit(7);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	other_stop();
+	other.tops = NULL;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("the child of fork(): %s %d", WIFEXITED(status) ? "exit status" : "signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +451,8 @@ int main(int argc, char **argv)
 			forced_copy_variants_take_every_size_and_auto_takes_back_the_small),
 		cmocka_unit_test(inline_plan_keeps_the_architectures_small_sizes),
 		cmocka_unit_test(a_thread_passes_the_gate_once_known),
+		cmocka_unit_test(a_thread_that_exits_is_forgotten),
+		cmocka_unit_test(a_child_of_fork_knows_only_itself),
 	};
 
 	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_redirect", 60, 0);

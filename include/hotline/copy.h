@@ -24,6 +24,15 @@
  * FEAT_MOPS) for large ones. HOTLINE_COPY=<variant> forces one for every
  * size; hl_copy_variant_name() lists them. docs/copy.md has the plan and
  * the measurements behind it.
+ *
+ * On x86-64 each thread that has called hl_try_copy (or hl_try_zero) with
+ * the fault signals unblocked is on a list the library keeps, so that
+ * hl_copy_use() can reach the small calls of every thread: it costs one
+ * thread-specific key, whose destructor takes an exiting thread off the
+ * list, and an atfork handler, which leaves the child only the thread
+ * that forked. The shared library is marked never to be unloaded
+ * (dlclose leaves it in place): its fault handler and that destructor
+ * point into it.
  */
 #ifndef HOTLINE_COPY_H
 #define HOTLINE_COPY_H
@@ -89,7 +98,8 @@ HL_API const char *hl_copy_variant(void);
 /*
  * hl_copy_use - force one variant for every size, or "auto". Returns 0;
  * or -1, changing nothing, if name is NULL, unknown, or a variant this CPU
- * cannot run. Takes effect for calls that start after it returns.
+ * cannot run. Takes effect for calls that start after it returns, in
+ * every thread.
  */
 HL_API int hl_copy_use(const char *name);
 

@@ -82,12 +82,13 @@ extern size_t hl__zero_vec_max, hl__zero_rep_max;
  * direct_max (hl__zero_redirect_direct_max for hl__zero_redirect, and so
  * on) run the entry's own body without it. HL_REDIRECT_PUBLISH keeps the
  * pair consistent: direct_max is the architecture's hl_arch_zero_direct_max
- * (hl_arch_copy_direct_max for hl_try_copy: 0 where the entry loads the
- * redirect for every size) while the redirect is NULL, and 0 while it is
- * not. It stores the redirect before 0 and the size before NULL, so that a
- * call that starts after it returns sees both; an entry that reads a
- * direct_max of 0 and then a NULL redirect must still send its small sizes
- * to its small path.
+ * while the redirect is NULL, and 0 while it is not. It stores the
+ * redirect before 0 and the size before NULL, so that a call that starts
+ * after it returns sees both; an entry that reads a direct_max of 0 and
+ * then a NULL redirect must still send its small sizes to its small path.
+ * hl_try_copy's small calls (up to hl_arch_copy_direct_max bytes: 0 where
+ * the entry loads the redirect for every size) need no such variable:
+ * its thread's small top (below) is 0 while the redirect is not NULL.
  */
 extern hl_zero_fn hl__zero_redirect, hl__try_zero_redirect;
 extern size_t hl__zero_redirect_direct_max, hl__try_zero_redirect_direct_max;
@@ -136,9 +137,15 @@ bool hl_arch_fault_fixup(void *uc, uintptr_t addr);
  * size, plus 1, so that a pointer below it starts a range of that many
  * bytes that ends at or below top. One compare of dst | src with it
  * checks both ranges of such a call (each pointer is at most their OR),
- * and nothing can wrap. 0 with top, and where the architecture has no
- * such path. The struct is one TLS block: an entry reaches both fields
- * from one offset, top first (the offset alone reaches it, as before).
+ * and nothing can wrap. It also says that the entry's own small path is
+ * the plan: it is 0 with top, where the architecture has no such path,
+ * and in every thread while hl_try_copy's redirect is not NULL (a variant
+ * forced, or a plan that is not the entry's body): fault.c keeps the
+ * threads it knows on a list and rewrites each one's small top when
+ * copy.c opens or shuts the small calls (fault.h). A small call that
+ * fails the compare takes the entry's longer path, which checks exactly
+ * and loads the redirect. The struct is one TLS block: an entry reaches
+ * both fields from one offset, top first.
  */
 struct hl__try_tops {
 	uintptr_t top;
@@ -247,7 +254,6 @@ extern size_t hl__copy_plain_max;      /* copy.c: up to it, neither of those is 
  * hl__try_load64_slow when the check fails.
  */
 extern hl_copy_fn hl__try_copy_redirect;
-extern size_t hl__try_copy_redirect_direct_max;
 size_t hl__try_copy_slow(void *dst, const void *src, size_t n);
 size_t hl__try_copy_checked(void *dst, const void *src, size_t n);
 bool hl__try_load64_slow(const void *p, uint64_t *out);

@@ -108,8 +108,9 @@ if insns hl_try_zero | grep -qE ' (data16|cs|nop)'; then
 fi
 # hl_try_copy checks its small calls after its size compare, in line: from
 # the entry to its first load (the 64-128 B path's), no padding and four
-# conditional branches (direct_max, the small check, n < 64, n > 128); its
-# body for the slow path (hl__try_copy_checked) is out of line.
+# conditional branches (n > 512, the small check, n < 64, n > 128); the
+# slow path comes back (hl__try_copy_checked) after the larger calls'
+# checks, out of line.
 insns hl_try_copy | awk '$1 != "start"' | sed '/vmovdqu64 (%rsi)/q' >"$tmp/copy_entry"
 if ! grep -q 'vmovdqu64 (%rsi)' "$tmp/copy_entry"; then
 	fail "hl_try_copy: no vector load of the 64-128 B path found"
@@ -121,12 +122,13 @@ $(cat "$tmp/copy_entry")"
 fi
 [ -n "$(start_of hl__try_copy_checked)" ] || fail "hl__try_copy_checked not found in $lib"
 
-# hl_try_copy from 64 to 512 B, walked from its entry with n in %rdx, the
-# redirect NULL (its direct_max, the variable the entry first compares n
-# with, is then 512: arch.h) and the small check passed: no load of the
-# redirect (no %rip-relative read after direct_max's: each instruction
-# of a hot loop of such copies costs 2-3%), 2, 4 or 8 vector loads and as
-# many stores, no taken branch up to 128 B and at most two above.
+# hl_try_copy from 64 to 512 B, walked from its entry with n in %rdx and
+# the small check passed (the thread's small top is open only while the
+# redirect is NULL: arch.h): n compared with constants only, no load of
+# the redirect or of any other variable (no %rip-relative read but the
+# thread-local block's offset, from the GOT: each instruction of a hot
+# loop of such copies costs 2-3%), 2, 4 or 8 vector loads and as many
+# stores, no taken branch up to 128 B and at most two above.
 insns hl_try_copy >"$tmp/copy"
 awk -v fn=hl_try_copy "$follow_awk"'
 $1 == "start" { start = $2; next }
@@ -140,15 +142,13 @@ END {
 			if (i == "" || i > last || ++steps > 64) { why = "runs off"; break }
 			m = mn[i]; o = op[i]; path = path " " m
 			if (m == "ret") break
-			if (o ~ /\(%rip\)/ && ++reads > 2) { why = "reads " o " (the redirect?)"; break }
+			if (o ~ /\(%rip\)/ && (++reads > 1 || m != "mov" || o !~ /,%rax$/)) { why = "reads " o " (the redirect?)"; break }
 			if (m ~ /^vmov/ && o ~ /\(%rsi/) loads++
 			if (m ~ /^vmov/ && o ~ /,.*\)$/) stores++
 			if (m ~ /^cmp/) {
 				if (o ~ /^\$[0-9]+,%rdx$/) {
 					v = o; sub(/^\$/, "", v); sub(/,.*/, "", v)
 					a = n; b = v + 0
-				} else if (o ~ /\(%rip\),%rdx$/) {
-					a = n; b = 512
 				} else if (o ~ /%fs:/) {
 					a = 0; b = 1 # the small check passes
 				} else { why = "compares n with " o; break }

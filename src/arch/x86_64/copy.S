@@ -205,10 +205,12 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * hl__try_copy_checked, or returns n. rax = the offset of
  * hl__try_thread_tops (arch.h) from %fs.
  *
- * COPY_SMALL_CHECK, for n <= 8w (the entry's direct_max: arch.h): dst | src
+ * COPY_SMALL_CHECK, for n <= 8w (hl_arch_copy_direct_max: arch.h): dst | src
  * below the thread's small_top, top - 8w + 1. Each pointer is at most
- * their OR, so both ranges end at or below top, and none wraps. rcx is
- * clobbered.
+ * their OR, so both ranges end at or below top, and none wraps. The small
+ * top is 0 while the redirect is not NULL (a variant forced) and in a
+ * thread not known yet: the call then goes on to COPY_CHECKS and the
+ * redirect (label 20), as a larger one does. rcx is clobbered.
  *
  * COPY_CHECKS, for any n: dst | src | n | (dst + n) | (src + n) at most
  * top. Then no sum wrapped (dst and n are below 2^63: a wrapped sum would
@@ -221,11 +223,11 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * and a destination 4 GiB - 4 KiB into another): such a call takes the
  * slow path, which copies it.
  */
-.macro COPY_SMALL_CHECK
+.macro COPY_SMALL_CHECK longer
 	movq	%rdi, %rcx
 	orq	%rsi, %rcx
 	cmpq	%fs:8(%rax), %rcx
-	jae	hl__try_copy_slow
+	jae	\longer
 .endm
 
 .macro COPY_CHECKS
@@ -290,7 +292,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * n <= 4w: four; n <= 8w: eight, all loads before the first store. Up to
  * 8w the paths keep n in rdx (CTN: two instructions fewer); above, rcx = n
  * and rdx = dst_end, as the file's protocol says. The compare with 8w
- * comes first, at the entry (the public entry's is its direct_max), so
+ * comes first, at the entry (the public entry's too), so
  * that larger sizes reach the loop by one taken branch where they took two
  * (on the Intel Xeon, family 6 model 0xcf, in one process by turns with
  * the other order: 1.02x-1.11x its speed from 600 B to 2 KiB, 0.97x-1.01x
@@ -315,29 +317,31 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * destination aligned already skips the head (with it, two page-aligned
  * buffers ran 0.78-0.92x glibc from 6 to 24 KiB on an Intel Xeon), and above
  * hl__copy_rep_max jumps to the streaming variant. redirect and
- * checked: the public entry (hl_try_copy), as VEC_ZERO's; only sizes
- * above \redirect_direct_max (arch.h: 8w while the redirect is NULL, 0
- * while it is not) load the redirect. Its checks come after that compare:
- * up to direct_max COPY_SMALL_CHECK, in line (two branches before the
- * small paths, where the checks first and the compare after them took
- * four); above it COPY_CHECKS, on the next 64-byte boundary after the
- * small paths, reached by the one taken branch those sizes took before
- * too. The slow path comes back to \checked, out of line at the end.
- * (direct_max was 2w, and 129-512 B went through COPY_CHECKS and the
- * redirect: 22 instructions before the first load where there are now
- * 12, and 0.91x-0.93x glibc memcpy hot at 384 and 512 B on the Intel Xeon
- * above, where hot loops of such copies are bound by how many
- * instructions a call issues; 1.00x-1.01x with direct_max 8w. The
- * 64-128 B pair runs one compare more, n > 2w, after n < 64: the same
- * ratio to glibc as before within the runs' spread.)
+ * checked: the public entry (hl_try_copy), as VEC_ZERO's; sizes up to 8w
+ * (hl_arch_copy_direct_max) that pass COPY_SMALL_CHECK, in line, run the
+ * small paths without loading the redirect: the small top is 0 in every
+ * thread while the redirect is not NULL (arch.h). Two branches and one
+ * load before the small paths, where the checks first and the compare
+ * after them took four branches, and a variable limit two loads. Larger
+ * sizes, and small ones the small top turns away, go to COPY_CHECKS, on
+ * the next 64-byte boundary after the small paths, reached by the one
+ * taken branch those sizes took before too, and then to the redirect;
+ * the slow path comes back to \checked, after COPY_CHECKS. (The limit
+ * was 2w, and 129-512 B went through COPY_CHECKS and the redirect: 22
+ * instructions before the first load where there are now 12, and
+ * 0.91x-0.93x glibc memcpy hot at 384 and 512 B on the Intel Xeon above,
+ * where hot loops of such copies are bound by how many instructions a
+ * call issues; 1.00x-1.01x with 8w. The 64-128 B pair runs one compare
+ * more, n > 2w, after n < 64: the same ratio to glibc as before within
+ * the runs' spread.)
  */
 .macro VEC_COPY fn, w, evex, auto, redirect=, checked=, v0=16, v1=17, v2=18, v3=19, v4=20, v5=21, v6=22, v7=23
 .ifnb \checked
 FUNC \fn, public
 	movq	hl__try_thread_tops@gottpoff(%rip), %rax
-	cmpq	\redirect\()_direct_max(%rip), %rdx
+	cmpq	$(8*\w), %rdx
 	ja	20f
-	COPY_SMALL_CHECK
+	COPY_SMALL_CHECK 20f
 	xorl	%eax, %eax
 .else
 	VEC_ENTRY \fn
@@ -389,13 +393,17 @@ FUNC \fn, public
 .ifnb \checked
 	.p2align 6
 20:	COPY_CHECKS
+	/* Where the slow path comes back: the checks passed, whatever n. */
+	.globl	\checked
+	.hidden	\checked
+\checked:
 .endif
 21:
 .ifnb \redirect
 	movq	\redirect(%rip), %rax
 	testq	%rax, %rax
 	jnz	29f
-	cmpq	$(8*\w), %rdx		/* direct_max was 0 when read, the redirect NULL */
+	cmpq	$(8*\w), %rdx		/* the small top shut when read, the redirect NULL */
 	jbe	18b
 	CONST8	hl_arch_copy_direct_max, 8*\w	/* the public entry's, for arch.h */
 .endif
@@ -489,16 +497,6 @@ FUNC \fn, public
 .L\fn\()_end:
 .ifnb \redirect
 29:	jmp	*%rax
-.endif
-.ifnb \checked
-	/* Where the slow path comes back: the checks passed, whatever n. */
-	.globl	\checked
-	.hidden	\checked
-\checked:
-	xorl	%eax, %eax
-	cmpq	\redirect\()_direct_max(%rip), %rdx
-	jbe	18b
-	jmp	21b
 .endif
 .if \evex
 	CTN	.L\fn\()_from_n, .L\fn\()_end_n, hl__copy_bytes_n
