@@ -157,14 +157,19 @@ static void set_small_top(struct hl__try_tops *t)
 	__atomic_store_n(&t->small_top, small_top, __ATOMIC_RELAXED);
 }
 
+/* Signals are blocked while the lock is held, not while a thread waits for it. */
 static void known_lock_take(sigset_t *old)
 {
 	sigset_t all;
 
 	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, old);
-	while (atomic_flag_test_and_set_explicit(&known_lock, memory_order_acquire))
+	for (;;) {
+		pthread_sigmask(SIG_BLOCK, &all, old);
+		if (!atomic_flag_test_and_set_explicit(&known_lock, memory_order_acquire))
+			return;
+		pthread_sigmask(SIG_SETMASK, old, NULL);
 		sched_yield();
+	}
 }
 
 static void known_lock_drop(const sigset_t *old)
