@@ -10,10 +10,11 @@
  * words at the edge with hl_try_load64, at their own distances, all
  * faulting at the same time, while a fourth clears across an edge with
  * hl_try_zero; in every variant and auto; then the same while the main
- * thread switches hl_copy_use variants under them. Workers only count
- * (cmocka's assertions are not thread-safe); the main thread asserts after
- * joining. Iterations are scaled() (support/scale.h); a watchdog turns a
- * hang into a failure with a reason.
+ * thread switches hl_copy_use variants under them; and threads that come
+ * and go while it switches them. Workers only count (cmocka's assertions
+ * are not thread-safe); the main thread asserts after joining. Iterations
+ * are scaled() (support/scale.h); a watchdog turns a hang into a failure
+ * with a reason.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -184,6 +185,118 @@ static struct fault_workers_test switching = {
 	&copy_variants, &copying, &copiers,
 	"threads copying across PROT_NONE edges while copy variants switch", 0};
 
+/*
+ * Threads that come and go while the variants switch. A new thread's
+ * first call makes the library know it: it joins a list whose every
+ * member's small top (in the member's own stack) a switch rewrites, and
+ * leaves it when it exits. Two spawners start short-lived threads, one
+ * after another, each on a stack the spawner maps and unmaps once it has
+ * joined the thread: a list that kept an exited thread, or lost one,
+ * would have a later switch write to an unmapped page (and die), or
+ * leave a thread's small calls running the plan under a forced variant.
+ * Every copy, of every size from 0 to 64 bytes, must be exact.
+ */
+#define N_SPAWNERS  2
+#define SHORT_STACK (1 << 20)
+
+struct spawner {
+	atomic_bool *stop;
+	long threads, wrong;
+	char first[160];
+};
+
+/* A short-lived thread: its first calls, then it exits. wrong counts the bad copies. */
+static void *short_lived(void *arg)
+{
+	long *wrong = arg;
+	unsigned char src[64], dst[64];
+
+	for (size_t n = 0; n <= 64; n++) {
+		memset(src, (int)n + 1, sizeof(src));
+		memset(dst, 0, sizeof(dst));
+		if (hl_try_copy(dst, src, n) != 0 || memcmp(dst, src, n) != 0 ||
+		    (n < sizeof(dst) && dst[n] != 0))
+			++*wrong;
+	}
+	return NULL;
+}
+
+static void *spawner_fn(void *arg)
+{
+	struct spawner *s = arg;
+
+	while (!atomic_load(s->stop)) {
+		void *stack = mmap(NULL, SHORT_STACK, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		pthread_attr_t attr;
+		long wrong = 0;
+		pthread_t t;
+		int err;
+
+		if (stack == MAP_FAILED) {
+			snprintf(s->first, sizeof(s->first), "mmap of a stack: %s",
+				 strerror(errno));
+			s->wrong++;
+			break;
+		}
+		pthread_attr_init(&attr);
+		pthread_attr_setstack(&attr, stack, SHORT_STACK);
+		err = pthread_create(&t, &attr, short_lived, &wrong);
+		pthread_attr_destroy(&attr);
+		if (err == 0)
+			pthread_join(t, NULL);
+		munmap(stack, SHORT_STACK);
+		if (err != 0) {
+			snprintf(s->first, sizeof(s->first), "pthread_create: %s", strerror(err));
+			s->wrong++;
+			break;
+		}
+		if (wrong && !s->wrong)
+			snprintf(s->first, sizeof(s->first), "thread %ld: %ld copies wrong",
+				 s->threads, wrong);
+		s->wrong += wrong;
+		s->threads++;
+	}
+	return NULL;
+}
+
+static void threads_that_come_and_go_while_variants_switch_copy_exactly(void **state)
+{
+	const char *subjects[64];
+	int n = variant_subjects(&copy_variants, subjects, 64);
+	struct spawner s[N_SPAWNERS];
+	pthread_t tids[N_SPAWNERS];
+	atomic_bool stop = false;
+	long switches = 0;
+	double end;
+
+	(void)state;
+	fault_handlers_restore();
+	assert_true(n > 1); /* at least one variant, then "auto" */
+	for (int i = 0; i < N_SPAWNERS; i++)
+		s[i] = (struct spawner){.stop = &stop};
+	start_threads(tids, N_SPAWNERS, spawner_fn, s, sizeof(s[0]));
+	end = now() + 0.5;
+	while (now() < end) {
+		variant_use(&copy_variants, subjects[switches % n]);
+		switches++;
+		usleep(50);
+	}
+	atomic_store(&stop, true);
+	join_threads(tids, N_SPAWNERS);
+	variant_use(&copy_variants, "auto");
+	print_message("%ld switches; threads started", switches);
+	for (int i = 0; i < N_SPAWNERS; i++)
+		print_message("%s %ld", i ? "," : "", s[i].threads);
+	print_message("\n");
+	for (int i = 0; i < N_SPAWNERS; i++) {
+		if (s[i].wrong)
+			fail_msg("spawner %d: %ld wrong; the first: %s", i, s[i].wrong, s[i].first);
+		if (!s[i].threads)
+			fail_msg("spawner %d started no thread in 0.5 s", i);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +304,7 @@ int main(int argc, char **argv)
 			       fault_workers_each_variant, &at_once),
 		UNIT_TEST_WITH(copy_variant_switches_under_faulting_threads_leave_results_exact,
 			       fault_workers_switching, &switching),
+		cmocka_unit_test(threads_that_come_and_go_while_variants_switch_copy_exactly),
 	};
 
 	return RUN_TESTS(argc, argv, NULL, tests, subjects_setup, "test_try_copy_threads", 240,
