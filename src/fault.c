@@ -200,7 +200,13 @@ static void join_known(void)
 	known_lock_drop(&old);
 }
 
-/* The key's destructor: this thread exits, and its TLS block with it. */
+/*
+ * The key's destructor: this thread exits, and its TLS block with it.
+ * The C library runs such destructors in up to four rounds, while values
+ * are left: a thread whose first armed call comes from another key's
+ * destructor in the last round joins too late to leave, and a later walk
+ * writes where its small top was. Nothing here guards that case.
+ */
 static void leave_known(void *self)
 {
 	struct known_thread *node = self;
