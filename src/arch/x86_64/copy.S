@@ -199,7 +199,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * branch, since a loop of small copies from memory not in the cache pays
  * for every branch, load and instruction a call adds (docs/copy.md,
  * "Small copies from memory not in the cache" and "Cold small copies:
- * what the entry costs"). A failed check goes to
+ * what the entry costs"). A failed COPY_CHECKS goes to
  * hl__try_copy_slow (../../copy.c) with rdi, rsi and rdx as they came,
  * which sorts the call out exactly (hl__user_range) and comes back to
  * hl__try_copy_checked, or returns n. rax = the offset of
