@@ -183,7 +183,7 @@ static void join_known(void)
 {
 	sigset_t old;
 
-	if (!hl_arch_copy_direct_max || !known_key_made)
+	if (!known_key_made) /* no small calls (hl_arch_copy_direct_max 0), or no key */
 		return;
 	if (pthread_setspecific(known_key, &known_self) != 0)
 		return;

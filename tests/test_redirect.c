@@ -40,6 +40,7 @@
 #include <hotline/copy.h>
 #include <hotline/zero.h>
 
+#include "support/faults.h"
 #include "support/run_tests.h"
 #include "support/threads.h"
 #include "support/variants.h"
@@ -179,11 +180,14 @@ static void expect_forced(const struct entry *e, const char *variant)
 /* Automatic: the entry's own body with its small sizes, or the redirect for all. */
 static void expect_auto(const struct entry *e)
 {
-	size_t want = e->is_null() && e->arch_max ? *e->arch_max : 0;
+	size_t want;
 
-	if (e == &copy_entry)
+	if (e == &copy_entry) {
 		expect_small_tops("automatic plan");
-	else if (*e->direct_max != want)
+		return;
+	}
+	want = e->is_null() ? *e->arch_max : 0;
+	if (*e->direct_max != want)
 		fail_msg("%s, automatic plan, redirect %s: direct_max %zu, expected %zu", e->name,
 			 e->is_null() ? "NULL" : "set", *e->direct_max, want);
 	if (e->is_null == try_zero_null)
@@ -268,14 +272,8 @@ static void *first_call(void *arg)
 {
 	struct gate_seen *g = arg;
 
-	if (g->block) {
-		sigset_t faults;
-
-		sigemptyset(&faults);
-		sigaddset(&faults, SIGSEGV);
-		sigaddset(&faults, SIGBUS);
-		pthread_sigmask(SIG_BLOCK, &faults, NULL);
-	}
+	if (g->block)
+		fault_signals_mask(SIG_BLOCK);
 	g->before = *hl__try_zero_gate;
 	memset(g->buf, 0xa5, sizeof(g->buf));
 	g->left = hl_try_zero(g->buf, sizeof(g->buf));
@@ -332,14 +330,8 @@ static void *first_copy(void *arg)
 {
 	struct copy_seen *c = arg;
 
-	if (c->block) {
-		sigset_t faults;
-
-		sigemptyset(&faults);
-		sigaddset(&faults, SIGSEGV);
-		sigaddset(&faults, SIGBUS);
-		pthread_sigmask(SIG_BLOCK, &faults, NULL);
-	}
+	if (c->block)
+		fault_signals_mask(SIG_BLOCK);
 	memset(c->b, 0x5a, sizeof(c->b));
 	c->left = hl_try_copy(c->a, c->b, sizeof(c->a));
 	c->small_top = hl__try_thread_tops.small_top;

@@ -52,6 +52,7 @@
 #include <cmocka.h>
 
 #include "support/child.h"
+#include "support/faults.h"
 #include "support/guarded.h"
 #include "support/pattern.h"
 #include "support/run_tests.h"
@@ -670,14 +671,8 @@ static bool handler_unblocks_first;
 static void clearing_handler(int sig)
 {
 	(void)sig;
-	if (handler_unblocks_first) {
-		sigset_t faults;
-
-		sigemptyset(&faults);
-		sigaddset(&faults, SIGSEGV);
-		sigaddset(&faults, SIGBUS);
-		pthread_sigmask(SIG_UNBLOCK, &faults, NULL);
-	}
+	if (handler_unblocks_first)
+		fault_signals_mask(SIG_UNBLOCK);
 	handler_bad = hole_check(&handler_hole, 64, 64, hole_clear(&handler_hole, 64, 64));
 }
 

@@ -3,6 +3,7 @@
  * support/faults.c - installs the fault reporter under hotline's handler; notes what a test does.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -17,6 +18,16 @@
 
 static char fault_what[512];
 static struct sigaction fault_hotline_segv, fault_hotline_bus;
+
+void fault_signals_mask(int how)
+{
+	sigset_t faults;
+
+	sigemptyset(&faults);
+	sigaddset(&faults, SIGSEGV);
+	sigaddset(&faults, SIGBUS);
+	pthread_sigmask(how, &faults, NULL);
+}
 
 void fault_note(const char *fmt, ...)
 {

@@ -17,6 +17,13 @@
 void fault_handlers_setup(void);
 void fault_handlers_restore(void);
 
+/*
+ * fault_signals_mask(how): pthread_sigmask(how, {SIGSEGV, SIGBUS}, NULL)
+ * for the calling thread (SIG_BLOCK, SIG_UNBLOCK): a thread that blocks
+ * the fault signals, which hotline's entries must notice. Async-signal-safe.
+ */
+void fault_signals_mask(int how);
+
 /* Say what the program is doing, for the report of a fault nobody expected. */
 __attribute__((format(printf, 1, 2))) void fault_note(const char *fmt, ...);
 
