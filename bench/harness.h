@@ -418,7 +418,26 @@ static inline size_t bench_turn(size_t k, size_t n, unsigned int rep)
 }
 
 /*
- * Call measure(ctx, subject, rep) for rep 0..reps-1 and, within each
+ * bench_turn in slice slice of slices of repetition rep: the order
+ * alternates from slice to slice, and goes on alternating into the next
+ * repetition (one slice: bench_turn's).
+ */
+static inline size_t bench_slice_turn(size_t k, size_t n, unsigned int rep, unsigned int slice,
+				      unsigned int slices)
+{
+	return bench_turn(k, n, rep * slices + slice);
+}
+
+/*
+ * A scenario's measurement: subject's repetition rep (from 0), or slice
+ * slice of it (from 0) where the schedule cuts repetitions into slices
+ * (bench_interleave_rounds); 0 of 1 where it does not. 0, or non-zero to
+ * stop the schedule.
+ */
+typedef int (*bench_measure_fn)(void *ctx, size_t subject, unsigned int rep, unsigned int slice);
+
+/*
+ * Call measure(ctx, subject, rep, 0) for rep 0..reps-1 and, within each
  * repetition, every subject in bench_turn's order. Drift over time hits
  * all subjects alike, and no subject always runs first, or just after the
  * same one (a subject's figure can depend on that). Shows progress: label
@@ -428,7 +447,7 @@ static inline size_t bench_turn(size_t k, size_t n, unsigned int rep)
  */
 int bench_interleave(const char *label, const struct bench_subject *const *subjects,
 		     const char *const *names, size_t nr_subjects, unsigned int reps,
-		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx);
+		     bench_measure_fn measure, void *ctx);
 
 /*
  * A point of bench_interleave_rounds: what its progress says (label) and
@@ -447,12 +466,19 @@ struct bench_round_point {
  * what drifts over seconds (on a shared machine the ratio of two subjects
  * itself moves from one second to the next), while each repetition still
  * runs its subjects side by side. bench_interleave is the case of one
- * point.
+ * point and one slice.
+ *
+ * slices > 1 cuts each repetition of a point into that many slices, taken
+ * back to back: every subject's slice 0, then every subject's slice 1, and
+ * so on, the order of the subjects alternating from slice to slice
+ * (bench_slice_turn); measure sums a subject's slices into its repetition.
+ * Two subjects' times are then taken a slice apart, not a whole
+ * repetition, and each repetition holds both orders alike.
  */
 int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_points,
 			    const struct bench_subject *const *subjects, const char *const *names,
-			    size_t nr_subjects, unsigned int reps,
-			    int (*measure)(void *ctx, size_t subject, unsigned int rep));
+			    size_t nr_subjects, unsigned int reps, unsigned int slices,
+			    bench_measure_fn measure);
 
 /* ---- results: results.c, env.c ------------------------------------------ */
 
@@ -522,8 +548,11 @@ void bench_progress_scenario(const char *scenario);
 void bench_progress_scenario_done(const char *scenario);
 /* One measurement starts: label (scenario and group), item (subject), rep of reps. */
 void bench_progress(const char *label, const char *item, unsigned int rep, unsigned int reps);
-/* It ended: counts it; returns its seconds. */
-double bench_progress_item_done(void);
+/*
+ * It ended: returns its seconds; counts it when whole (a repetition's
+ * last slice, or an uncut one), so that the position counts repetitions.
+ */
+double bench_progress_item_done(bool whole);
 /* A subject's last repetition ended: its line, when stderr is not a terminal. */
 void bench_progress_subject_done(const char *label, const char *item, unsigned int reps,
 				 double seconds);
@@ -534,8 +563,8 @@ void bench_progress_subject_done(const char *label, const char *item, unsigned i
  * straddles 0.95"). On a terminal, the updating line.
  */
 void bench_progress_extra(const char *text);
-/* It ended: counted apart from the planned ones; returns its seconds. */
-double bench_progress_extra_done(void);
+/* It ended: counted apart from the planned ones when whole (as above); returns its seconds. */
+double bench_progress_extra_done(bool whole);
 /* When stderr is not a terminal: a line with text, the position and the times. */
 void bench_progress_extra_line(const char *text);
 /* What is left of --until-decided's budget, in seconds (0: off or spent), for the times shown. */

@@ -235,11 +235,11 @@ void bench_progress_extra(const char *text)
 	show(line);
 }
 
-double bench_progress_extra_done(void)
+double bench_progress_extra_done(bool whole)
 {
 	uint64_t took = bench_now_ns() - pg.item_start_ns;
 
-	pg.extra++;
+	pg.extra += whole;
 	pg.sc_extra_ns += took;
 	return (double)took / 1e9;
 }
@@ -255,12 +255,12 @@ void bench_progress_extra_line(const char *text)
 	fflush(stderr);
 }
 
-double bench_progress_item_done(void)
+double bench_progress_item_done(bool whole)
 {
 	uint64_t now = bench_now_ns();
 
-	pg.done++;
-	pg.sc_done++;
+	pg.done += whole;
+	pg.sc_done += whole;
 	return (double)(now - pg.item_start_ns) / 1e9;
 }
 

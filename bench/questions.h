@@ -112,8 +112,9 @@ struct bench_point {
 	const unsigned int *retry_limits; /* [n], or NULL: none */
 	const char *const *names;	  /* [n] for the progress, or NULL: the subjects' names */
 	struct bench_series *series;	  /* [n], each with room for bench_reps_cap() */
-	int (*measure)(void *ctx, size_t subject, unsigned int rep);
+	bench_measure_fn measure;
 	void *ctx;
+	unsigned int slices; /* each repetition cut into this many (0: one), as measured */
 };
 
 /*

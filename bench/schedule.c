@@ -2,7 +2,8 @@
 /*
  * schedule.c - which subjects a scenario runs (--subjects) and in what
  * order: repetitions interleaved across them, and across several points
- * (a sweep's sizes) in rounds. See harness.h.
+ * (a sweep's sizes) in rounds, each repetition cut into slices where the
+ * scenario asks. See harness.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,8 @@ size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench
 
 int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_points,
 			    const struct bench_subject *const *subjects, const char *const *names,
-			    size_t nr_subjects, unsigned int reps,
-			    int (*measure)(void *ctx, size_t subject, unsigned int rep))
+			    size_t nr_subjects, unsigned int reps, unsigned int slices,
+			    bench_measure_fn measure)
 {
 	size_t nr = nr_points * nr_subjects;
 	double *seconds = calloc(nr ? nr : 1, sizeof(*seconds));
@@ -40,24 +41,31 @@ int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_po
 		bench_error("out of memory");
 		return 1;
 	}
+	if (slices < 1)
+		slices = 1;
 	for (unsigned int rep = 0; rep < reps; rep++) {
 		for (size_t p = 0; p < nr_points; p++) {
-			for (size_t k = 0; k < nr_subjects; k++) {
-				size_t i = bench_turn(k, nr_subjects, rep);
-				const char *name = names ? names[i] : subjects[i]->name;
-				double *took = &seconds[p * nr_subjects + i];
-				int ret;
+			for (unsigned int slice = 0; slice < slices; slice++) {
+				const bool whole = slice + 1 == slices;
 
-				bench_progress(points[p].label, name, rep + 1, reps);
-				ret = measure(points[p].ctx, i, rep);
-				if (ret) {
-					free(seconds);
-					return ret;
+				for (size_t k = 0; k < nr_subjects; k++) {
+					size_t i = bench_slice_turn(k, nr_subjects, rep, slice,
+								    slices);
+					const char *name = names ? names[i] : subjects[i]->name;
+					double *took = &seconds[p * nr_subjects + i];
+					int ret;
+
+					bench_progress(points[p].label, name, rep + 1, reps);
+					ret = measure(points[p].ctx, i, rep, slice);
+					if (ret) {
+						free(seconds);
+						return ret;
+					}
+					*took += bench_progress_item_done(whole);
+					if (whole && rep + 1 == reps)
+						bench_progress_subject_done(points[p].label, name,
+									    reps, *took);
 				}
-				*took += bench_progress_item_done();
-				if (rep + 1 == reps)
-					bench_progress_subject_done(points[p].label, name, reps,
-								    *took);
 			}
 		}
 	}
@@ -68,9 +76,9 @@ int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_po
 
 int bench_interleave(const char *label, const struct bench_subject *const *subjects,
 		     const char *const *names, size_t nr_subjects, unsigned int reps,
-		     int (*measure)(void *ctx, size_t subject, unsigned int rep), void *ctx)
+		     bench_measure_fn measure, void *ctx)
 {
 	const struct bench_round_point one = {.label = label, .ctx = ctx};
 
-	return bench_interleave_rounds(&one, 1, subjects, names, nr_subjects, reps, measure);
+	return bench_interleave_rounds(&one, 1, subjects, names, nr_subjects, reps, 1, measure);
 }

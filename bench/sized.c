@@ -358,18 +358,19 @@ size_t sized_hot_bytes(const struct sized_def *def, size_t size)
 	return def->buffers == 1 ? size + SIZED_ALIGN : def->buffers * hot_gap(size) + SIZED_ALIGN;
 }
 
-static int sized_measure(void *arg, size_t i, unsigned int rep)
+/* Subject i's sample for ns more of its repetition, added to its sum. 0, or 1 after bench_error. */
+static int sized_slice(struct sized_ctx *ctx, size_t i, uint64_t ns)
 {
-	struct sized_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->subjects[i];
+	struct sized_sum *sum = &ctx->sum[i];
 	struct sized_sample sample = ctx->sample;
 	struct bench_params params = {.threads = 1, .size = sample.size, .sink = &sample};
 	char size[32];
 	struct bench_run run;
 
-	(void)rep;
 	sample.subject = s->name;
 	sample.facts = sized_facts(s);
+	sample.duration_ns = ns;
 	if (bench_measure(s, &params, 1, &ctx->run->cfg->pin, 0, &run))
 		return 1;
 	if (run.failed) {
@@ -379,12 +380,50 @@ static int sized_measure(void *arg, size_t i, unsigned int rep)
 		return 1;
 	}
 	/* The loop's own interval: without the warm-up, the marks and the thread's start. */
-	run.elapsed_ns = (double)sample.elapsed_ns;
-	run.cycles = sample.cycles;
-	bench_series_add(&ctx->series[i], &run,
-			 sample.calls ? (double)sample.bytes / (double)sample.calls : 0);
+	sum->elapsed_ns += sample.elapsed_ns;
+	sum->cycles += sample.cycles;
+	sum->calls += sample.calls;
+	sum->bytes += sample.bytes;
+	sum->cpu = run.cpus[0];
+	bench_machine_add(&sum->machine, &run.machine);
 	ctx->sample.cursor = sample.cursor; /* the next subject's cold walk goes on from here */
 	bench_run_free(&run);
+	return 0;
+}
+
+/*
+ * Slice slice of subject i's repetition: its sample until the subject's
+ * time in this repetition reaches (slice + 1) / slices of the duration, at
+ * least one call; nothing when its earlier slices already took that long
+ * (a call longer than a slice). The last slice adds the repetition, the
+ * sum of its slices, to the subject's series.
+ */
+static int sized_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
+{
+	struct sized_ctx *ctx = arg;
+	const unsigned int slices = ctx->run->slices;
+	const uint64_t until = ctx->sample.duration_ns * (slice + 1) / slices;
+	struct sized_sum *sum = &ctx->sum[i];
+
+	(void)rep;
+	if (slice == 0)
+		*sum = (struct sized_sum){.cpu = -1};
+	if ((slice == 0 || sum->elapsed_ns < until) && sized_slice(ctx, i, until - sum->elapsed_ns))
+		return 1;
+	if (slice + 1 == slices) {
+		struct bench_run whole = {
+			.threads = 1,
+			.cpus = &sum->cpu,
+			.ops = &sum->calls,
+			.total_ops = sum->calls,
+			.elapsed_ns = (double)sum->elapsed_ns,
+			.cycles = sum->cycles,
+			.machine = sum->machine,
+		};
+
+		bench_series_add(&ctx->series[i], &whole,
+				 sum->calls ? (double)sum->bytes / (double)sum->calls : 0);
+	}
 	return 0;
 }
 
@@ -394,7 +433,8 @@ static int series_init(struct sized_ctx *ctx, char *label, size_t label_size)
 	char size[32];
 
 	ctx->series = calloc(ctx->n, sizeof(*ctx->series));
-	if (!ctx->series) {
+	ctx->sum = calloc(ctx->n, sizeof(*ctx->sum));
+	if (!ctx->series || !ctx->sum) {
 		bench_error("out of memory");
 		return 1;
 	}
@@ -412,7 +452,9 @@ static void sized_series_free(struct sized_ctx *ctx)
 	for (size_t i = 0; ctx->series && i < ctx->n; i++)
 		bench_series_free(&ctx->series[i]);
 	free(ctx->series);
+	free(ctx->sum);
 	ctx->series = NULL;
+	ctx->sum = NULL;
 }
 
 /* ---- the tables ------------------------------------------------------------ */
@@ -486,6 +528,7 @@ void sized_results(const struct sized_ctx *ctx, json_t *results)
 
 		json_object_set_new(r, "mode", json_string(ctx->sweep->name));
 		json_object_set_new(r, "duration", json_real(run->duration));
+		json_object_set_new(r, "slices", json_integer(run->slices));
 		json_object_set_new(r, "llc_bytes", json_integer((json_int_t)run->llc));
 		json_object_set_new(r, "arena_bytes",
 				    ctx->sweep->cold ? json_integer((json_int_t)run->arena)
@@ -527,6 +570,7 @@ static struct bench_point size_point(struct sized_ctx *ctx, const char *label)
 		.series = ctx->series,
 		.measure = sized_measure,
 		.ctx = ctx,
+		.slices = ctx->run->slices,
 	};
 }
 
@@ -582,7 +626,7 @@ int sized_sizes_measure(const struct sized_sizes *w)
 	if (!w->nr)
 		return 0;
 	return bench_interleave_rounds(w->points, w->nr, w->ctx[0].subjects, NULL, w->ctx[0].n,
-				       w->ctx[0].run->reps, sized_measure);
+				       w->ctx[0].run->reps, w->ctx[0].run->slices, sized_measure);
 }
 
 void sized_sizes_free(struct sized_sizes *w)

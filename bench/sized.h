@@ -14,7 +14,7 @@
  * copy's pipe). The engine does the rest: sized.c the last-level cache,
  * the cold arena and its scattered walk, the mapping, the subjects'
  * setups, the measurement of every subject at every size with
- * repetitions interleaved, --until-decided, the tables, the paired ratios
+ * repetitions interleaved and cut into slices, --until-decided, the tables, the paired ratios
  * and the JSON rows; sized_run.c the run (sizes, subjects per sweep,
  * memory, the sweeps asked for, the progress's estimate). The timed loop
  * is sized_loop.h, inlined into each subject's run function with its
@@ -36,6 +36,13 @@
 #define SIZED_MAX_SUBJECTS 32 /* variants and fixed subjects of one scenario */
 #define SIZED_MAX_VARIANTS 16
 #define SIZED_MAX_SWEEPS   8
+/*
+ * A repetition's sample is cut into this many slices, taken by turns
+ * across the subjects (bench_interleave_rounds), at most one per
+ * SIZED_MIN_SLICE_NS of the sample (--quick: fewer).
+ */
+#define SIZED_SLICES	   8
+#define SIZED_MIN_SLICE_NS 1000000
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -98,8 +105,9 @@ struct sized_run {
 	const struct sized_def *def;
 	const struct bench_config *cfg;
 	unsigned int reps, modes; /* modes: the BENCH_MODE_* bits asked and offered */
-	double duration;
-	size_t llc, arena; /* bytes */
+	double duration;	  /* seconds per sample */
+	unsigned int slices;	  /* a sample's, each duration / slices: SIZED_SLICES */
+	size_t llc, arena;	  /* bytes */
 	bool llc_guessed;
 	unsigned char *region; /* the hot buffers, the cold arena, the scenario's own */
 	size_t region_bytes;
@@ -125,12 +133,19 @@ struct sized_sample {
 	size_t slot_bytes, nr_slots, step; /* cold: the walk over the arena */
 	size_t cursor;			   /* cold: the next slot, carried from sample to sample */
 	bool cold, used;
-	bool warm_up; /* hot: one untimed call first (the buffers fit a cache) */
-	uint64_t duration_ns;
-	int fd;		 /* a file the subject reads (its setup opens it), or -1 */
-	const void *own; /* the scenario's state of the run (sized_run.own) */
+	bool warm_up;	      /* hot: one untimed call first (the buffers fit a cache) */
+	uint64_t duration_ns; /* the sample's; one measurement's: its slice's */
+	int fd;		      /* a file the subject reads (its setup opens it), or -1 */
+	const void *own;      /* the scenario's state of the run (sized_run.own) */
 	/* Left by the loop. */
 	uint64_t calls, bytes, elapsed_ns, cycles;
+};
+
+/* A subject's repetition so far: the sum of its slices (SIZED_SLICES). */
+struct sized_sum {
+	uint64_t calls, bytes, elapsed_ns, cycles;
+	struct bench_machine machine;
+	int cpu; /* where its last slice ran */
 };
 
 /* One sweep at one size: its subjects, repetitions interleaved. */
@@ -141,6 +156,7 @@ struct sized_ctx {
 	size_t n;
 	struct sized_sample sample;   /* this sweep and size; each measurement copies it */
 	struct bench_series *series;  /* [n] */
+	struct sized_sum *sum;	      /* [n]: the repetition being measured */
 	int base[SIZED_MAX_SUBJECTS]; /* each subject's baseline's index here, or -1 */
 };
 

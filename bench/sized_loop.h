@@ -4,15 +4,16 @@
  * once and inlined into one small run function per subject, with that
  * subject's operation inlined into it.
  *
- * One sample of one subject at one size: in hot mode one untimed call
- * first (when the buffers fit the last-level cache), then calls in batches
- * until the sample's duration is over (at least one call), timed as a
- * whole with the harness's clock. Batches grow until one lasts
- * SIZED_BATCH_NS, so that reading the clock costs nothing next to them,
- * even at 1 byte. Cold: each call another slot of the arena, stepping by
- * the scattered walk (sized_cold_walk). The first, middle and last byte of
- * the first destination are marked before and checked after (the
- * scenario's expect), and in hot mode the byte after it must survive.
+ * One measurement of one subject at one size (a slice of a repetition's
+ * sample, sized.c): in hot mode one untimed call first (when the buffers
+ * fit the last-level cache), then calls in batches until the slice's
+ * duration is over (at least one call), timed as a whole with the
+ * harness's clock. Batches grow until one lasts SIZED_BATCH_NS, so that
+ * reading the clock costs nothing next to them, even at 1 byte. Cold: each
+ * call another slot of the arena, stepping by the scattered walk
+ * (sized_cold_walk). The first, middle and last byte of the first
+ * destination are marked before and checked after (the scenario's
+ * expect), and in hot mode the byte after it must survive.
  */
 #ifndef HOTLINE_BENCH_SIZED_LOOP_H
 #define HOTLINE_BENCH_SIZED_LOOP_H

@@ -17,7 +17,9 @@
  * repetition they take (every subject of a round has as many as the
  * others: all start with the planned ones and each round adds one), so
  * that the extra repetitions go on alternating as the planned ones did,
- * and subject and base take turns going first. It stops when every
+ * and subject and base take turns going first; where the point's
+ * repetitions are cut into slices (bench_point.slices), a round takes the
+ * group's slices by turns as bench_interleave_rounds does. It stops when every
  * question there is decided, when the group has the cap of repetitions
  * (BENCH_UD_CAP_FACTOR x the planned, at least BENCH_UD_CAP_MIN: 5 is the
  * fewest that can give a verdict), or when the scenario's share of the
@@ -360,6 +362,7 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 {
 	char what[512], where[160], state[120];
 	uint64_t t0 = bench_now_ns();
+	const unsigned int slices = p->slices ? p->slices : 1;
 	unsigned int rep = 0;
 	double took;
 
@@ -381,28 +384,31 @@ static int round_of(const struct bench_point *p, struct ud_question *u, size_t n
 			 p->series[u[i].s].n + 1, state);
 		bench_progress_extra_line(what);
 	}
-	for (size_t k = 0; k < p->n; k++) {
-		size_t i = bench_turn(k, p->n, rep), g = group_of(parent, i);
-		const char *name = p->names ? p->names[i] : p->subjects[i]->name;
-		const struct ud_question *why = NULL;
-		int ret;
+	for (unsigned int slice = 0; slice < slices; slice++) {
+		for (size_t k = 0; k < p->n; k++) {
+			size_t i = bench_slice_turn(k, p->n, rep, slice, slices);
+			size_t g = group_of(parent, i);
+			const char *name = p->names ? p->names[i] : p->subjects[i]->name;
+			const struct ud_question *why = NULL;
+			int ret;
 
-		if (!run_group[g])
-			continue;
-		/* The terminal's line names the first question this subject runs for. */
-		for (size_t j = 0; j < nr && !why; j++) {
-			if (u[j].group == g && deciding(&u[j]))
-				why = &u[j];
+			if (!run_group[g])
+				continue;
+			/* The terminal's line names the first question this subject runs for. */
+			for (size_t j = 0; j < nr && !why; j++) {
+				if (u[j].group == g && deciding(&u[j]))
+					why = &u[j];
+			}
+			q_where(why, p, where, sizeof(where));
+			q_state(why, state, sizeof(state));
+			snprintf(what, sizeof(what), "until decided: %s, rep %u: %s; %s", where,
+				 rep + 1, name, state);
+			bench_progress_extra(what);
+			ret = p->measure(p->ctx, i, rep, slice);
+			if (ret)
+				return ret;
+			bench_progress_extra_done(slice + 1 == slices);
 		}
-		q_where(why, p, where, sizeof(where));
-		q_state(why, state, sizeof(state));
-		snprintf(what, sizeof(what), "until decided: %s, rep %u: %s; %s", where, rep + 1,
-			 name, state);
-		bench_progress_extra(what);
-		ret = p->measure(p->ctx, i, rep);
-		if (ret)
-			return ret;
-		bench_progress_extra_done();
 	}
 	took = (double)(bench_now_ns() - t0) / 1e9;
 	ud.spent += took;

@@ -500,7 +500,7 @@ struct ct_ctx {
 	struct ct_tally *tally;	     /* [n] */
 };
 
-static int ct_measure(void *arg, size_t i, unsigned int rep)
+static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
 	struct ct_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->cases[i].subject;
@@ -513,6 +513,7 @@ static int ct_measure(void *arg, size_t i, unsigned int rep)
 	struct bench_run run;
 
 	(void)rep;
+	(void)slice; /* bench_interleave: one slice */
 	if (bench_measure(s, &params, ctx->threads, &ctx->cfg->pin, ctx->duration, &run))
 		return 1;
 	if (run.failed) {

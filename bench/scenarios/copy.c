@@ -429,15 +429,15 @@ static void cp_intro(const struct sized_run *run)
 	char llc[32], arena[32], pipe[32];
 
 	printf("%s: copying one buffer per call, one thread; %.3f s per sample, %u repetition%s "
-	       "interleaved; placement %s\n"
+	       "interleaved, each in %u slice%s by turns; placement %s\n"
 	       "hl_try_copy's automatic plan: %s\n"
 	       "cold: each call copies another %d-byte-aligned place of the first half of a %s "
 	       "arena (%d x the %s last-level cache%s) to the same place of its second half, in "
 	       "scattered order; every page faulted in first\n",
-	       CP_NAME, run->duration, run->reps, run->reps == 1 ? "" : "s", run->cfg->pin.text,
-	       run->plan, SIZED_ALIGN, sized_size_text(run->arena, arena, sizeof(arena)),
-	       SIZED_ARENA_LLCS, sized_size_text(run->llc, llc, sizeof(llc)),
-	       run->llc_guessed ? ", guessed" : "");
+	       CP_NAME, run->duration, run->reps, run->reps == 1 ? "" : "s", run->slices,
+	       run->slices == 1 ? "" : "s", run->cfg->pin.text, run->plan, SIZED_ALIGN,
+	       sized_size_text(run->arena, arena, sizeof(arena)), SIZED_ARENA_LLCS,
+	       sized_size_text(run->llc, llc, sizeof(llc)), run->llc_guessed ? ", guessed" : "");
 	if (cp_own.pipe_rd >= 0)
 		printf("probe: hot buffers; pipe_probe writes at most %s (the pipe's capacity) "
 		       "before it reads back\n",

@@ -209,7 +209,7 @@ struct oc_ctx {
 	struct bench_series *series; /* [n] */
 };
 
-static int oc_measure(void *arg, size_t i, unsigned int rep)
+static int oc_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
 	struct oc_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->subjects[i];
@@ -218,6 +218,7 @@ static int oc_measure(void *arg, size_t i, unsigned int rep)
 	int ret;
 
 	(void)rep;
+	(void)slice; /* bench_interleave: one slice */
 	if (s->processes)
 		ret = bench_measure_processes(s, &params, ctx->workers, &ctx->cfg->pin,
 					      ctx->duration, &run);

@@ -342,7 +342,7 @@ static int rt_measure_all(struct rt_ctx *ctx)
  * subject of a repetition in turn, --until-decided for a group's, so the
  * subjects it pairs always come from one run.
  */
-static int rt_measure(void *arg, size_t i, unsigned int rep)
+static int rt_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
 	struct rt_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->subjects[i];
@@ -350,6 +350,7 @@ static int rt_measure(void *arg, size_t i, unsigned int rep)
 	const struct rt_state *t = &ctx->st[i];
 	struct bench_run run;
 
+	(void)slice; /* bench_interleave: one slice */
 	if (!ctx->fresh[i] && rt_measure_all(ctx))
 		return 1;
 	ctx->fresh[i] = false;

@@ -285,14 +285,14 @@ static void zt_intro(const struct sized_run *run)
 	char llc[32], arena[32];
 
 	printf("%s: clearing one buffer per call, one thread; %.3f s per sample, %u repetition%s "
-	       "interleaved; placement %s\n"
+	       "interleaved, each in %u slice%s by turns; placement %s\n"
 	       "hl_zero's automatic plan: %s\n"
 	       "cold: each call clears another %d-byte-aligned place of a %s arena (%d x the %s "
 	       "last-level cache%s), in scattered order; every page faulted in first\n",
-	       ZT_NAME, run->duration, run->reps, run->reps == 1 ? "" : "s", run->cfg->pin.text,
-	       run->plan, SIZED_ALIGN, sized_size_text(run->arena, arena, sizeof(arena)),
-	       SIZED_ARENA_LLCS, sized_size_text(run->llc, llc, sizeof(llc)),
-	       run->llc_guessed ? ", guessed" : "");
+	       ZT_NAME, run->duration, run->reps, run->reps == 1 ? "" : "s", run->slices,
+	       run->slices == 1 ? "" : "s", run->cfg->pin.text, run->plan, SIZED_ALIGN,
+	       sized_size_text(run->arena, arena, sizeof(arena)), SIZED_ARENA_LLCS,
+	       sized_size_text(run->llc, llc, sizeof(llc)), run->llc_guessed ? ", guessed" : "");
 	if (run->cfg->modes & BENCH_MODE_USED)
 		printf("used: as cold, then one byte of each 64-byte line read back after the "
 		       "clear, timed with it (what a caller of a fresh buffer does next)\n");

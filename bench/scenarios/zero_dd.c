@@ -188,7 +188,7 @@ struct zt_dd_ctx {
 	struct bench_series *series;
 };
 
-static int zt_dd_measure(void *arg, size_t i, unsigned int rep)
+static int zt_dd_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
 	struct zt_dd_ctx *ctx = arg;
 	const struct bench_subject *s = ctx->subjects[i];
@@ -202,6 +202,7 @@ static int zt_dd_measure(void *arg, size_t i, unsigned int rep)
 	struct bench_run run;
 
 	(void)rep;
+	(void)slice; /* bench_interleave: one slice */
 	if (bench_measure(s, &params, 1, &ctx->run->cfg->pin, 0, &run))
 		return 1;
 	if (run.failed) {

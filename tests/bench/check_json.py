@@ -483,11 +483,20 @@ def check_variants_first(a, facts, subjects, listed, unsupported):
               f"--list: expected the library's variants among the subjects, got {listed}")
 
 
+def sized_slices(duration):
+    """The slices a sized sample of DURATION seconds is cut into: one per millisecond, 1 to 8."""
+    return max(1, min(8, int(duration * 1e9 + 0.5) // 1000000))
+
+
 def check_arena(r, w, size, cold, times, times_words, not_cold):
-    """A sized result's duration and llc_bytes; its arena_bytes where it ran COLD (buffers
-    that leave the caches): at least TIMES the size and 4 x llc_bytes (up to 2 GiB); else null
-    (NOT_COLD says why)."""
-    check_type(r, "duration", lambda v: is_num(v) and v > 0, "seconds per sample", w)
+    """A sized result's duration, its slices (sized_slices) and llc_bytes; its arena_bytes
+    where it ran COLD (buffers that leave the caches): at least TIMES the size and 4 x
+    llc_bytes (up to 2 GiB); else null (NOT_COLD says why)."""
+    duration = check_type(r, "duration", lambda v: is_num(v) and v > 0, "seconds per sample", w)
+    if is_num(duration):
+        want = sized_slices(duration)
+        check_type(r, "slices", lambda v: v == want, f"{want} (one per ms of the duration, 1 to 8)",
+                   w)
     llc = check_type(r, "llc_bytes", lambda v: is_int(v) and v > 0, "a byte count", w)
     if cold:
         check_type(r, "arena_bytes",
@@ -814,8 +823,16 @@ def check_machine_state(r, i, env):
     nonneg = lambda v: is_num(v) and v >= 0
     maybe = lambda v: v is None or nonneg(v)
     cpus = check_type(m, "cpus", lambda v: is_int(v) and v >= 1, "a positive integer", w)
-    check_type(m, "intervals", lambda v: v == len(runs),
-               f"{len(runs)} (one per repetition)", w)
+    # A sized result's repetitions are cut into slices: one interval per slice that ran
+    # (slice 0 always; the others unless the repetition's time was already spent).
+    slices = r.get("slices") if is_int(r.get("slices")) else 1
+    if slices == 1:
+        check_type(m, "intervals", lambda v: v == len(runs),
+                   f"{len(runs)} (one per repetition)", w)
+    else:
+        check_type(m, "intervals", lambda v: is_int(v) and len(runs) <= v <= len(runs) * slices,
+                   f"{len(runs)} to {len(runs) * slices} (one per slice run, {slices} slices "
+                   "a repetition)", w)
     wall = check_type(m, "wall_s", lambda v: is_num(v) and v > 0, "a positive number", w)
     own = check_type(m, "bench_cpu_s", nonneg, "a number >= 0", w)
     load = check_type(m, "loadavg", lambda v: isinstance(v, dict), "an object", w)

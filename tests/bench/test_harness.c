@@ -232,14 +232,25 @@ static void a_failed_or_dead_worker_process_fails_the_run(void)
 	bench_run_free(&run);
 }
 
-static char order[128];
+static char order[256];
 
-static int record_order(void *ctx, size_t subject, unsigned int rep)
+static int record_order(void *ctx, size_t subject, unsigned int rep, unsigned int slice)
 {
 	size_t len = strlen(order);
 
 	(void)ctx;
+	(void)slice;
 	snprintf(order + len, sizeof(order) - len, "%zu%u ", subject, rep);
+	return 0;
+}
+
+/* Point (ctx: its letter), subject, repetition and slice of each call, in call order. */
+static int record_slice(void *ctx, size_t subject, unsigned int rep, unsigned int slice)
+{
+	size_t len = strlen(order);
+
+	snprintf(order + len, sizeof(order) - len, "%c%zu%u%u ", *(const char *)ctx, subject, rep,
+		 slice);
 	return 0;
 }
 
@@ -254,17 +265,54 @@ static void repetitions_interleave_subjects(void)
 	      "expected subject,rep order '00 10 11 01 02 12 ', got '%s'", order);
 }
 
+/*
+ * Repetitions cut into slices: at each point of a round, every subject's
+ * slice s before any subject's slice s + 1, the order alternating from
+ * slice to slice and on into the next repetition (3 slices: repetition 1
+ * starts in reverse); the rounds still go over the points.
+ */
+static void slices_alternate_within_a_repetition(void)
+{
+	const struct bench_subject *s[] = {&spin_subjects[0], &spin_subjects[1]};
+	const struct bench_round_point points[] = {{"a", "a"}, {"b", "b"}};
+	const char *want = "a000 a100 a101 a001 a002 a102 "
+			   "b000 b100 b101 b001 b002 b102 "
+			   "a110 a010 a011 a111 a112 a012 "
+			   "b110 b010 b011 b111 b112 b012 ";
+
+	order[0] = '\0';
+	CHECK(bench_interleave_rounds(points, 2, s, NULL, 2, 2, 3, record_slice) == 0,
+	      "expected 0");
+	CHECK(strcmp(order, want) == 0, "expected point,subject,rep,slice order '%s', got '%s'",
+	      want, order);
+}
+
 static const struct bench_subject timing_subjects[] = {
 	{.name = "atomic"}, {.name = "refcount"}, {.name = "alone"}};
 
 /* A series of refcount-timing's point: refcount's time over atomic's 0.9, 1.2, 0.9, ... */
-static int timing_rep(void *ctx, size_t subject, unsigned int rep)
+static int timing_rep(void *ctx, size_t subject, unsigned int rep, unsigned int slice)
 {
 	struct bench_series *s = &((struct bench_series *)ctx)[subject];
 
 	s->ns_per_op[s->n] = subject == 1 && rep % 2 ? 1.2 : subject == 1 ? 0.9 : 1.0;
 	s->n++;
-	return record_order(NULL, subject, rep);
+	return record_order(NULL, subject, rep, slice);
+}
+
+/* As timing_rep, a repetition in two slices: the series grows at the second. */
+static int timing_slice(void *ctx, size_t subject, unsigned int rep, unsigned int slice)
+{
+	size_t len = strlen(order);
+
+	snprintf(order + len, sizeof(order) - len, "%zu%u%u ", subject, rep, slice);
+	if (slice == 1) {
+		struct bench_series *s = &((struct bench_series *)ctx)[subject];
+
+		s->ns_per_op[s->n] = subject == 1 && rep % 2 ? 1.2 : subject == 1 ? 0.9 : 1.0;
+		s->n++;
+	}
+	return 0;
 }
 
 /*
@@ -294,7 +342,7 @@ static void extra_repetitions_alternate_as_the_planned(void)
 	for (size_t i = 0; i < 3; i++) {
 		CHECK(bench_series_init(&series[i], 10, 1) == 0, "expected series of 10");
 		for (unsigned int rep = 0; rep < 2; rep++)
-			timing_rep(series, i, rep);
+			timing_rep(series, i, rep, 0);
 	}
 	bench_until_decided_init(600, 2, scenarios, planned_s, 1);
 	bench_until_decided_scenario("refcount-timing");
@@ -303,6 +351,55 @@ static void extra_repetitions_alternate_as_the_planned(void)
 	CHECK(strcmp(order, want) == 0, "expected subject,rep order '%s', got '%s'", want, order);
 	CHECK(series[2].n == 2, "expected the subject no question names at 2 repetitions, got %u",
 	      series[2].n);
+	for (size_t i = 0; i < 3; i++)
+		bench_series_free(&series[i]);
+	bench_until_decided_init(0, 2, NULL, NULL, 0);
+}
+
+/*
+ * The same where the point's repetitions are cut into two slices: each
+ * extra repetition takes the pair's slices by turns (slice 0 in table
+ * order, slice 1 reversed, as bench_interleave_rounds does), and a
+ * repetition counts once, at its last slice.
+ */
+static void extra_repetitions_take_their_slices_by_turns(void)
+{
+	const char *const scenarios[] = {"refcount-timing"};
+	const double planned_s[] = {1};
+	const struct bench_subject *subjects[] = {&timing_subjects[0], &timing_subjects[1],
+						  &timing_subjects[2]};
+	struct bench_series series[3];
+	struct bench_point p = {.scenario = "refcount-timing",
+				.label = "refcount-timing",
+				.whole_time = true,
+				.n = 3,
+				.subjects = subjects,
+				.series = series,
+				.measure = timing_slice,
+				.ctx = series,
+				.slices = 2};
+	char want[160] = "";
+
+	for (unsigned int rep = 2; rep < 10; rep++) {
+		size_t len = strlen(want);
+
+		snprintf(want + len, sizeof(want) - len, "0%u0 1%u0 1%u1 0%u1 ", rep, rep, rep,
+			 rep);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		CHECK(bench_series_init(&series[i], 10, 1) == 0, "expected series of 10");
+		for (unsigned int rep = 0; rep < 2; rep++)
+			timing_slice(series, i, rep, 1);
+	}
+	bench_until_decided_init(600, 2, scenarios, planned_s, 1);
+	bench_until_decided_scenario("refcount-timing");
+	order[0] = '\0';
+	CHECK(bench_until_decided(&p) == 0, "expected 0");
+	CHECK(strcmp(order, want) == 0, "expected subject,rep,slice order '%s', got '%s'", want,
+	      order);
+	CHECK(series[0].n == 10 && series[1].n == 10,
+	      "expected the pair at the cap of 10 repetitions, got %u and %u", series[0].n,
+	      series[1].n);
 	for (size_t i = 0; i < 3; i++)
 		bench_series_free(&series[i]);
 	bench_until_decided_init(0, 2, NULL, NULL, 0);
@@ -516,7 +613,9 @@ int main(void)
 	processes_run_for_the_duration_and_all_count();
 	a_failed_or_dead_worker_process_fails_the_run();
 	repetitions_interleave_subjects();
+	slices_alternate_within_a_repetition();
 	extra_repetitions_alternate_as_the_planned();
+	extra_repetitions_take_their_slices_by_turns();
 	subjects_option_selects_by_name();
 	selftests_run_only_when_named();
 	attempts_quantiles_are_exact_below_256_and_the_max_beyond();
