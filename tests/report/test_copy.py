@@ -171,6 +171,18 @@ class CopyReportTests(ToolCase):
         self.assertIn("hl_try_load64 takes 2.00 ns per word, process_vm_readv_word 1,000 ns; "
                       "the load is 500.00x [500.00x, 500.00x] faster", sec)
 
+    def test_slices_said_where_the_file_has_them(self):
+        """The section says how a repetition was shared when the results carry "slices" (the
+        sample cut into that many, taken by turns), and nothing of slices when they do not."""
+        sec = self.app[self.app.index("### copy: copying memory that may not be there"):]
+        self.assertNotIn("slices", sec[:sec.index("Modes:")])
+        sliced = [dict(r, slices=8) for r in known_results()]
+        _, app = self.render("s", [copy_file(os.path.join(self.tmp, "s.json"), sliced)])
+        sec = app[app.index("### copy: copying memory that may not be there"):]
+        self.assertIn("Each repetition's sample was cut into 8 slices, the subjects taking them "
+                      "by turns, so a ratio compares times taken milliseconds apart, in both "
+                      "orders. Modes:", sec)
+
     def test_done_criteria(self):
         rows = reportlib.crit_rows(self.app)
         self.assertIn("| **not met** | does not hold |",

@@ -282,9 +282,20 @@ def in_range(size, spec):
 
 # -- the appendix section's generic parts ------------------------------------------------------
 
+def slices_says(results):
+    """How the subjects shared a repetition: the JSON's "slices" (each repetition's sample cut
+    into that many pieces, the subjects taking them by turns); "" for a file without it, or
+    one slice."""
+    n = next((r.get("slices") for r in results if isinstance(r.get("slices"), int)), None)
+    if n is None or n <= 1:
+        return ""
+    return (f" Each repetition's sample was cut into {n} slices, the subjects taking them by "
+            "turns, so a ratio compares times taken milliseconds apart, in both orders.")
+
+
 def intro(ctx, doc, d):
     decl = d.decl
-    L = [decl.intro + " Modes:", ""]
+    L = [decl.intro + slices_says(d.results) + " Modes:", ""]
     L += [f"- {m}: {decl.mode_text.get(m, 'as the bench defines it')}" for m in d.modes] + [""]
     who = decl.crit["subject"] if decl.crit else "the library"
     if d.plan:
