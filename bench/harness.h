@@ -456,6 +456,7 @@ int bench_interleave(const char *label, const struct bench_subject *const *subje
 struct bench_round_point {
 	const char *label;
 	void *ctx;
+	unsigned int slices; /* each repetition cut into this many (0: one); below */
 };
 
 /*
@@ -468,7 +469,7 @@ struct bench_round_point {
  * runs its subjects side by side. bench_interleave is the case of one
  * point and one slice.
  *
- * slices > 1 cuts each repetition of a point into that many slices, taken
+ * A point's slices > 1 cuts each of its repetitions into that many, taken
  * back to back: every subject's slice 0, then every subject's slice 1, and
  * so on, the order of the subjects alternating from slice to slice
  * (bench_slice_turn); measure sums a subject's slices into its repetition.
@@ -477,8 +478,7 @@ struct bench_round_point {
  */
 int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_points,
 			    const struct bench_subject *const *subjects, const char *const *names,
-			    size_t nr_subjects, unsigned int reps, unsigned int slices,
-			    bench_measure_fn measure);
+			    size_t nr_subjects, unsigned int reps, bench_measure_fn measure);
 
 /* ---- results: results.c, env.c ------------------------------------------ */
 

@@ -31,8 +31,7 @@ size_t bench_select_subjects(const struct bench_scenario *sc, const struct bench
 
 int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_points,
 			    const struct bench_subject *const *subjects, const char *const *names,
-			    size_t nr_subjects, unsigned int reps, unsigned int slices,
-			    bench_measure_fn measure)
+			    size_t nr_subjects, unsigned int reps, bench_measure_fn measure)
 {
 	size_t nr = nr_points * nr_subjects;
 	double *seconds = calloc(nr ? nr : 1, sizeof(*seconds));
@@ -41,10 +40,10 @@ int bench_interleave_rounds(const struct bench_round_point *points, size_t nr_po
 		bench_error("out of memory");
 		return 1;
 	}
-	if (slices < 1)
-		slices = 1;
 	for (unsigned int rep = 0; rep < reps; rep++) {
 		for (size_t p = 0; p < nr_points; p++) {
+			const unsigned int slices = points[p].slices ? points[p].slices : 1;
+
 			for (unsigned int slice = 0; slice < slices; slice++) {
 				const bool whole = slice + 1 == slices;
 
@@ -80,5 +79,5 @@ int bench_interleave(const char *label, const struct bench_subject *const *subje
 {
 	const struct bench_round_point one = {.label = label, .ctx = ctx};
 
-	return bench_interleave_rounds(&one, 1, subjects, names, nr_subjects, reps, 1, measure);
+	return bench_interleave_rounds(&one, 1, subjects, names, nr_subjects, reps, measure);
 }

@@ -327,6 +327,24 @@ static size_t hot_gap(size_t size)
 	return sized_round_up(size, SIZED_ALIGN) + SIZED_ALIGN;
 }
 
+/*
+ * The slices a sample at size is cut into: the run's (SIZED_SLICES), but
+ * hot, only as many as hold SIZED_SLICE_CALLS calls each at the rate the
+ * scenario assumes. A hot figure is the steady state of a buffer used over
+ * and over; a slice of a few calls just after another subject's (one that
+ * streamed the buffer out of the cache, say) is not, even after its
+ * warm-up call. A cold call starts cold whoever ran before.
+ */
+static unsigned int slices_at(const struct sized_run *run, bool cold, size_t size)
+{
+	double calls = run->duration * run->def->rate / (double)size;
+	double most = calls / SIZED_SLICE_CALLS;
+
+	if (cold || most >= run->slices)
+		return run->slices;
+	return most >= 1 ? (unsigned int)most : 1;
+}
+
 bool sized_set_size(struct sized_ctx *ctx, size_t size)
 {
 	const struct sized_run *run = ctx->run;
@@ -335,6 +353,7 @@ bool sized_set_size(struct sized_ctx *ctx, size_t size)
 
 	s->size = size;
 	s->cursor = 0;
+	ctx->slices = slices_at(run, s->cold, size);
 	if (s->cold) {
 		if (size > run->arena / (2 * parts))
 			return false;
@@ -401,7 +420,7 @@ static int sized_slice(struct sized_ctx *ctx, size_t i, uint64_t ns)
 static int sized_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
 	struct sized_ctx *ctx = arg;
-	const unsigned int slices = ctx->run->slices;
+	const unsigned int slices = ctx->slices;
 	const uint64_t until = ctx->sample.duration_ns * (slice + 1) / slices;
 	struct sized_sum *sum = &ctx->sum[i];
 
@@ -528,7 +547,7 @@ void sized_results(const struct sized_ctx *ctx, json_t *results)
 
 		json_object_set_new(r, "mode", json_string(ctx->sweep->name));
 		json_object_set_new(r, "duration", json_real(run->duration));
-		json_object_set_new(r, "slices", json_integer(run->slices));
+		json_object_set_new(r, "slices", json_integer(ctx->slices));
 		json_object_set_new(r, "llc_bytes", json_integer((json_int_t)run->llc));
 		json_object_set_new(r, "arena_bytes",
 				    ctx->sweep->cold ? json_integer((json_int_t)run->arena)
@@ -570,7 +589,7 @@ static struct bench_point size_point(struct sized_ctx *ctx, const char *label)
 		.series = ctx->series,
 		.measure = sized_measure,
 		.ctx = ctx,
-		.slices = ctx->run->slices,
+		.slices = ctx->slices,
 	};
 }
 
@@ -616,7 +635,8 @@ int sized_sizes_init(struct sized_sizes *w, const struct sized_run *run,
 		w->nr++;
 		if (series_init(ctx, w->labels[w->nr - 1], sizeof(w->labels[0])))
 			return 1;
-		w->points[w->nr - 1] = (struct bench_round_point){w->labels[w->nr - 1], ctx};
+		w->points[w->nr - 1] =
+			(struct bench_round_point){w->labels[w->nr - 1], ctx, ctx->slices};
 	}
 	return 0;
 }
@@ -626,7 +646,7 @@ int sized_sizes_measure(const struct sized_sizes *w)
 	if (!w->nr)
 		return 0;
 	return bench_interleave_rounds(w->points, w->nr, w->ctx[0].subjects, NULL, w->ctx[0].n,
-				       w->ctx[0].run->reps, w->ctx[0].run->slices, sized_measure);
+				       w->ctx[0].run->reps, sized_measure);
 }
 
 void sized_sizes_free(struct sized_sizes *w)

@@ -43,6 +43,8 @@
  */
 #define SIZED_SLICES	   8
 #define SIZED_MIN_SLICE_NS 1000000
+/* Hot, fewer: each slice at least this many calls at sized_def.rate (sized_set_size). */
+#define SIZED_SLICE_CALLS 16
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -106,7 +108,7 @@ struct sized_run {
 	const struct bench_config *cfg;
 	unsigned int reps, modes; /* modes: the BENCH_MODE_* bits asked and offered */
 	double duration;	  /* seconds per sample */
-	unsigned int slices;	  /* a sample's, each duration / slices: SIZED_SLICES */
+	unsigned int slices;	  /* a sample's at most, each duration / slices: SIZED_SLICES */
 	size_t llc, arena;	  /* bytes */
 	bool llc_guessed;
 	unsigned char *region; /* the hot buffers, the cold arena, the scenario's own */
@@ -157,6 +159,7 @@ struct sized_ctx {
 	struct sized_sample sample;   /* this sweep and size; each measurement copies it */
 	struct bench_series *series;  /* [n] */
 	struct sized_sum *sum;	      /* [n]: the repetition being measured */
+	unsigned int slices;	      /* a sample's at this size: SIZED_SLICE_CALLS */
 	int base[SIZED_MAX_SUBJECTS]; /* each subject's baseline's index here, or -1 */
 };
 
@@ -168,7 +171,7 @@ struct sized_def {
 	unsigned int modes;		 /* the --mode bits it offers */
 	const char *modes_note;		 /* what it says of the others */
 	double duration, quick_duration; /* seconds per sample */
-	double rate; /* bytes/s a call is assumed to reach, for the progress's estimate */
+	double rate; /* bytes/s a call is assumed to reach: the progress's estimate, hot slices */
 	uint64_t max_size;
 	const size_t *odd_sizes, *quick_sizes; /* beside the powers of two; --quick */
 	size_t nr_odd, nr_quick;

@@ -1,14 +1,17 @@
-"""slices.py - a sized sample cut into slices still lasts its duration, and a call longer
-than a slice is not run once per slice.
+"""slices.py - a sized sample cut into slices still lasts its duration, a hot slice holds
+enough calls, and a call longer than a slice is not run once per slice.
 
   slices.py PATH-TO-hotline-bench OUTDIR
 
-zero, hot, hl_zero and glibc_memset, one repetition of 0.004 s (4 slices of 1 ms):
-- at 4 KiB each subject's timed time (calls x ns per call) is at least the duration and at
-  most the duration plus one slice: the slices sum to the sample;
-- at 256 MiB, where one call takes longer than the whole duration (over 4 ms at 64 GB/s),
-  each subject made exactly one call: slice 0's call reached the duration, so slices 1-3
-  ran nothing (one call per slice would be 4).
+zero, hl_zero and glibc_memset, one repetition each run:
+- hot, 0.004 s a sample (at most 4 slices of 1 ms): at 4 KiB, 4 slices, and each subject's
+  timed time (calls x ns per call) at least the duration and at most a quarter more: the
+  slices sum to the sample. At 1 MiB, 2 slices: a hot slice holds at least 16 calls at
+  zero's assumed 10 GB/s, and a sample 38 (so a buffer that another subject pushed out of
+  the cache is a small part of a slice).
+- cold, 0.002 s (2 slices of 1 ms), at 32 MiB, a call of about 3 ms here: 2 slices, the
+  timed time at least the duration, and all but the last call shorter than it (one call per
+  slice would be two calls of over 1 ms each, the first already past the 1 ms of slice 0).
 """
 
 import json
@@ -18,37 +21,52 @@ import sys
 
 from checks import check, finish, target_cmd
 
-DURATION = 0.004
+
+def run(bench, out, name, *args):
+    """hotline-bench zero ARGS for hl_zero and glibc_memset, one repetition, into OUT/NAME.json:
+    its results, or None (a failure noted)."""
+    path = os.path.join(out, name + ".json")
+    cmd = target_cmd(bench, "zero", "--subjects", "hl_zero,glibc_memset", "--repeat", "1",
+                     *args, "--json", path)
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       timeout=240)
+    if not check(p.returncode == 0, f"{' '.join(cmd)}: exit status {p.returncode}: "
+                 f"{p.stderr.strip()}"):
+        return None
+    return json.load(open(path))["results"]
+
+
+def figures(r):
+    """(what, calls, timed seconds) of result R's one repetition."""
+    calls = r["per_thread"][0]["ops"]
+    return f"{r['mode']} {r['subject']} at {r['size']} B", calls, calls * r["ns_per_op"] / 1e9
 
 
 def main():
     bench, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    path = os.path.join(out, "slices.json")
-    cmd = target_cmd(bench, "zero", "--mode", "hot", "--sizes", "4K,256M", "--subjects",
-                     "hl_zero,glibc_memset", "--repeat", "1", "--duration", str(DURATION),
-                     "--json", path)
-    run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         timeout=240)
-    if not check(run.returncode == 0, f"{' '.join(cmd)}: exit status {run.returncode}: "
-                 f"{run.stderr.strip()}"):
-        return finish(None)
-    results = [r for r in json.load(open(path))["results"] if r.get("mode") == "hot"]
-    check(len(results) == 4, f"expected 4 hot results (2 subjects x 2 sizes), got {len(results)}")
-    for r in results:
-        w = f"{r.get('subject')} at {r.get('size')} B"
-        calls = r["per_thread"][0]["ops"]
-        timed = calls * r["ns_per_op"] / 1e9
-        check(r.get("slices") == 4, f"{w}: expected 4 slices of 1 ms, got {r.get('slices')!r}")
-        if r.get("size") == 4096:
-            check(DURATION * (1 - 1e-6) <= timed <= DURATION * 1.25,
-                  f"{w}: expected its slices' timed time to sum to the duration, {DURATION} s "
-                  f"(at most one slice more), got {timed:.6f} s in {calls} calls")
-        else:
-            check(calls == 1,
-                  f"{w}: expected one call (longer than the duration, so slices 1-3 run none), "
-                  f"got {calls} in {timed:.6f} s")
-    return finish("ok: the slices sum to the sample's duration; a call longer than it runs once")
+    hot = run(bench, out, "hot", "--mode", "hot", "--sizes", "4K,1M", "--duration", "0.004")
+    for r in hot or []:
+        w, calls, timed = figures(r)
+        want = 4 if r["size"] == 4096 else 2
+        check(r.get("slices") == want, f"{w}: expected {want} slices, got {r.get('slices')!r}")
+        check(0.004 * (1 - 1e-6) <= timed <= 0.004 * 1.25,
+              f"{w}: expected its slices' timed time to sum to the duration, 0.004 s (at most "
+              f"a quarter more), got {timed:.6f} s in {calls} calls")
+    cold = run(bench, out, "cold", "--mode", "cold", "--sizes", "32M", "--duration", "0.002")
+    for r in cold or []:
+        w, calls, timed = figures(r)
+        check(r.get("slices") == 2, f"{w}: expected 2 slices, got {r.get('slices')!r}")
+        check(timed >= 0.002 * (1 - 1e-6),
+              f"{w}: expected at least the duration, 0.002 s, timed; got {timed:.6f} s")
+        check((calls - 1) * timed / calls < 0.002,
+              f"{w}: expected every call but the last to start within the duration (a slice "
+              f"that its earlier slices' calls already filled runs none), got {calls} calls "
+              f"of {timed / calls * 1e3:.3f} ms")
+    check(hot is None or len(hot) == 4, "expected 4 hot results (2 subjects x 2 sizes)")
+    check(cold is None or len(cold) == 2, "expected 2 cold results")
+    return finish("ok: the slices sum to the sample; hot slices hold 16 calls; a long call runs "
+                  "once")
 
 
 if __name__ == "__main__":
