@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hotline/cpu.h>
 #include <hotline/lockref.h>
@@ -496,10 +497,30 @@ struct ct_ctx {
 	bool most_threads; /* threads is the highest of the run */
 	bool again;	   /* threads was run already (--threads 2,2): nothing more to decide */
 	double duration;
+	unsigned int slices;	     /* of a repetition at this thread count (CONTEND_SLICES) */
 	struct bench_series *series; /* [n] */
 	struct ct_tally *tally;	     /* [n] */
+	struct bench_run *sum;	     /* [n]: the repetition being measured, its slices summed */
 };
 
+/* Add slice run r to the repetition sum (threads each; sum->ops zeroed at its first slice). */
+static void ct_sum_add(struct bench_run *sum, const struct bench_run *r)
+{
+	for (unsigned int t = 0; t < r->threads; t++) {
+		sum->ops[t] += r->ops[t];
+		sum->cpus[t] = r->cpus[t];
+	}
+	sum->total_ops += r->total_ops;
+	sum->elapsed_ns += r->elapsed_ns;
+	sum->cycles += r->cycles;
+	bench_machine_add(&sum->machine, &r->machine);
+}
+
+/*
+ * Slice slice of case i's repetition: a timed run of duration / slices; the
+ * last adds the repetition, its slices summed, to the case's series. The
+ * tally (attempts, latency) pools every slice as it pools repetitions.
+ */
 static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
 	struct ct_ctx *ctx = arg;
@@ -510,11 +531,11 @@ static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 		.subject = s,
 		.sink = &ctx->tally[i],
 	};
-	struct bench_run run;
+	struct bench_run run, *sum = &ctx->sum[i];
 
 	(void)rep;
-	(void)slice; /* bench_interleave: one slice */
-	if (bench_measure(s, &params, ctx->threads, &ctx->cfg->pin, ctx->duration, &run))
+	if (bench_measure(s, &params, ctx->threads, &ctx->cfg->pin, ctx->duration / ctx->slices,
+			  &run))
 		return 1;
 	if (run.failed) {
 		bench_error("%s: %s at %u thread%s: %s", ctx->scenario, s->name, ctx->threads,
@@ -522,11 +543,42 @@ static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 		bench_run_free(&run);
 		return 1;
 	}
-	bench_series_add(&ctx->series[i], &run, 0);
+	if (slice == 0) {
+		memset(sum->ops, 0, ctx->threads * sizeof(*sum->ops));
+		*sum = (struct bench_run){
+			.threads = ctx->threads, .cpus = sum->cpus, .ops = sum->ops};
+	}
+	ct_sum_add(sum, &run);
+	if (slice + 1 == ctx->slices)
+		bench_series_add(&ctx->series[i], sum, 0);
 	ctx->tally[i].cycles += run.cycles;
 	ctx->tally[i].elapsed_ns += run.elapsed_ns;
 	bench_run_free(&run);
 	return 0;
+}
+
+/*
+ * The slices of a repetition at ctx's thread count: CONTEND_SLICES, fewer
+ * where a slice would be under CONTEND_MIN_SLICE; one unless each thread
+ * has a CPU of its own under --pin (not pinned: no more threads than
+ * online CPUs).
+ */
+static unsigned int ct_slices(const struct ct_ctx *ctx)
+{
+	unsigned int n = (unsigned int)(ctx->duration / CONTEND_MIN_SLICE + 1e-9);
+	int cpus[ctx->threads];
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	bench_place(&ctx->cfg->pin, ctx->threads, cpus);
+	for (unsigned int t = 0; t < ctx->threads; t++) {
+		for (unsigned int u = 0; u < t; u++) {
+			if (cpus[t] >= 0 && cpus[t] == cpus[u])
+				return 1;
+		}
+		if (cpus[t] < 0 && (long)ctx->threads > online)
+			return 1;
+	}
+	return n > CONTEND_SLICES ? CONTEND_SLICES : n < 1 ? 1 : n;
 }
 
 /* Figures of one case, pooled over its threads and repetitions. */
@@ -650,6 +702,7 @@ static json_t *ct_result(const struct ct_ctx *ctx, size_t i, const struct ct_fig
 
 	json_object_set_new(r, "op", json_string("get+put"));
 	json_object_set_new(r, "duration", json_real(ctx->duration));
+	json_object_set_new(r, "slices", json_integer(ctx->slices));
 	json_object_set_new(r, "attempts_per_success",
 			    f->attempts ? json_pack("{s:f, s:I, s:I, s:I}", "mean", f->att_mean,
 						    "p50", (json_int_t)f->att_p50, "p99",
@@ -698,10 +751,13 @@ static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
 
 	ctx->series = calloc(ctx->n, sizeof(*ctx->series));
 	ctx->tally = calloc(ctx->n, sizeof(*ctx->tally));
-	if (!subjects || !names || !name_buf || !limits || !ctx->series || !ctx->tally) {
+	ctx->sum = calloc(ctx->n, sizeof(*ctx->sum));
+	if (!subjects || !names || !name_buf || !limits || !ctx->series || !ctx->tally ||
+	    !ctx->sum) {
 		bench_error("out of memory");
 		goto out;
 	}
+	ctx->slices = ct_slices(ctx);
 	for (size_t i = 0; i < ctx->n; i++) {
 		subjects[i] = ctx->cases[i].subject;
 		ct_case_name(&ctx->cases[i], name_buf[i], sizeof(name_buf[i]));
@@ -710,10 +766,17 @@ static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
 		if (bench_series_init(&ctx->series[i], bench_reps_cap(ctx->cfg->repeat),
 				      ctx->threads))
 			goto out;
+		ctx->sum[i].cpus = calloc(ctx->threads, sizeof(*ctx->sum[i].cpus));
+		ctx->sum[i].ops = calloc(ctx->threads, sizeof(*ctx->sum[i].ops));
+		if (!ctx->sum[i].cpus || !ctx->sum[i].ops) {
+			bench_error("out of memory");
+			goto out;
+		}
 	}
 	snprintf(label, sizeof(label), "%s, %u thread%s", ctx->scenario, ctx->threads,
 		 ctx->threads == 1 ? "" : "s");
-	if (bench_interleave(label, subjects, names, ctx->n, ctx->cfg->repeat, ct_measure, ctx))
+	if (bench_interleave_rounds(&(struct bench_round_point){label, ctx, ctx->slices}, 1,
+				    subjects, names, ctx->n, ctx->cfg->repeat, ct_measure))
 		goto out;
 	if (!ctx->again && bench_until_decided(&(struct bench_point){
 				   .scenario = ctx->scenario,
@@ -727,6 +790,7 @@ static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
 				   .series = ctx->series,
 				   .measure = ct_measure,
 				   .ctx = ctx,
+				   .slices = ctx->slices,
 			   }))
 		goto out;
 	for (size_t i = 0; i < ctx->n; i++) {
@@ -741,14 +805,18 @@ static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
 out:
 	for (size_t i = 0; ctx->series && i < ctx->n; i++)
 		bench_series_free(&ctx->series[i]);
+	for (size_t i = 0; ctx->sum && i < ctx->n; i++)
+		bench_run_free(&ctx->sum[i]);
 	free(ctx->series);
 	free(ctx->tally);
+	free(ctx->sum);
 	free(subjects);
 	free(names);
 	free(name_buf);
 	free(limits);
 	ctx->series = NULL;
 	ctx->tally = NULL;
+	ctx->sum = NULL;
 	return ret;
 }
 

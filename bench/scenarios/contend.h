@@ -15,6 +15,15 @@
 
 #define CONTEND_DURATION       0.5  /* seconds per measurement */
 #define CONTEND_QUICK_DURATION 0.05 /* with --quick */
+/*
+ * A repetition is cut into this many slices, taken by turns across the
+ * subjects (bench_interleave_rounds), at most one per CONTEND_MIN_SLICE
+ * seconds of the duration, and only where every thread has a CPU of its
+ * own: oversubscribed, a run's start and end take scheduler time slices
+ * of milliseconds, which short slices would multiply.
+ */
+#define CONTEND_SLICES	  10
+#define CONTEND_MIN_SLICE 0.05
 
 /* One line of a scenario's table: a subject at one retry limit. */
 struct contend_case {

@@ -319,6 +319,22 @@ def check_timed_common(r, w, threads, repeat, duration):
     check_type(r, "duration", lambda v: is_num(v) and abs(v - duration) < 1e-9, str(duration), w)
 
 
+def check_contention_slices(r, w, duration, cpus):
+    """contend and lockref-sweep: slices, one per 50 ms of the duration, 1 to 10; 1 where the
+    threads outnumber the CPUs (the tests pin by default: one thread per CPU while they last)."""
+    threads = r.get("threads") if is_int(r.get("threads")) else 0
+    want = 1 if threads > cpus else max(1, min(10, int(duration / 0.05 + 1e-9)))
+    check_type(r, "slices", lambda v: v == want,
+               f"{want} (one per 50 ms of {duration} s, 1 to 10; 1 with more threads than "
+               f"the {cpus} CPUs)", w)
+    # Every slice is a timed run of its own: the machine is sampled around each.
+    runs = r.get("runs") if isinstance(r.get("runs"), list) else []
+    m = r.get("machine_state") if isinstance(r.get("machine_state"), dict) else {}
+    check(m.get("intervals") == len(runs) * want,
+          f"{w}.machine_state.intervals: expected {len(runs) * want} ({len(runs)} repetitions "
+          f"of {want} slices), got {m.get('intervals')!r}")
+
+
 def check_contention_extras(r, w, f, threads):
     """contend and lockref-sweep: op, attempts, fallback rate, latency; f: the subject's facts."""
     check_type(r, "op", lambda v: v == "get+put", "'get+put'", w)
@@ -441,6 +457,7 @@ def check_threaded_results(a, subjects, facts, results, repeat, threads_list, du
                        "a string naming open", w)
         else:
             check_contention_extras(r, w, facts.get(subj, {}), r.get("threads"))
+            check_contention_slices(r, w, duration, len(os.sched_getaffinity(0)))
 
 
 def parse_sizes(text):
