@@ -316,13 +316,12 @@ static int timing_slice(void *ctx, size_t subject, unsigned int rep, unsigned in
 }
 
 /*
- * --until-decided's extra repetitions go on alternating the order from the
- * planned ones: a question that stays "cannot tell" (refcount / atomic
- * going 0.9, 1.2, 0.9, ... about its 1.05) runs its pair to the cap (10
- * here), repetition r in table order when r is even and reversed when odd;
- * the subject no question names never runs.
+ * refcount-timing's point of three subjects, two repetitions of slices
+ * slices each already measured, through --until-decided with measure: the
+ * order of its calls must be want, the pair must reach the cap (10), and
+ * the third subject, which no question names, must stay at 2.
  */
-static void extra_repetitions_alternate_as_the_planned(void)
+static void run_extra_repetitions(bench_measure_fn measure, unsigned int slices, const char *want)
 {
 	const char *const scenarios[] = {"refcount-timing"};
 	const double planned_s[] = {1};
@@ -335,20 +334,23 @@ static void extra_repetitions_alternate_as_the_planned(void)
 				.n = 3,
 				.subjects = subjects,
 				.series = series,
-				.measure = timing_rep,
-				.ctx = series};
-	const char *want = "02 12 13 03 04 14 15 05 06 16 17 07 08 18 19 09 ";
+				.measure = measure,
+				.ctx = series,
+				.slices = slices};
 
 	for (size_t i = 0; i < 3; i++) {
 		CHECK(bench_series_init(&series[i], 10, 1) == 0, "expected series of 10");
 		for (unsigned int rep = 0; rep < 2; rep++)
-			timing_rep(series, i, rep, 0);
+			measure(series, i, rep, slices - 1);
 	}
 	bench_until_decided_init(600, 2, scenarios, planned_s, 1);
 	bench_until_decided_scenario("refcount-timing");
 	order[0] = '\0';
 	CHECK(bench_until_decided(&p) == 0, "expected 0");
-	CHECK(strcmp(order, want) == 0, "expected subject,rep order '%s', got '%s'", want, order);
+	CHECK(strcmp(order, want) == 0, "expected the calls in order '%s', got '%s'", want, order);
+	CHECK(series[0].n == 10 && series[1].n == 10,
+	      "expected the pair at the cap of 10 repetitions, got %u and %u", series[0].n,
+	      series[1].n);
 	CHECK(series[2].n == 2, "expected the subject no question names at 2 repetitions, got %u",
 	      series[2].n);
 	for (size_t i = 0; i < 3; i++)
@@ -357,27 +359,27 @@ static void extra_repetitions_alternate_as_the_planned(void)
 }
 
 /*
+ * --until-decided's extra repetitions go on alternating the order from the
+ * planned ones: a question that stays "cannot tell" (refcount / atomic
+ * going 0.9, 1.2, 0.9, ... about its 1.05) runs its pair to the cap (10
+ * here), repetition r in table order when r is even and reversed when odd
+ * (the calls as subject and repetition); the subject no question names
+ * never runs.
+ */
+static void extra_repetitions_alternate_as_the_planned(void)
+{
+	run_extra_repetitions(timing_rep, 1, "02 12 13 03 04 14 15 05 06 16 17 07 08 18 19 09 ");
+}
+
+/*
  * The same where the point's repetitions are cut into two slices: each
  * extra repetition takes the pair's slices by turns (slice 0 in table
- * order, slice 1 reversed, as bench_interleave_rounds does), and a
- * repetition counts once, at its last slice.
+ * order, slice 1 reversed, as bench_interleave_rounds does: the calls as
+ * subject, repetition and slice), and a repetition counts once, at its
+ * last slice.
  */
 static void extra_repetitions_take_their_slices_by_turns(void)
 {
-	const char *const scenarios[] = {"refcount-timing"};
-	const double planned_s[] = {1};
-	const struct bench_subject *subjects[] = {&timing_subjects[0], &timing_subjects[1],
-						  &timing_subjects[2]};
-	struct bench_series series[3];
-	struct bench_point p = {.scenario = "refcount-timing",
-				.label = "refcount-timing",
-				.whole_time = true,
-				.n = 3,
-				.subjects = subjects,
-				.series = series,
-				.measure = timing_slice,
-				.ctx = series,
-				.slices = 2};
 	char want[160] = "";
 
 	for (unsigned int rep = 2; rep < 10; rep++) {
@@ -386,23 +388,7 @@ static void extra_repetitions_take_their_slices_by_turns(void)
 		snprintf(want + len, sizeof(want) - len, "0%u0 1%u0 1%u1 0%u1 ", rep, rep, rep,
 			 rep);
 	}
-	for (size_t i = 0; i < 3; i++) {
-		CHECK(bench_series_init(&series[i], 10, 1) == 0, "expected series of 10");
-		for (unsigned int rep = 0; rep < 2; rep++)
-			timing_slice(series, i, rep, 1);
-	}
-	bench_until_decided_init(600, 2, scenarios, planned_s, 1);
-	bench_until_decided_scenario("refcount-timing");
-	order[0] = '\0';
-	CHECK(bench_until_decided(&p) == 0, "expected 0");
-	CHECK(strcmp(order, want) == 0, "expected subject,rep,slice order '%s', got '%s'", want,
-	      order);
-	CHECK(series[0].n == 10 && series[1].n == 10,
-	      "expected the pair at the cap of 10 repetitions, got %u and %u", series[0].n,
-	      series[1].n);
-	for (size_t i = 0; i < 3; i++)
-		bench_series_free(&series[i]);
-	bench_until_decided_init(0, 2, NULL, NULL, 0);
+	run_extra_repetitions(timing_slice, 2, want);
 }
 
 static void subjects_option_selects_by_name(void)
