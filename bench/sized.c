@@ -404,7 +404,6 @@ static int sized_slice(struct sized_ctx *ctx, size_t i, uint64_t ns)
 	sum->calls += sample.calls;
 	sum->bytes += sample.bytes;
 	sum->cpu = run.cpus[0];
-	bench_machine_add(&sum->machine, &run.machine);
 	ctx->sample.cursor = sample.cursor; /* the next subject's cold walk goes on from here */
 	bench_run_free(&run);
 	return 0;
@@ -415,7 +414,10 @@ static int sized_slice(struct sized_ctx *ctx, size_t i, uint64_t ns)
  * time in this repetition reaches (slice + 1) / slices of the duration, at
  * least one call; nothing when its earlier slices already took that long
  * (a call longer than a slice). The last slice adds the repetition, the
- * sum of its slices, to the subject's series.
+ * sum of its slices, to the subject's series, with the machine from just
+ * before its first slice to just after its last (one interval, the other
+ * subjects' slices in between: bench_machine's tick error is once per
+ * interval, not once per slice).
  */
 static int sized_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
@@ -425,8 +427,10 @@ static int sized_measure(void *arg, size_t i, unsigned int rep, unsigned int sli
 	struct sized_sum *sum = &ctx->sum[i];
 
 	(void)rep;
-	if (slice == 0)
+	if (slice == 0) {
 		*sum = (struct sized_sum){.cpu = -1};
+		bench_machine_sample(&sum->start);
+	}
 	if ((slice == 0 || sum->elapsed_ns < until) && sized_slice(ctx, i, until - sum->elapsed_ns))
 		return 1;
 	if (slice + 1 == slices) {
@@ -437,9 +441,11 @@ static int sized_measure(void *arg, size_t i, unsigned int rep, unsigned int sli
 			.total_ops = sum->calls,
 			.elapsed_ns = (double)sum->elapsed_ns,
 			.cycles = sum->cycles,
-			.machine = sum->machine,
 		};
+		struct bench_machine_sample end;
 
+		bench_machine_sample(&end);
+		bench_machine_interval(&whole.machine, &sum->start, &end);
 		bench_series_add(&ctx->series[i], &whole,
 				 sum->calls ? (double)sum->bytes / (double)sum->calls : 0);
 	}

@@ -146,8 +146,8 @@ struct sized_sample {
 /* A subject's repetition so far: the sum of its slices (SIZED_SLICES). */
 struct sized_sum {
 	uint64_t calls, bytes, elapsed_ns, cycles;
-	struct bench_machine machine;
-	int cpu; /* where its last slice ran */
+	struct bench_machine_sample start; /* the machine before its first slice */
+	int cpu;			   /* where its last slice ran */
 };
 
 /* One sweep at one size: its subjects, repetitions interleaved. */

@@ -501,6 +501,7 @@ struct ct_ctx {
 	struct bench_series *series; /* [n] */
 	struct ct_tally *tally;	     /* [n] */
 	struct bench_run *sum;	     /* [n]: the repetition being measured, its slices summed */
+	struct bench_machine_sample *start; /* [n]: the machine before its first slice */
 };
 
 /* Add slice run r to the repetition sum (threads each; sum->ops zeroed at its first slice). */
@@ -513,13 +514,14 @@ static void ct_sum_add(struct bench_run *sum, const struct bench_run *r)
 	sum->total_ops += r->total_ops;
 	sum->elapsed_ns += r->elapsed_ns;
 	sum->cycles += r->cycles;
-	bench_machine_add(&sum->machine, &r->machine);
 }
 
 /*
  * Slice slice of case i's repetition: a timed run of duration / slices; the
- * last adds the repetition, its slices summed, to the case's series. The
- * tally (attempts, latency) pools every slice as it pools repetitions.
+ * last adds the repetition, its slices summed, to the case's series, with
+ * the machine from just before its first slice to just after its last (as
+ * zero's and copy's: one interval a repetition). The tally (attempts,
+ * latency) pools every slice as it pools repetitions.
  */
 static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
@@ -534,6 +536,8 @@ static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 	struct bench_run run, *sum = &ctx->sum[i];
 
 	(void)rep;
+	if (slice == 0)
+		bench_machine_sample(&ctx->start[i]);
 	if (bench_measure(s, &params, ctx->threads, &ctx->cfg->pin, ctx->duration / ctx->slices,
 			  &run))
 		return 1;
@@ -549,8 +553,13 @@ static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 			.threads = ctx->threads, .cpus = sum->cpus, .ops = sum->ops};
 	}
 	ct_sum_add(sum, &run);
-	if (slice + 1 == ctx->slices)
+	if (slice + 1 == ctx->slices) {
+		struct bench_machine_sample end;
+
+		bench_machine_sample(&end);
+		bench_machine_interval(&sum->machine, &ctx->start[i], &end);
 		bench_series_add(&ctx->series[i], sum, 0);
+	}
 	ctx->tally[i].cycles += run.cycles;
 	ctx->tally[i].elapsed_ns += run.elapsed_ns;
 	bench_run_free(&run);
@@ -752,8 +761,9 @@ static int ct_run_threads(struct ct_ctx *ctx, json_t *results)
 	ctx->series = calloc(ctx->n, sizeof(*ctx->series));
 	ctx->tally = calloc(ctx->n, sizeof(*ctx->tally));
 	ctx->sum = calloc(ctx->n, sizeof(*ctx->sum));
+	ctx->start = calloc(ctx->n, sizeof(*ctx->start));
 	if (!subjects || !names || !name_buf || !limits || !ctx->series || !ctx->tally ||
-	    !ctx->sum) {
+	    !ctx->sum || !ctx->start) {
 		bench_error("out of memory");
 		goto out;
 	}
@@ -810,6 +820,7 @@ out:
 	free(ctx->series);
 	free(ctx->tally);
 	free(ctx->sum);
+	free(ctx->start);
 	free(subjects);
 	free(names);
 	free(name_buf);
@@ -817,6 +828,7 @@ out:
 	ctx->series = NULL;
 	ctx->tally = NULL;
 	ctx->sum = NULL;
+	ctx->start = NULL;
 	return ret;
 }
 
