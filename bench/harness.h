@@ -403,6 +403,13 @@ struct bench_series {
 int bench_series_init(struct bench_series *s, unsigned int reps, unsigned int threads);
 /* Record one repetition; bytes_per_op > 0 also gives gb_per_sec. */
 void bench_series_add(struct bench_series *s, const struct bench_run *r, double bytes_per_op);
+/*
+ * The same for a repetition measured in slices, r its slices' sums: its
+ * machine state is one interval, from start (sampled before its first
+ * slice) to now, the other subjects' slices between them included.
+ */
+void bench_series_add_sliced(struct bench_series *s, struct bench_run *r, double bytes_per_op,
+			     const struct bench_machine_sample *start);
 void bench_series_free(struct bench_series *s);
 
 /*

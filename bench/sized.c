@@ -414,10 +414,9 @@ static int sized_slice(struct sized_ctx *ctx, size_t i, uint64_t ns)
  * time in this repetition reaches (slice + 1) / slices of the duration, at
  * least one call; nothing when its earlier slices already took that long
  * (a call longer than a slice). The last slice adds the repetition, the
- * sum of its slices, to the subject's series, with the machine from just
- * before its first slice to just after its last (one interval, the other
- * subjects' slices in between: bench_machine's tick error is once per
- * interval, not once per slice).
+ * sum of its slices, to the subject's series (bench_series_add_sliced:
+ * one machine interval a repetition, so that bench_machine's tick error
+ * counts once, not once per slice).
  */
 static int sized_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
@@ -442,12 +441,10 @@ static int sized_measure(void *arg, size_t i, unsigned int rep, unsigned int sli
 			.elapsed_ns = (double)sum->elapsed_ns,
 			.cycles = sum->cycles,
 		};
-		struct bench_machine_sample end;
 
-		bench_machine_sample(&end);
-		bench_machine_interval(&whole.machine, &sum->start, &end);
-		bench_series_add(&ctx->series[i], &whole,
-				 sum->calls ? (double)sum->bytes / (double)sum->calls : 0);
+		bench_series_add_sliced(&ctx->series[i], &whole,
+					sum->calls ? (double)sum->bytes / (double)sum->calls : 0,
+					&sum->start);
 	}
 	return 0;
 }

@@ -14,11 +14,11 @@
  * copy's pipe). The engine does the rest: sized.c the last-level cache,
  * the cold arena and its scattered walk, the mapping, the subjects'
  * setups, the measurement of every subject at every size with
- * repetitions interleaved and cut into slices, --until-decided, the tables, the paired ratios
- * and the JSON rows; sized_run.c the run (sizes, subjects per sweep,
- * memory, the sweeps asked for, the progress's estimate). The timed loop
- * is sized_loop.h, inlined into each subject's run function with its
- * operation.
+ * repetitions interleaved and cut into slices, --until-decided, the
+ * tables, the paired ratios and the JSON rows; sized_run.c the run (sizes,
+ * subjects per sweep, memory, the sweeps asked for, the progress's
+ * estimate). The timed loop is sized_loop.h, inlined into each subject's
+ * run function with its operation.
  */
 #ifndef HOTLINE_BENCH_SIZED_H
 #define HOTLINE_BENCH_SIZED_H
@@ -159,7 +159,7 @@ struct sized_ctx {
 	struct sized_sample sample;   /* this sweep and size; each measurement copies it */
 	struct bench_series *series;  /* [n] */
 	struct sized_sum *sum;	      /* [n]: the repetition being measured */
-	unsigned int slices;	      /* a sample's at this size: SIZED_SLICE_CALLS */
+	unsigned int slices;	      /* a sample's at this size (sized_set_size) */
 	int base[SIZED_MAX_SUBJECTS]; /* each subject's baseline's index here, or -1 */
 };
 

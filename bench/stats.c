@@ -83,6 +83,16 @@ void bench_series_add(struct bench_series *s, const struct bench_run *r, double 
 	s->n++;
 }
 
+void bench_series_add_sliced(struct bench_series *s, struct bench_run *r, double bytes_per_op,
+			     const struct bench_machine_sample *start)
+{
+	struct bench_machine_sample end;
+
+	bench_machine_sample(&end);
+	bench_machine_interval(&r->machine, start, &end);
+	bench_series_add(s, r, bytes_per_op);
+}
+
 void bench_series_free(struct bench_series *s)
 {
 	free(s->ns_per_op);

@@ -504,7 +504,7 @@ struct ct_ctx {
 	struct bench_machine_sample *start; /* [n]: the machine before its first slice */
 };
 
-/* Add slice run r to the repetition sum (threads each; sum->ops zeroed at its first slice). */
+/* Add slice run r to the repetition sum (threads each; zeroed at its first slice). */
 static void ct_sum_add(struct bench_run *sum, const struct bench_run *r)
 {
 	for (unsigned int t = 0; t < r->threads; t++) {
@@ -518,10 +518,9 @@ static void ct_sum_add(struct bench_run *sum, const struct bench_run *r)
 
 /*
  * Slice slice of case i's repetition: a timed run of duration / slices; the
- * last adds the repetition, its slices summed, to the case's series, with
- * the machine from just before its first slice to just after its last (as
- * zero's and copy's: one interval a repetition). The tally (attempts,
- * latency) pools every slice as it pools repetitions.
+ * last adds the repetition, its slices summed, to the case's series
+ * (bench_series_add_sliced). The tally (attempts, latency) pools every
+ * slice as it pools repetitions.
  */
 static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 {
@@ -536,8 +535,12 @@ static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 	struct bench_run run, *sum = &ctx->sum[i];
 
 	(void)rep;
-	if (slice == 0)
+	if (slice == 0) {
 		bench_machine_sample(&ctx->start[i]);
+		memset(sum->ops, 0, ctx->threads * sizeof(*sum->ops));
+		*sum = (struct bench_run){
+			.threads = ctx->threads, .cpus = sum->cpus, .ops = sum->ops};
+	}
 	if (bench_measure(s, &params, ctx->threads, &ctx->cfg->pin, ctx->duration / ctx->slices,
 			  &run))
 		return 1;
@@ -547,19 +550,9 @@ static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
 		bench_run_free(&run);
 		return 1;
 	}
-	if (slice == 0) {
-		memset(sum->ops, 0, ctx->threads * sizeof(*sum->ops));
-		*sum = (struct bench_run){
-			.threads = ctx->threads, .cpus = sum->cpus, .ops = sum->ops};
-	}
 	ct_sum_add(sum, &run);
-	if (slice + 1 == ctx->slices) {
-		struct bench_machine_sample end;
-
-		bench_machine_sample(&end);
-		bench_machine_interval(&sum->machine, &ctx->start[i], &end);
-		bench_series_add(&ctx->series[i], sum, 0);
-	}
+	if (slice + 1 == ctx->slices)
+		bench_series_add_sliced(&ctx->series[i], sum, 0, &ctx->start[i]);
 	ctx->tally[i].cycles += run.cycles;
 	ctx->tally[i].elapsed_ns += run.elapsed_ns;
 	bench_run_free(&run);

@@ -429,7 +429,7 @@ static void cp_intro(const struct sized_run *run)
 	char llc[32], arena[32], pipe[32];
 
 	printf("%s: copying one buffer per call, one thread; %.3f s per sample, %u repetition%s "
-	       "interleaved, each in %u slice%s by turns; placement %s\n"
+	       "interleaved, each in up to %u slice%s by turns; placement %s\n"
 	       "hl_try_copy's automatic plan: %s\n"
 	       "cold: each call copies another %d-byte-aligned place of the first half of a %s "
 	       "arena (%d x the %s last-level cache%s) to the same place of its second half, in "

@@ -285,7 +285,7 @@ static void zt_intro(const struct sized_run *run)
 	char llc[32], arena[32];
 
 	printf("%s: clearing one buffer per call, one thread; %.3f s per sample, %u repetition%s "
-	       "interleaved, each in %u slice%s by turns; placement %s\n"
+	       "interleaved, each in up to %u slice%s by turns; placement %s\n"
 	       "hl_zero's automatic plan: %s\n"
 	       "cold: each call clears another %d-byte-aligned place of a %s arena (%d x the %s "
 	       "last-level cache%s), in scattered order; every page faulted in first\n",
