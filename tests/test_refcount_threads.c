@@ -701,6 +701,7 @@ static struct {
 	atomic_int detectors_left;
 	atomic_long calls_a, calls_b;
 	atomic_long swaps;
+	atomic_long detections; /* finished in all detectors */
 } swap;
 
 static _Thread_local long handled_here; /* handler calls made in this thread */
@@ -752,6 +753,7 @@ static void *swap_detector_fn(void *arg)
 		}
 		d->detections++;
 		d->not_saturated += hl_refcount_read(&r) != SAT;
+		atomic_fetch_add_explicit(&swap.detections, 1, memory_order_acq_rel);
 		if (i >= SWAP_DETECTIONS && i % 1024 == 0)
 			sched_yield(); /* waiting for the setter: let it run */
 	}
@@ -764,6 +766,21 @@ struct swap_setter {
 	long swaps;
 	long wrong_previous; /* set_handler returned something we did not install */
 };
+
+static void wait_for_detections_after_swap(void)
+{
+	/*
+	 * A read-modify-write, not a load: a detector's count that comes after it
+	 * reads from it (or from a later count), so synchronizes with it, and the
+	 * detector's next handler call sees the swap made before it.
+	 */
+	long from = atomic_fetch_add_explicit(&swap.detections, 0, memory_order_acq_rel);
+
+	while (atomic_load_explicit(&swap.detections, memory_order_relaxed) - from <=
+		       SWAP_DETECTORS &&
+	       atomic_load_explicit(&swap.detectors_left, memory_order_acquire) > 0)
+		sched_yield();
+}
 
 static void *swap_setter_fn(void *arg)
 {
@@ -778,9 +795,16 @@ static void *swap_setter_fn(void *arg)
 		cur = next;
 		s->swaps++;
 		atomic_fetch_add_explicit(&swap.swaps, 1, memory_order_relaxed);
-		/* Yield at alternating parity: on a busy machine detectors then run under both. */
+		/*
+		 * Every seventh swap (alternating a and b) waits until one detection
+		 * more than there are detectors has finished since it. Each detector
+		 * has at most one detection in flight across the swap, so at least one
+		 * of those started after it and must call the handler just installed.
+		 * Both handlers then run however the scheduler places the threads;
+		 * the other swaps race the detections freely.
+		 */
 		if (s->swaps % 7 == 0)
-			sched_yield();
+			wait_for_detections_after_swap();
 	}
 	return NULL;
 }
@@ -797,6 +821,7 @@ static void swapping_handlers_during_detections_runs_a_handler_for_each(void **s
 	atomic_store(&swap.calls_a, 0);
 	atomic_store(&swap.calls_b, 0);
 	atomic_store(&swap.swaps, 0);
+	atomic_store(&swap.detections, 0);
 	atomic_store(&swap.detectors_left, SWAP_DETECTORS);
 	barriers_init(SWAP_DETECTORS + 1, &swap.start, NULL);
 	hl_refcount_set_handler(swap_handler_a);
