@@ -5,9 +5,11 @@ enough calls, and a call longer than a slice is not run once per slice.
 
 zero, hl_zero and glibc_memset, one repetition each run:
 - hot, 0.02 s a sample (at most 8 slices): at 4 KiB, 8 slices, and each subject's timed time
-  (calls x ns per call) at least the duration and less than twice it and two calls (a
-  preemption in the last batch can add a scheduler time slice; a slice that ran the whole
-  duration would give 8 times it): the slices sum to the sample. At 4 MiB, 2 slices: a hot
+  (calls x ns per call) at least the duration and less than four times it and two calls: the
+  slices sum to the sample. A slice that ran the whole duration would give 8 times it; a
+  preemption in the last batch adds a scheduler time slice, and a stalled virtual CPU more,
+  so the timed bound is checked in up to 3 runs and holds when one run meets it (slices
+  that each ran the duration would fail all 3). At 4 MiB, 2 slices: a hot
   slice holds at least 16 calls at zero's assumed 10 GB/s, and a sample 47 (so a buffer that
   another subject pushed out of the cache is a small part of a slice).
 - cold, 0.002 s (2 slices of 1 ms), at 32 MiB, a call of about 3 ms here: 2 slices, the
@@ -46,15 +48,24 @@ def figures(r):
 def main():
     bench, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    hot = run(bench, out, "hot", "--mode", "hot", "--sizes", "4K,4M", "--duration", "0.02")
-    for r in hot or []:
-        w, calls, timed = figures(r)
-        want = 8 if r["size"] == 4096 else 2
-        check(r.get("slices") == want, f"{w}: expected {want} slices, got {r.get('slices')!r}")
-        most = 0.02 * 2 + 2 * timed / calls
-        check(0.02 * (1 - 1e-6) <= timed < most,
-              f"{w}: expected its slices' timed time to sum to the duration, 0.02 s (less than "
-              f"{most:.6f} s), got {timed:.6f} s in {calls} calls")
+    for attempt in range(3):
+        hot = run(bench, out, "hot", "--mode", "hot", "--sizes", "4K,4M", "--duration", "0.02")
+        over = []  # the timed bound missed in this run
+        for r in hot or []:
+            w, calls, timed = figures(r)
+            want = 8 if r["size"] == 4096 else 2
+            check(r.get("slices") == want, f"{w}: expected {want} slices, got {r.get('slices')!r}")
+            check(timed >= 0.02 * (1 - 1e-6),
+                  f"{w}: expected at least the duration, 0.02 s, timed; got {timed:.6f} s")
+            most = 0.02 * 4 + 2 * timed / calls
+            if timed >= most:
+                over.append(f"{w}: expected its slices' timed time to sum to the duration, 0.02 s "
+                            f"(less than {most:.6f} s), got {timed:.6f} s in {calls} calls")
+        if hot is None or not over:
+            break
+        print(f"run {attempt + 1}: " + "; ".join(over))
+    for o in over:
+        check(False, o + " (in each of 3 runs)")
     cold = run(bench, out, "cold", "--mode", "cold", "--sizes", "32M", "--duration", "0.002")
     for r in cold or []:
         w, calls, timed = figures(r)
