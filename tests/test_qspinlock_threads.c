@@ -46,39 +46,14 @@
 #define TAIL_SLOT_SHIFT 18
 
 /*
- * Join, but fail (rather than hang until the watchdog) if they are not all
- * done within `seconds`: a waiter that is never woken never returns.
- */
-static void join_threads_within(pthread_t *tids, int n, int seconds, const hl_qspinlock_t *l)
-{
-	struct timespec deadline;
-	int stuck = 0;
-
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += seconds;
-	for (int i = 0; i < n; i++) {
-		int err = pthread_timedjoin_np(tids[i], NULL, &deadline);
-
-		if (err == ETIMEDOUT)
-			stuck++;
-		else if (err)
-			fail_msg("pthread_timedjoin_np: %s", strerror(err));
-	}
-	if (stuck)
-		fail_msg("%d of %d threads still inside hl_qspin_lock after %d s (lock word "
-			 "0x%08x); expected all done in well under a second: a waiter was never "
-			 "woken",
-			 stuck, n, seconds, atomic_load(&((hl_qspinlock_t *)l)->val));
-}
-
-/*
  * The critical section every test uses: note that we are inside (and
  * whether someone else already was), bump a plain counter with a read and
  * a separate write, leave.
  */
 struct guarded {
 	hl_qspinlock_t lock;
-	long counter; /* plain: only touched with lock held */
+	long counter;	    /* plain: only touched with lock held */
+	atomic_long passes; /* the counter's value, for join_threads_within to watch */
 	atomic_int inside;
 	atomic_long overlaps; /* entries that found someone else inside */
 };
@@ -100,6 +75,7 @@ static inline void bump(struct guarded *g)
 
 	__asm__ __volatile__("" ::: "memory"); /* a separate load and store */
 	g->counter = c + 1;
+	atomic_store_explicit(&g->passes, c + 1, memory_order_relaxed);
 }
 
 static void guarded_init(struct guarded *g)
@@ -108,6 +84,46 @@ static void guarded_init(struct guarded *g)
 	atomic_init(&g->lock.val, 0);
 	atomic_init(&g->inside, 0);
 	atomic_init(&g->overlaps, 0);
+	atomic_init(&g->passes, 0);
+}
+
+/*
+ * Join, but fail (rather than hang until the watchdog) once no thread has
+ * taken the lock for `seconds` while some are still running: a waiter that
+ * is never woken never returns, and the queue behind it stops. Progress,
+ * not a deadline from the start: a loaded machine, or ThreadSanitizer, may
+ * take many times as long as an idle one without anything being wrong.
+ */
+static void join_threads_within(pthread_t *tids, int n, int seconds, struct guarded *g)
+{
+	long last = atomic_load_explicit(&g->passes, memory_order_relaxed), passes;
+	double still_since = now();
+
+	for (int i = 0; i < n; i++) {
+		for (;;) {
+			struct timespec deadline;
+			int err;
+
+			clock_gettime(CLOCK_REALTIME, &deadline);
+			deadline.tv_sec += 1;
+			err = pthread_timedjoin_np(tids[i], NULL, &deadline);
+			if (err == 0)
+				break;
+			if (err != ETIMEDOUT)
+				fail_msg("pthread_timedjoin_np: %s", strerror(err));
+			passes = atomic_load_explicit(&g->passes, memory_order_relaxed);
+			if (passes != last) {
+				last = passes;
+				still_since = now();
+			} else if (now() - still_since >= seconds) {
+				fail_msg(
+					"%d of %d threads still running, and none took the lock in "
+					"%d s (lock word 0x%08x, %ld passes); expected all done: "
+					"a waiter was never woken",
+					n - i, n, seconds, atomic_load(&g->lock.val), passes);
+			}
+		}
+	}
 }
 
 static void assert_guarded(struct guarded *g, long want, const char *what)
@@ -164,7 +180,7 @@ static void mutual_exclusion_with(void **state)
 	barriers_init((unsigned int)n, &mx.start, NULL);
 	t0 = now();
 	start_threads(tids, n, mx_worker, NULL, 0);
-	join_threads_within(tids, n, 30, &mx.g.lock);
+	join_threads_within(tids, n, 30, &mx.g);
 	pthread_barrier_destroy(&mx.start);
 	snprintf(what, sizeof(what), "%d threads x %ld lock/unlock", n, mx.iters);
 	print_message("%s: %.3f s\n", what, now() - t0);
@@ -240,7 +256,7 @@ static void oversubscribed_sleeping_holders_lose_no_wakeups(void **state)
 	barriers_init(OS_THREADS, &os.start, NULL);
 	t0 = now();
 	start_threads(tids, OS_THREADS, os_worker_fn, workers, sizeof(workers[0]));
-	join_threads_within(tids, OS_THREADS, 30, &os.g.lock); /* a lost wake-up hangs */
+	join_threads_within(tids, OS_THREADS, 30, &os.g); /* a lost wake-up hangs */
 	pthread_barrier_destroy(&os.start);
 	for (int i = 0; i < OS_THREADS; i++) {
 		sleeps += workers[i].sleeps;
@@ -357,10 +373,14 @@ static void thousands_of_short_lived_threads_each_queue_and_reuse_nodes(void **s
 		hl_qspin_lock(&sl.g.lock);
 		atomic_fetch_or(&sl.g.lock.val, HL_QSPIN_PENDING);
 		start_threads(tids, SL_WAVE, sl_worker_fn, workers, sizeof(workers[0]));
-		deadline = now() + 2.0;
 		while (atomic_load(&sl.arrived) < SL_WAVE)
 			nanosleep(&tick, NULL);
-		/* All but the queue head (which spins) asleep on their nodes, twice in a row. */
+		/*
+		 * All but the queue head (which spins) asleep on their nodes, twice in
+		 * a row, within 10 s of the last arrival: a few ms on an idle machine,
+		 * but a loaded one may leave a thread that has arrived unscheduled.
+		 */
+		deadline = now() + 10.0;
 		while (now() < deadline && stable < 2) {
 			seen = sleeping(workers, SL_WAVE);
 			stable = seen >= SL_WAVE - 1 ? stable + 1 : 0;
@@ -655,5 +675,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(threads_holding_several_locks_at_once_keep_each_exclusive),
 	};
 
-	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_qspinlock_threads", 120, 0);
+	return RUN_TESTS(argc, argv, NULL, tests, NULL, "test_qspinlock_threads", 220, 0);
 }
