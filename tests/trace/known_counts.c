@@ -87,7 +87,15 @@ static void *holder(void *unused)
 		sem_wait(&go);
 		hl_qspin_lock(&lock);
 		sem_post(&held);
-		usleep(20000); /* the other thread is waiting by now */
+		/* Unlock once the other thread waits: it set pending or queued. */
+		for (int t = 0;
+		     !(__atomic_load_n(&lock.val, __ATOMIC_RELAXED) & ~HL_QSPIN_LOCKED_MASK); t++) {
+			if (t == 100000) {
+				fprintf(stderr, "known_counts: no waiter on the lock in 10 s\n");
+				exit(1);
+			}
+			usleep(100);
+		}
 		hl_qspin_unlock(&lock);
 	}
 	return NULL;
