@@ -434,7 +434,17 @@ static struct {
 	atomic_bool held;	/* the holder has the lock */
 	atomic_bool released;	/* the holder is about to unlock */
 	atomic_bool saw_waiter; /* the holder saw us waiting on the lock word */
+	atomic_bool returned;	/* an operation that must not wait has returned */
 } hold;
+
+/* Until the main thread's operation has returned, or 5 s (one that waits never does). */
+static void wait_for_return(void)
+{
+	struct timespec tick = {0, 100 * 1000};
+
+	for (int i = 0; i < 50000 && !atomic_load(&hold.returned); i++)
+		nanosleep(&tick, NULL);
+}
 
 static void *holder_fn(void *arg)
 {
@@ -445,8 +455,8 @@ static void *holder_fn(void *arg)
 	atomic_store(&hold.held, true);
 	if (expect_waiter) /* wait (up to 5 s) for the main thread to show up on the lock word */
 		atomic_store(&hold.saw_waiter, qspin_wait_for_waiter(&hold.l.lock));
-	else
-		nanosleep(&settle, NULL);
+	else /* hold the lock across the whole call, however late the main thread runs */
+		wait_for_return();
 	/* Change the count under the lock: the waiter must decide on this value. */
 	lockref_swap_count(&hold.l, hold.count_while_held);
 	nanosleep(&settle, NULL);
@@ -476,12 +486,14 @@ static void run_held_case(const struct held_case *c)
 	atomic_store(&hold.held, false);
 	atomic_store(&hold.released, false);
 	atomic_store(&hold.saw_waiter, false);
+	atomic_store(&hold.returned, false);
 	assert_int_equal(pthread_create(&tid, NULL, holder_fn, &waits), 0);
 	while (!atomic_load(&hold.held))
 		sched_yield();
 
 	got = do_op(c->op, &hold.l);
 	released_at_return = atomic_load(&hold.released);
+	atomic_store(&hold.returned, true);
 	assert_int_equal(pthread_join(tid, NULL), 0);
 	if (c->lock_held_after && !got) {
 		/* We hold it: the holder is gone, and nobody else can take it. */
