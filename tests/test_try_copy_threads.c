@@ -202,6 +202,7 @@ static struct fault_workers_test switching = {
 struct spawner {
 	atomic_bool *stop;
 	long threads, wrong;
+	atomic_bool spawned; /* threads is not 0: for the main thread to read */
 	char first[160];
 };
 
@@ -256,8 +257,17 @@ static void *spawner_fn(void *arg)
 				 s->threads, wrong);
 		s->wrong += wrong;
 		s->threads++;
+		atomic_store_explicit(&s->spawned, true, memory_order_relaxed);
 	}
 	return NULL;
+}
+
+static bool each_spawned(struct spawner *s)
+{
+	for (int i = 0; i < N_SPAWNERS; i++)
+		if (!atomic_load_explicit(&s[i].spawned, memory_order_relaxed))
+			return false;
+	return true;
 }
 
 static void threads_that_come_and_go_while_variants_switch_copy_exactly(void **state)
@@ -268,7 +278,7 @@ static void threads_that_come_and_go_while_variants_switch_copy_exactly(void **s
 	pthread_t tids[N_SPAWNERS];
 	atomic_bool stop = false;
 	long switches = 0;
-	double end;
+	double end, cap;
 
 	(void)state;
 	fault_handlers_restore();
@@ -276,8 +286,10 @@ static void threads_that_come_and_go_while_variants_switch_copy_exactly(void **s
 	for (int i = 0; i < N_SPAWNERS; i++)
 		s[i] = (struct spawner){.stop = &stop};
 	start_threads(tids, N_SPAWNERS, spawner_fn, s, sizeof(s[0]));
+	/* 0.5 s, and on until each spawner has had a thread (at most 30 s): a loaded machine. */
 	end = now() + 0.5;
-	while (now() < end) {
+	cap = end + 29.5;
+	while (now() < end || (!each_spawned(s) && now() < cap)) {
 		variant_use(&copy_variants, subjects[switches % n]);
 		switches++;
 		usleep(50);
@@ -293,7 +305,7 @@ static void threads_that_come_and_go_while_variants_switch_copy_exactly(void **s
 		if (s[i].wrong)
 			fail_msg("spawner %d: %ld wrong; the first: %s", i, s[i].wrong, s[i].first);
 		if (!s[i].threads)
-			fail_msg("spawner %d started no thread in 0.5 s", i);
+			fail_msg("spawner %d started no thread in 30 s", i);
 	}
 }
 

@@ -43,11 +43,13 @@
 struct worker_counts {
 	long done;	    /* calls made */
 	long variant_wrong; /* api->variant() read as a name api->supported() rejects */
+	atomic_bool called; /* done is not 0: for the switching thread to read */
 };
 
 static inline void worker_count_call(struct worker_counts *c, const struct variant_api *api, long i)
 {
-	c->done++;
+	if (c->done++ == 0)
+		atomic_store_explicit(&c->called, true, memory_order_relaxed);
 	if (i % 64 == 0 && !api->supported(api->variant()))
 		c->variant_wrong++; /* read while another thread may switch it */
 }
