@@ -353,7 +353,7 @@ static int child_main(const char *scenario)
 		 */
 		start_clearers(c, 1, big, false);
 		syscall(SYS_tgkill, getpid(), c[0].tid, SIGSEGV);
-		sleep(2);
+		sleep(15); /* it kills the process at once; 15 s for a loaded machine */
 	} else if (!strcmp(scenario, "queued-sigsegv-with-forged-address-to-a-clearer")) {
 		siginfo_t si;
 
@@ -368,7 +368,7 @@ static int child_main(const char *scenario)
 		si.si_addr = c[0].buf + c[0].off + c[0].n - 1;
 		if (syscall(SYS_rt_tgsigqueueinfo, getpid(), c[0].tid, SIGSEGV, &si))
 			return CHILD_BAD_SCENARIO;
-		sleep(2);
+		sleep(15); /* as above */
 	} else if (!strcmp(scenario, "threads-racing-into-prepare-keep-the-earlier-handler")) {
 		struct sigaction sa = {.sa_sigaction = prior_siginfo, .sa_flags = SA_SIGINFO};
 		unsigned char *ro = map_guarded(small, PROT_READ), *bufs[N_THREADS];
