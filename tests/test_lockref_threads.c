@@ -270,7 +270,7 @@ static long race_once(unsigned int limit)
  * many never does): the race runs again, every invariant asserted each
  * time, until that path has been taken, at most RC_RACES times.
  */
-#define RC_RACES 4
+#define RC_RACES 10
 
 /* The race at the retry limit (intptr_t)*state (the table's rows: the default, 1, 0 unbounded). */
 static void racing_ops_end_at_exact_count_with_limit(void **state)
