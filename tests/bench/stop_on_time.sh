@@ -39,28 +39,35 @@ timed_run() {
 }
 
 # expect_on_time SUBJECTS THREADS GRACE_MS: the run must succeed within the
-# one-thread time of the same subjects plus the grace.
+# one-thread time of the same subjects plus the grace. The two runs are
+# timed one after the other, so a burst of load from outside can slow the
+# second alone: a pair over the bound is timed again, and fails only twice.
 expect_on_time() {
 	subjects=$1
 	threads=$2
 	grace=$(($3 * emulated))
 	what="contend --subjects $subjects --threads $threads --duration $duration"
 
-	timed_run $((grace * 4)) --subjects "$subjects" --threads 1
-	base_ms=$took_ms
-	if [ "$status" -ne 0 ]; then
-		fail "$what at 1 thread: expected exit status 0, got $status: $(cat "$tmp/err")"
-		return
-	fi
-	bound=$((base_ms + grace))
-	timed_run "$bound" --subjects "$subjects" --threads "$threads"
-	if [ "$status" -ne 0 ]; then
-		fail "$what: expected exit status 0 within ${bound} ms, got $status after ${took_ms} ms: $(cat "$tmp/err")"
-	elif [ "$took_ms" -gt "$bound" ]; then
-		fail "$what: expected to end within ${bound} ms (${base_ms} ms at 1 thread + ${grace} ms), took ${took_ms} ms"
-	else
-		echo "ok: $what: ${took_ms} ms (bound ${bound} ms)"
-	fi
+	for attempt in 1 2; do
+		timed_run $((grace * 4)) --subjects "$subjects" --threads 1
+		base_ms=$took_ms
+		if [ "$status" -ne 0 ]; then
+			fail "$what at 1 thread: expected exit status 0, got $status: $(cat "$tmp/err")"
+			return
+		fi
+		bound=$((base_ms + grace))
+		timed_run "$bound" --subjects "$subjects" --threads "$threads"
+		if [ "$status" -ne 0 ]; then
+			fail "$what: expected exit status 0 within ${bound} ms, got $status after ${took_ms} ms: $(cat "$tmp/err")"
+			return
+		fi
+		if [ "$took_ms" -le "$bound" ]; then
+			echo "ok: $what: ${took_ms} ms (bound ${bound} ms)"
+			return
+		fi
+		echo "$what: took ${took_ms} ms, over ${bound} ms (${base_ms} ms at 1 thread + ${grace} ms), attempt $attempt"
+	done
+	fail "$what: expected to end within ${bound} ms (${base_ms} ms at 1 thread + ${grace} ms), took ${took_ms} ms (twice)"
 }
 
 expect_on_time ticket 64 3000
