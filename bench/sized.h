@@ -135,7 +135,7 @@ struct sized_sample {
 	size_t slot_bytes, nr_slots, step; /* cold: the walk over the arena */
 	size_t cursor;			   /* cold: the next slot, carried from sample to sample */
 	bool cold, used;
-	bool warm_up;	      /* hot: one untimed call first (the buffers fit a cache) */
+	bool warm_up;	      /* hot: untimed calls first (the buffers fit a cache) */
 	uint64_t duration_ns; /* the sample's; one measurement's: its slice's */
 	int fd;		      /* a file the subject reads (its setup opens it), or -1 */
 	const void *own;      /* the scenario's state of the run (sized_run.own) */

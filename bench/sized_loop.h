@@ -5,15 +5,16 @@
  * subject's operation inlined into it.
  *
  * One measurement of one subject at one size (a slice of a repetition's
- * sample, sized.c): in hot mode one untimed call first (when the buffers
- * fit the last-level cache), then calls in batches until the slice's
- * duration is over (at least one call), timed as a whole with the
- * harness's clock. Batches grow until one lasts SIZED_BATCH_NS, so that
- * reading the clock costs nothing next to them, even at 1 byte. Cold: each
- * call another slot of the arena, stepping by the scattered walk
- * (sized_cold_walk). The first, middle and last byte of the first
- * destination are marked before and checked after (the scenario's
- * expect), and in hot mode the byte after it must survive.
+ * sample, sized.c): in hot mode untimed calls first (when the buffers fit
+ * the last-level cache): SIZED_WARM_CALLS of them, or fewer if they take
+ * the slice's duration, at least one. Then calls in batches
+ * until the slice's duration is over (at least one call), timed as a
+ * whole with the harness's clock. Batches grow until one lasts
+ * SIZED_BATCH_NS, so that reading the clock costs nothing next to them,
+ * even at 1 byte. Cold: each call another slot of the arena, stepping by
+ * the scattered walk (sized_cold_walk). The first, middle and last byte
+ * of the first destination are marked before and checked after (the
+ * scenario's expect), and in hot mode the byte after it must survive.
  */
 #ifndef HOTLINE_BENCH_SIZED_LOOP_H
 #define HOTLINE_BENCH_SIZED_LOOP_H
@@ -22,6 +23,16 @@
 #include "sized.h"
 
 #define SIZED_BATCH_NS 20000 /* a batch of calls grows until it lasts this long */
+/*
+ * Hot warm-up calls (at most; bench/README.md, "Warm-up"). One call was not
+ * enough near the cache's capacity: on the Intel Xeon (family 6 model
+ * 0xcf), whichever of two subjects ran first at a point, after another
+ * size, ran at 0.88x-0.97x the second's rate at 32 MiB and at 0.79x-0.89x
+ * at 64 MiB (medians per order); with 6 calls, 0.97x-1.01x and mostly
+ * 0.95x-1.02x. The warm-up stops once it has taken the slice's duration,
+ * so it adds at most that and one call.
+ */
+#define SIZED_WARM_CALLS 6
 
 /*
  * A subject's operation on n bytes: the bytes it could not do (0: all).
@@ -54,8 +65,14 @@ static bench_always_inline void sized_timed(struct bench_worker *w, bool cold, b
 	const unsigned char *src0 = s->src + slot * s->slot_bytes;
 	uint64_t calls = 0, batch = 1, t0, t1, tb, c0;
 
-	if (!cold && s->warm_up)
-		left |= op(s, s->dst, s->src, n);
+	if (!cold && s->warm_up) {
+		const uint64_t w0 = bench_now_ns();
+		unsigned int k = 0;
+
+		do
+			left |= op(s, s->dst, s->src, n);
+		while (++k < SIZED_WARM_CALLS && bench_now_ns() - w0 < s->duration_ns);
+	}
 	sized_mark(s, dst0, src0, !cold);
 	t0 = tb = bench_now_ns();
 	c0 = bench_cycles();
