@@ -436,6 +436,17 @@ static inline size_t bench_slice_turn(size_t k, size_t n, unsigned int rep, unsi
 }
 
 /*
+ * How many slices a repetition of duration seconds is cut into: one per
+ * min_slice seconds of it, at most most, at least one.
+ */
+static inline unsigned int bench_slices_in(double duration, double min_slice, unsigned int most)
+{
+	double n = duration / min_slice + 1e-9;
+
+	return n >= most ? most : n >= 1 ? (unsigned int)n : 1;
+}
+
+/*
  * A scenario's measurement: subject's repetition rep (from 0), or slice
  * slice of it (from 0) where the schedule cuts repetitions into slices
  * (bench_interleave_rounds); 0 of 1 where it does not. 0, or non-zero to

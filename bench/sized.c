@@ -333,7 +333,7 @@ static size_t hot_gap(size_t size)
  * scenario assumes. A hot figure is the steady state of a buffer used over
  * and over; a slice of a few calls just after another subject's (one that
  * streamed the buffer out of the cache, say) is not, even after its
- * warm-up call. A cold call starts cold whoever ran before.
+ * warm-up. A cold call starts cold whoever ran before.
  */
 static unsigned int slices_at(const struct sized_run *run, bool cold, size_t size)
 {

@@ -39,10 +39,10 @@
 /*
  * A repetition's sample is cut into this many slices, taken by turns
  * across the subjects (bench_interleave_rounds), at most one per
- * SIZED_MIN_SLICE_NS of the sample (--quick: fewer).
+ * SIZED_MIN_SLICE of the sample (--quick: fewer).
  */
-#define SIZED_SLICES	   8
-#define SIZED_MIN_SLICE_NS 1000000
+#define SIZED_SLICES	8
+#define SIZED_MIN_SLICE 0.001 /* seconds */
 /* Hot, fewer: each slice at least this many calls at sized_def.rate (sized_set_size). */
 #define SIZED_SLICE_CALLS 16
 

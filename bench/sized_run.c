@@ -89,11 +89,7 @@ void sized_run_init(struct sized_run *run, const struct sized_def *def,
 	};
 	run->llc = sized_llc_bytes(&run->llc_guessed);
 	run->arena = sized_arena_bytes(run->llc);
-	run->slices = (unsigned int)((uint64_t)(run->duration * 1e9 + 0.5) / SIZED_MIN_SLICE_NS);
-	if (run->slices > SIZED_SLICES)
-		run->slices = SIZED_SLICES;
-	if (run->slices < 1)
-		run->slices = 1;
+	run->slices = bench_slices_in(run->duration, SIZED_MIN_SLICE, SIZED_SLICES);
 }
 
 /* Whether s is one the scenario cannot run here; says so unless quiet. */

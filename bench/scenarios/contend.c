@@ -567,7 +567,6 @@ static int ct_measure(void *arg, size_t i, unsigned int rep, unsigned int slice)
  */
 static unsigned int ct_slices(const struct ct_ctx *ctx)
 {
-	unsigned int n = (unsigned int)(ctx->duration / CONTEND_MIN_SLICE + 1e-9);
 	int cpus[ctx->threads];
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -580,7 +579,7 @@ static unsigned int ct_slices(const struct ct_ctx *ctx)
 		if (cpus[t] < 0 && (long)ctx->threads > online)
 			return 1;
 	}
-	return n > CONTEND_SLICES ? CONTEND_SLICES : n < 1 ? 1 : n;
+	return bench_slices_in(ctx->duration, CONTEND_MIN_SLICE, CONTEND_SLICES);
 }
 
 /* Figures of one case, pooled over its threads and repetitions. */

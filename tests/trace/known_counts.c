@@ -42,6 +42,8 @@
 #include <hotline/refcount.h>
 #include <hotline/zero.h>
 
+#include "support/qspin_probe.h"
+
 enum { N_LIMIT = 7, M_RETRY = 5, P_PLAIN = 11, K_CONTEND = 3, F_FAULTS = 4, Z_FAULTS = 6 };
 
 static char *view;  /* the lockref's page, made read-only before each disturbed op */
@@ -88,13 +90,9 @@ static void *holder(void *unused)
 		hl_qspin_lock(&lock);
 		sem_post(&held);
 		/* Unlock once the other thread waits: it set pending or queued. */
-		for (int t = 0;
-		     !(__atomic_load_n(&lock.val, __ATOMIC_RELAXED) & ~HL_QSPIN_LOCKED_MASK); t++) {
-			if (t == 100000) {
-				fprintf(stderr, "known_counts: no waiter on the lock in 10 s\n");
-				exit(1);
-			}
-			usleep(100);
+		if (!qspin_wait_for_waiter(&lock)) {
+			fprintf(stderr, "known_counts: no waiter on the lock in 5 s\n");
+			exit(1);
 		}
 		hl_qspin_unlock(&lock);
 	}
