@@ -140,7 +140,12 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * where they ran one. A loop of small copies
  * from memory not in the cache pays for every branch a call runs before
  * its loads (docs/copy.md, "Cold small copies: what the entry costs").
- * r0 and r1 are the vector registers' numbers.
+ * r0 and r1 are the vector registers' numbers. The 16-63 B paths start
+ * on a 16-byte boundary: after the public entry's small check put 19
+ * bytes before CSMALL, their compare with 32 straddled a 64-byte boundary
+ * and hot copies of 32-63 B took 0.4-0.5 ns a call more on the Intel Xeon
+ * (family 6 model 0xcf); tests/build/zero_layout.sh now fails on any
+ * instruction of a path up to 512 B that straddles one.
  */
 /*
  * CPAIR size, ld, a, b, st, sa, sb: the first and the last size bytes of
@@ -184,6 +189,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 	jae	34f
 	CPAIR	4, movl, %r8d, %r9d, movl, %r8d, %r9d
 34:	CPAIR	8, movq, %r8, %r9, movq, %r8, %r9
+	.p2align 4
 40:	cmpl	$32, %edx
 	jae	30f
 	CVPAIR	\evex, 16, \r0, \r1
@@ -292,7 +298,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * n <= 4w: four; n <= 8w: eight, all loads before the first store. Up to
  * 8w the paths keep n in rdx (CTN: two instructions fewer); above, rcx = n
  * and rdx = dst_end, as the file's protocol says. The compare with 8w
- * comes first, at the entry (the public entry's too), so
+ * comes first at the entry (the public entry's second, after n < 64), so
  * that larger sizes reach the loop by one taken branch where they took two
  * (on the Intel Xeon, family 6 model 0xcf, in one process by turns with
  * the other order: 1.02x-1.11x its speed from 600 B to 2 KiB, 0.97x-1.01x
@@ -322,7 +328,12 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * small paths without loading the redirect: the small top is 0 in every
  * thread while the redirect is not NULL (arch.h). Two branches and one
  * load before the small paths, where the checks first and the compare
- * after them took four branches, and a variable limit two loads. Larger
+ * after them took four branches, and a variable limit two loads. The
+ * public entry tells n < 64 apart first and checks those calls at the
+ * start of CSMALL, so they run no compare with 8w: one compare and branch
+ * fewer, which a loop of copies from memory not in the cache pays for
+ * (docs/copy.md, "Sizes below 64 bytes first"); 64-8w B run the same
+ * compares as before, and larger sizes one more, not taken. Larger
  * sizes, and small ones the small top turns away, go to COPY_CHECKS, on
  * the next 64-byte boundary after the small paths, reached by the one
  * taken branch those sizes took before too, and then to the redirect;
@@ -339,20 +350,23 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
 .ifnb \checked
 FUNC \fn, public
 	movq	hl__try_thread_tops@gottpoff(%rip), %rax
+	cmpq	$64, %rdx
+	jb	19f
 	cmpq	$(8*\w), %rdx
 	ja	20f
 	COPY_SMALL_CHECK 20f
 	xorl	%eax, %eax
+.L\fn\()_from_n:
 .else
 	VEC_ENTRY \fn
 	xorl	%eax, %eax
 	cmpq	$(8*\w), %rdx
 	ja	21f
-.endif
 .L\fn\()_from_n:
-18:	cmpq	$64, %rdx
+	cmpq	$64, %rdx
 	jb	19f
-	cmpq	$(2*\w), %rdx
+.endif
+18:	cmpq	$(2*\w), %rdx
 	ja	17f
 	CVPAIR	\evex, \w, \v0, \v1
 	VZU_COPY \evex
@@ -388,7 +402,12 @@ FUNC \fn, public
 	VZU_COPY \evex
 	ret
 	.p2align 5
-19:	CSMALL	\evex, \v0, \v1
+19:
+.ifnb \checked
+	COPY_SMALL_CHECK 20f
+	xorl	%eax, %eax
+.endif
+15:	CSMALL	\evex, \v0, \v1
 .L\fn\()_end_n:
 .ifnb \checked
 	.p2align 6
@@ -404,7 +423,7 @@ FUNC \fn, public
 	testq	%rax, %rax
 	jnz	29f
 	cmpq	$(8*\w), %rdx		/* the small top shut when read, the redirect NULL */
-	jbe	18b
+	jbe	14f
 	CONST8	hl_arch_copy_direct_max, 8*\w	/* the public entry's, for arch.h */
 .endif
 	movq	%rdx, %rcx
@@ -497,6 +516,10 @@ FUNC \fn, public
 .L\fn\()_end:
 .ifnb \redirect
 29:	jmp	*%rax
+	/* n <= 8w, checked, the redirect NULL: out of the larger sizes' way */
+14:	cmpq	$64, %rdx
+	jb	15b
+	jmp	18b
 .endif
 .if \evex
 	CTN	.L\fn\()_from_n, .L\fn\()_end_n, hl__copy_bytes_n
