@@ -269,11 +269,54 @@ static void run_ticket_none(struct bench_worker *w)
 }
 #endif
 
+/*
+ * The one line every subject of this process contends on (ct_object), in
+ * use from a setup to its teardown: one measurement at a time.
+ */
+static struct ct_object ct_line;
+static bool ct_line_busy;
+
+/* Initialise the line for word: the member at CT_BASE, its lock free. 0 or an errno. */
+static int ct_line_init(struct ct_object *o, enum ct_word word)
+{
+	memset(o, 0, sizeof(*o));
+	switch (word) {
+	case CT_WORD_ATOMIC: atomic_init(&o->atomic, CT_BASE); break;
+	case CT_WORD_REFCOUNT: hl_refcount_set(&o->refcount, CT_BASE); break;
+	case CT_WORD_RCUREF: hl_rcuref_init(&o->rcuref, CT_BASE); break;
+	case CT_WORD_FULL: refcount_full_set(&o->full, CT_BASE); break;
+	case CT_WORD_LOCKREF: hl_lockref_init(&o->lockref); break;
+	case CT_WORD_QSPIN:
+		atomic_init(&o->qspin.lock.val, 0);
+		atomic_init(&o->qspin.count, CT_BASE);
+		break;
+	case CT_WORD_TICKET:
+		atomic_init(&o->ticket.lock.next, 0);
+		atomic_init(&o->ticket.lock.owner, 0);
+		atomic_init(&o->ticket.count, CT_BASE);
+		break;
+	case CT_WORD_MUTEX:
+		atomic_init(&o->mutex.count, CT_BASE);
+		return pthread_mutex_init(&o->mutex.lock, NULL);
+	case CT_WORD_UNLOCKED: atomic_init(&o->unlocked, CT_BASE); break;
+	}
+	return 0;
+}
+
 void *contend_setup(const struct bench_params *p)
 {
-	struct ct_state *st = aligned_alloc(_Alignof(struct ct_state), sizeof(*st));
-	struct ct_object *o;
+	const enum ct_word *word = p->subject ? p->subject->extra : NULL;
+	struct ct_state *st;
 
+	if (!word || ct_line_busy) {
+		/* A table entry without CT_USES, or two measurements at once: the bench's bug. */
+		bench_error("%s: %s", p->subject ? p->subject->name : "contend",
+			    !word ? "no member of the shared line named for this subject (CT_USES)"
+				  : "the shared line is in use by another measurement");
+		errno = EINVAL;
+		return NULL;
+	}
+	st = aligned_alloc(_Alignof(struct ct_state), sizeof(*st));
 	if (!st)
 		return NULL;
 	memset(st, 0, sizeof(*st));
@@ -288,25 +331,15 @@ void *contend_setup(const struct bench_params *p)
 	st->sink = p->sink;
 	atomic_init(&st->finished, 0);
 
-	o = &st->obj;
-	atomic_init(&o->atomic, CT_BASE);
-	hl_refcount_set(&o->refcount, CT_BASE);
-	hl_rcuref_init(&o->rcuref, CT_BASE);
-	refcount_full_set(&o->full, CT_BASE);
-	hl_lockref_init(&o->lockref);
-	atomic_init(&o->qspin.lock.val, 0);
-	atomic_init(&o->qspin.count, CT_BASE);
-	atomic_init(&o->ticket.lock.next, 0);
-	atomic_init(&o->ticket.lock.owner, 0);
-	atomic_init(&o->ticket.count, CT_BASE);
-	atomic_init(&o->mutex.count, CT_BASE);
-	atomic_init(&o->unlocked, CT_BASE);
-	errno = pthread_mutex_init(&o->mutex.lock, NULL);
+	st->obj = &ct_line;
+	st->word = *word;
+	errno = ct_line_init(st->obj, st->word);
 	if (errno) {
 		free(st->thread);
 		free(st);
 		return NULL;
 	}
+	ct_line_busy = true;
 	/* The instrumented copy's own limit; the library's stays as it is. */
 	hlb_lockref_set_retry_limit(p->retry_limit);
 	return st;
@@ -331,7 +364,9 @@ void contend_teardown(void *state)
 			k->lockref_ops += bench_attempts_count(&t->attempts) + t->fallbacks;
 		}
 	}
-	pthread_mutex_destroy(&st->obj.mutex.lock);
+	if (st->word == CT_WORD_MUTEX)
+		pthread_mutex_destroy(&st->obj->mutex.lock);
+	ct_line_busy = false;
 	free(st->thread);
 	free(st);
 }
@@ -340,13 +375,13 @@ void contend_teardown(void *state)
  * The table: each subject once, with its facts (subject_facts.h). The facts
  * of a subject that has variants are a macro, which its variants share.
  */
-#define CT_SUBJECT_SETUP(name_, setup_, run_, description_, ...)                                   \
+#define CT_SUBJECT_SETUP(name_, word_, setup_, run_, description_, ...)                            \
 	{                                                                                          \
 		.name = name_, .description = description_, .setup = setup_, .run = run_,          \
-		.teardown = contend_teardown, .facts = {__VA_ARGS__},                              \
+		.teardown = contend_teardown, .facts = {__VA_ARGS__}, CT_USES(word_),              \
 	}
-#define CT_SUBJECT(name_, run_, description_, ...)                                                 \
-	CT_SUBJECT_SETUP(name_, contend_setup, run_, description_, __VA_ARGS__)
+#define CT_SUBJECT(name_, word_, run_, description_, ...)                                          \
+	CT_SUBJECT_SETUP(name_, word_, contend_setup, run_, description_, __VA_ARGS__)
 
 #define CT_ATOMIC_FAA .kind = SUBJECT_ATOMIC
 #define CT_CAS_LOOP   .kind = SUBJECT_CAS_LOOP, .counts_attempts = true, .baseline = "atomic_faa"
@@ -369,88 +404,88 @@ void contend_teardown(void *state)
 	.fallback = true, .library = true
 
 static const struct bench_subject ct_subjects[] = {
-	CT_SUBJECT("atomic_faa", run_atomic_faa,
+	CT_SUBJECT("atomic_faa", ATOMIC, run_atomic_faa,
 		   "C11 atomic_int: relaxed fetch_add, release fetch_sub (the floor)",
 		   CT_ATOMIC_FAA),
-	CT_SUBJECT("cas_loop", run_cas_loop,
+	CT_SUBJECT("cas_loop", ATOMIC, run_cas_loop,
 		   "relaxed compare-and-swap loop +1 / -1, attempts counted", CT_CAS_LOOP),
-	CT_SUBJECT("refcount", run_refcount,
+	CT_SUBJECT("refcount", REFCOUNT, run_refcount,
 		   "hl_refcount_inc + hl_refcount_dec_and_test (never reaching 0)", CT_REFCOUNT),
-	CT_SUBJECT("refcount_full", run_refcount_full,
+	CT_SUBJECT("refcount_full", FULL, run_refcount_full,
 		   "pre-2019 REFCOUNT_FULL cmpxchg refcount, out of line", .kind = SUBJECT_CAS_LOOP,
 		   .baseline = "atomic_faa"),
-	CT_SUBJECT("lockref", contend_run_lockref,
+	CT_SUBJECT("lockref", LOCKREF, contend_run_lockref,
 		   "hl_lockref get + put_or_lock, retry limit 100 (instrumented copy)", CT_LOCKREF),
-	CT_SUBJECT("lockref_unbounded", contend_run_lockref,
+	CT_SUBJECT("lockref_unbounded", LOCKREF, contend_run_lockref,
 		   "the same with no retry limit (the kernel before 2019)", CT_LOCKREF_PROBED),
-	CT_SUBJECT("lockref_relax", contend_run_lockref,
+	CT_SUBJECT("lockref_relax", LOCKREF, contend_run_lockref,
 		   "limit 100, cpu_relax after every failed cmpxchg (2019-2023)", CT_LOCKREF_RELAX),
-	CT_SUBJECT("lockref_relax_alt", contend_run_lockref,
+	CT_SUBJECT("lockref_relax_alt", LOCKREF, contend_run_lockref,
 		   "limit 100, cpu_relax after every other failure (Linus)", CT_LOCKREF_RELAX_ALT),
-	CT_SUBJECT("lockref_spinlock_only", run_lockref_spinlock_only,
+	CT_SUBJECT("lockref_spinlock_only", LOCKREF, run_lockref_spinlock_only,
 		   "the lockref's qspinlock around count++ / count--", CT_LOCK),
-	CT_SUBJECT("qspinlock", run_qspinlock,
+	CT_SUBJECT("qspinlock", QSPIN, run_qspinlock,
 		   "hl_qspinlock_t + int in one line: lock ++ unlock, lock -- unlock",
 		   CT_QSPINLOCK),
-	CT_SUBJECT("ticket", run_ticket,
+	CT_SUBJECT("ticket", TICKET, run_ticket,
 		   "ticket spinlock (baselines/ticket.h), same critical sections", CT_LOCK),
-	CT_SUBJECT("pthread_mutex", run_pthread_mutex,
+	CT_SUBJECT("pthread_mutex", MUTEX, run_pthread_mutex,
 		   "default pthread_mutex_t, same critical sections", CT_LOCK),
-	CT_SUBJECT("lockref_lib", run_lockref_lib,
+	CT_SUBJECT("lockref_lib", LOCKREF, run_lockref_lib,
 		   "the library's own hl_lockref, uninstrumented, its retry limit",
 		   CT_LOCKREF_LIB(hl_lockref_retry_limit)),
-	CT_SUBJECT("refcount_inc_not_zero", run_refcount_inc_not_zero,
+	CT_SUBJECT("refcount_inc_not_zero", REFCOUNT, run_refcount_inc_not_zero,
 		   "hl_refcount_inc_not_zero (cmpxchg loop) + hl_refcount_dec_and_test",
 		   CT_INC_NOT_ZERO),
-	CT_SUBJECT("rcuref", run_rcuref,
+	CT_SUBJECT("rcuref", RCUREF, run_rcuref,
 		   "hl_rcuref_get + hl_rcuref_put: get-unless-dead in one fetch-add", CT_RCUREF),
-	CT_SUBJECT("lockref_get_not_dead", run_lockref_get_not_dead,
+	CT_SUBJECT("lockref_get_not_dead", LOCKREF, run_lockref_get_not_dead,
 		   "hl_lockref_get_not_dead + hl_lockref_put_return, else the lock (as dput)",
 		   CT_GET_NOT_DEAD(hl_lockref_retry_limit)),
 #if BENCH_ATOMICS_VARIANTS
 	/* The run-time choice above; each kind forced below (contend_atomics.c). */
-	CT_SUBJECT_SETUP("atomic_faa_llsc", contend_setup_llsc, contend_run_atomic_faa_llsc,
+	CT_SUBJECT_SETUP("atomic_faa_llsc", ATOMIC, contend_setup_llsc, contend_run_atomic_faa_llsc,
 			 "atomic_faa with exclusives (LDXR/STXR), inline", CT_ATOMIC_FAA,
 			 .variant_of = "atomic_faa", .variant = SUBJECT_VARIANT_LLSC),
-	CT_SUBJECT_SETUP("atomic_faa_lse", contend_setup_lse, contend_run_atomic_faa_lse,
+	CT_SUBJECT_SETUP("atomic_faa_lse", ATOMIC, contend_setup_lse, contend_run_atomic_faa_lse,
 			 "atomic_faa with LSE (LDADD), inline; where the CPU has LSE",
 			 CT_ATOMIC_FAA, .variant_of = "atomic_faa", .variant = SUBJECT_VARIANT_LSE),
-	CT_SUBJECT_SETUP("cas_loop_llsc", contend_setup_llsc, contend_run_cas_loop_llsc,
+	CT_SUBJECT_SETUP("cas_loop_llsc", ATOMIC, contend_setup_llsc, contend_run_cas_loop_llsc,
 			 "cas_loop with exclusives (LDXR/STXR), inline", CT_CAS_LOOP,
 			 .variant_of = "cas_loop", .variant = SUBJECT_VARIANT_LLSC),
-	CT_SUBJECT_SETUP("cas_loop_lse", contend_setup_lse, contend_run_cas_loop_lse,
+	CT_SUBJECT_SETUP("cas_loop_lse", ATOMIC, contend_setup_lse, contend_run_cas_loop_lse,
 			 "cas_loop with LSE (CAS), inline; where the CPU has LSE", CT_CAS_LOOP,
 			 .variant_of = "cas_loop", .variant = SUBJECT_VARIANT_LSE),
-	CT_SUBJECT_SETUP("refcount_llsc", contend_setup_llsc, contend_run_refcount_llsc,
+	CT_SUBJECT_SETUP("refcount_llsc", REFCOUNT, contend_setup_llsc, contend_run_refcount_llsc,
 			 "refcount with exclusives (LDXR/STXR), inline", CT_REFCOUNT,
 			 .variant_of = "refcount", .variant = SUBJECT_VARIANT_LLSC),
-	CT_SUBJECT_SETUP("refcount_lse", contend_setup_lse, contend_run_refcount_lse,
+	CT_SUBJECT_SETUP("refcount_lse", REFCOUNT, contend_setup_lse, contend_run_refcount_lse,
 			 "refcount with LSE (LDADD), inline; where the CPU has LSE", CT_REFCOUNT,
 			 .variant_of = "refcount", .variant = SUBJECT_VARIANT_LSE),
-	CT_SUBJECT_SETUP("lockref_llsc", contend_setup_llsc, contend_run_lockref_llsc,
+	CT_SUBJECT_SETUP("lockref_llsc", LOCKREF, contend_setup_llsc, contend_run_lockref_llsc,
 			 "lockref (limit 100) with exclusives (LDXR/STXR), inline", CT_LOCKREF,
 			 .variant_of = "lockref", .variant = SUBJECT_VARIANT_LLSC),
-	CT_SUBJECT_SETUP("lockref_lse", contend_setup_lse, contend_run_lockref_lse,
+	CT_SUBJECT_SETUP("lockref_lse", LOCKREF, contend_setup_lse, contend_run_lockref_lse,
 			 "lockref (limit 100) with LSE (CAS), inline; where the CPU has LSE",
 			 CT_LOCKREF, .variant_of = "lockref", .variant = SUBJECT_VARIANT_LSE),
 #endif
 #if BENCH_RELAX_VARIANTS
 	/* The relax subjects with another instruction in place of cpu_relax (arch/arch.h). */
-	CT_SUBJECT("lockref_relax_isb", contend_run_lockref,
+	CT_SUBJECT("lockref_relax_isb", LOCKREF, contend_run_lockref,
 		   "lockref_relax with ISB in place of cpu_relax", CT_LOCKREF_RELAX,
 		   .variant_of = "lockref_relax", .variant = SUBJECT_VARIANT_ISB),
-	CT_SUBJECT("lockref_relax_none", contend_run_lockref,
+	CT_SUBJECT("lockref_relax_none", LOCKREF, contend_run_lockref,
 		   "lockref_relax with no instruction in place of cpu_relax", CT_LOCKREF_RELAX,
 		   .variant_of = "lockref_relax", .variant = SUBJECT_VARIANT_NO_INSN),
-	CT_SUBJECT("lockref_relax_alt_isb", contend_run_lockref,
+	CT_SUBJECT("lockref_relax_alt_isb", LOCKREF, contend_run_lockref,
 		   "lockref_relax_alt with ISB in place of cpu_relax", CT_LOCKREF_RELAX_ALT,
 		   .variant_of = "lockref_relax_alt", .variant = SUBJECT_VARIANT_ISB),
-	CT_SUBJECT("lockref_relax_alt_none", contend_run_lockref,
+	CT_SUBJECT("lockref_relax_alt_none", LOCKREF, contend_run_lockref,
 		   "lockref_relax_alt with no instruction", CT_LOCKREF_RELAX_ALT,
 		   .variant_of = "lockref_relax_alt", .variant = SUBJECT_VARIANT_NO_INSN),
-	CT_SUBJECT("ticket_isb", run_ticket_isb, "ticket, its waiters spinning with ISB", CT_LOCK,
-		   .variant_of = "ticket", .variant = SUBJECT_VARIANT_ISB),
-	CT_SUBJECT("ticket_none", run_ticket_none,
+	CT_SUBJECT("ticket_isb", TICKET, run_ticket_isb, "ticket, its waiters spinning with ISB",
+		   CT_LOCK, .variant_of = "ticket", .variant = SUBJECT_VARIANT_ISB),
+	CT_SUBJECT("ticket_none", TICKET, run_ticket_none,
 		   "ticket, its waiters spinning with no instruction", CT_LOCK,
 		   .variant_of = "ticket", .variant = SUBJECT_VARIANT_NO_INSN),
 #endif
@@ -463,22 +498,23 @@ static const struct bench_subject ct_subjects[] = {
  * (contend_noprobes.c), each with the facts of its twin, to be run beside
  * it (bench/README.md, contend).
  */
-#define CT_NOPROBES(name_, run_, what_, ...)                                                       \
-	CT_SUBJECT(name_ "_noprobes", run_, what_ ", built without the static probes", __VA_ARGS__)
+#define CT_NOPROBES(name_, word_, run_, what_, ...)                                                \
+	CT_SUBJECT(name_ "_noprobes", word_, run_, what_ ", built without the static probes",      \
+		   __VA_ARGS__)
 
 static const struct bench_subject ct_selftests[] = {
-	CT_SUBJECT("selftest_nolock", run_selftest_nolock,
+	CT_SUBJECT("selftest_nolock", UNLOCKED, run_selftest_nolock,
 		   "the critical sections without a lock: must fail its check", CT_LOCK),
-	CT_NOPROBES("refcount", contend_run_refcount_noprobes, "refcount", CT_REFCOUNT),
-	CT_NOPROBES("lockref_spinlock_only", contend_run_lockref_spinlock_only_noprobes,
+	CT_NOPROBES("refcount", REFCOUNT, contend_run_refcount_noprobes, "refcount", CT_REFCOUNT),
+	CT_NOPROBES("lockref_spinlock_only", LOCKREF, contend_run_lockref_spinlock_only_noprobes,
 		    "lockref_spinlock_only", CT_LOCK),
-	CT_NOPROBES("qspinlock", contend_run_qspinlock_noprobes, "qspinlock", CT_QSPINLOCK),
-	CT_NOPROBES("lockref_lib", contend_run_lockref_lib_noprobes, "lockref_lib",
+	CT_NOPROBES("qspinlock", QSPIN, contend_run_qspinlock_noprobes, "qspinlock", CT_QSPINLOCK),
+	CT_NOPROBES("lockref_lib", LOCKREF, contend_run_lockref_lib_noprobes, "lockref_lib",
 		    CT_LOCKREF_LIB(contend_noprobes_retry_limit)),
-	CT_NOPROBES("refcount_inc_not_zero", contend_run_refcount_inc_not_zero_noprobes,
+	CT_NOPROBES("refcount_inc_not_zero", REFCOUNT, contend_run_refcount_inc_not_zero_noprobes,
 		    "refcount_inc_not_zero", CT_INC_NOT_ZERO),
-	CT_NOPROBES("rcuref", contend_run_rcuref_noprobes, "rcuref", CT_RCUREF),
-	CT_NOPROBES("lockref_get_not_dead", contend_run_lockref_get_not_dead_noprobes,
+	CT_NOPROBES("rcuref", RCUREF, contend_run_rcuref_noprobes, "rcuref", CT_RCUREF),
+	CT_NOPROBES("lockref_get_not_dead", LOCKREF, contend_run_lockref_get_not_dead_noprobes,
 		    "lockref_get_not_dead", CT_GET_NOT_DEAD(contend_noprobes_retry_limit)),
 };
 

@@ -25,6 +25,28 @@
 #define CONTEND_SLICES	  10
 #define CONTEND_MIN_SLICE 0.05
 
+/*
+ * Which member of the shared object (contend_loop.h's struct ct_object) a
+ * subject uses: its table entry says so, CT_USES(ATOMIC) and the like, in
+ * the subject's extra; setup initialises that member.
+ */
+enum ct_word {
+	CT_WORD_ATOMIC, /* atomic_faa, cas_loop */
+	CT_WORD_REFCOUNT,
+	CT_WORD_RCUREF,
+	CT_WORD_FULL,
+	CT_WORD_LOCKREF, /* every lockref_*: count CT_BASE, unlocked */
+	CT_WORD_QSPIN,
+	CT_WORD_TICKET,
+	CT_WORD_MUTEX,
+	CT_WORD_UNLOCKED, /* selftest_nolock */
+};
+#define CT_USES(word_)                                                                             \
+	.extra = &(const enum ct_word)                                                             \
+	{                                                                                          \
+		CT_WORD_##word_                                                                    \
+	}
+
 /* One line of a scenario's table: a subject at one retry limit. */
 struct contend_case {
 	const struct bench_subject *subject;

@@ -53,18 +53,33 @@ struct ct_locked_counter_m {
 	atomic_int count;
 };
 
-/* Every subject's object, each alone on its cache line; a subject uses one. */
+/*
+ * The shared object: one cache line, the same for every subject of a
+ * process (contend.c's ct_line), holding the one member the subject
+ * measured uses (its CT_USES), which setup initialises. Subjects compared
+ * with each other then contend on the same line. Each on a line of its
+ * own, the ratios of two subjects moved from process to process by up to
+ * 10% (refcount / atomic_faa at 2 threads, 0.90x in one process and 1.02x
+ * in the next on the Intel Xeon, family 6 model 0xcf, each process's
+ * repetitions within a few percent of its median): where a line lives
+ * (which of the L3's slices is its home, on a machine of many cores) sets
+ * how fast two cores pass it back and forth, and it differed by subject.
+ */
 struct ct_object {
-	_Alignas(64) atomic_int atomic;	     /* atomic_faa, cas_loop */
-	_Alignas(64) hl_refcount_t refcount; /* refcount, refcount_inc_not_zero */
-	_Alignas(64) hl_rcuref_t rcuref;
-	_Alignas(64) struct refcount_full full;
-	_Alignas(64) struct hl_lockref lockref;	       /* lockref_*: count CT_BASE, unlocked */
-	_Alignas(64) struct ct_locked_counter_q qspin; /* lock and counter share the line */
-	_Alignas(64) struct ct_locked_counter_t ticket;
-	_Alignas(64) struct ct_locked_counter_m mutex;
-	_Alignas(64) atomic_int unlocked; /* selftest_nolock */
+	union {
+		_Alignas(64) atomic_int atomic;
+		hl_refcount_t refcount; /* refcount, refcount_inc_not_zero */
+		hl_rcuref_t rcuref;
+		struct refcount_full full;
+		struct hl_lockref lockref;
+		struct ct_locked_counter_q qspin; /* lock and counter share the line */
+		struct ct_locked_counter_t ticket;
+		struct ct_locked_counter_m mutex;
+		atomic_int unlocked;
+	};
 };
+
+_Static_assert(sizeof(struct ct_object) == 64, "every subject's object fits one line");
 
 /* Which attempt figures a subject's loop gathers (ct_probe_of: from its facts). */
 enum ct_probe {
@@ -97,7 +112,8 @@ struct ct_tally {
 };
 
 struct ct_state {
-	struct ct_object obj;
+	struct ct_object *obj;		     /* the process's one line (contend.c) */
+	enum ct_word word;		     /* the member of it the subject uses */
 	const struct bench_subject *subject; /* the one measured: its facts */
 	struct ct_thread *thread;	     /* [threads] */
 	struct ct_tally *sink;
@@ -181,7 +197,7 @@ static inline void ct_finish(struct bench_worker *w, struct ct_state *st,
 	if (atomic_fetch_add_explicit(&st->finished, 1, memory_order_acq_rel) + 1 != st->threads)
 		return;
 	if (!ct_check_threads(st, w->why, sizeof(w->why)) ||
-	    !check(&st->obj, w->why, sizeof(w->why)))
+	    !check(st->obj, w->why, sizeof(w->why)))
 		w->failed = true;
 }
 
@@ -455,7 +471,7 @@ static bench_always_inline void ct_loop(struct bench_worker *w,
 					bool (*check)(struct ct_object *, char *, size_t))
 {
 	struct ct_state *st = w->state;
-	struct ct_object *o = &st->obj;
+	struct ct_object *o = st->obj;
 	struct ct_thread *t = &st->thread[w->index];
 	const struct subject_facts *f = &st->subject->facts;
 	const enum ct_probe probe = ct_probe_of(f);

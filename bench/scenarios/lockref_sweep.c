@@ -35,7 +35,7 @@ static const unsigned int ls_limits[] = {1, 2, 4, 15, 50, 100, 200, 500};
 #define LS_SUBJECT(name_, setup_, run_, description_, ...)                                         \
 	{                                                                                          \
 		.name = name_, .description = description_, .setup = setup_, .run = run_,          \
-		.teardown = contend_teardown,                                                      \
+		.teardown = contend_teardown, CT_USES(LOCKREF),                                    \
 		.facts = {.kind = SUBJECT_LOCKREF, .counts_attempts = true, __VA_ARGS__},          \
 	}
 
