@@ -276,6 +276,12 @@ static void run_ticket_none(struct bench_worker *w)
 static struct ct_object ct_line;
 static bool ct_line_busy;
 
+/* The member of the line subject s uses (its table entry's CT_USES); NULL if none. */
+static const enum ct_word *ct_word_of(const struct bench_subject *s)
+{
+	return s ? s->extra : NULL;
+}
+
 /* Initialise the line for word: the member at CT_BASE, its lock free. 0 or an errno. */
 static int ct_line_init(struct ct_object *o, enum ct_word word)
 {
@@ -305,7 +311,7 @@ static int ct_line_init(struct ct_object *o, enum ct_word word)
 
 void *contend_setup(const struct bench_params *p)
 {
-	const enum ct_word *word = p->subject ? p->subject->extra : NULL;
+	const enum ct_word *word = ct_word_of(p->subject);
 	struct ct_state *st;
 
 	if (!word || ct_line_busy) {
@@ -332,8 +338,7 @@ void *contend_setup(const struct bench_params *p)
 	atomic_init(&st->finished, 0);
 
 	st->obj = &ct_line;
-	st->word = *word;
-	errno = ct_line_init(st->obj, st->word);
+	errno = ct_line_init(st->obj, *word);
 	if (errno) {
 		free(st->thread);
 		free(st);
@@ -364,7 +369,7 @@ void contend_teardown(void *state)
 			k->lockref_ops += bench_attempts_count(&t->attempts) + t->fallbacks;
 		}
 	}
-	if (st->word == CT_WORD_MUTEX)
+	if (*ct_word_of(st->subject) == CT_WORD_MUTEX)
 		pthread_mutex_destroy(&st->obj->mutex.lock);
 	ct_line_busy = false;
 	free(st->thread);

@@ -113,7 +113,6 @@ struct ct_tally {
 
 struct ct_state {
 	struct ct_object *obj;		     /* the process's one line (contend.c) */
-	enum ct_word word;		     /* the member of it the subject uses */
 	const struct bench_subject *subject; /* the one measured: its facts */
 	struct ct_thread *thread;	     /* [threads] */
 	struct ct_tally *sink;

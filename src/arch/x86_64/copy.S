@@ -145,7 +145,7 @@ ENDFUNC hl__copy_bytes_n_vzeroupper
  * bytes before CSMALL, their compare with 32 straddled a 64-byte boundary
  * and hot copies of 32-63 B took 0.4-0.5 ns a call more on the Intel Xeon
  * (family 6 model 0xcf); tests/build/zero_layout.sh now fails on any
- * instruction of a path up to 512 B that straddles one.
+ * instruction of a path below 64 B that straddles one.
  */
 /*
  * CPAIR size, ld, a, b, st, sa, sb: the first and the last size bytes of
