@@ -17,6 +17,9 @@
 #    hl_zero, 192 (three) for hl_try_zero, whose 32 bytes of gate come
 #    first (checks took a block of their own when they stood before a
 #    64-byte boundary, the body after it: three blocks then too).
+# And for every n in 129..256, the same walk: one unaligned store, at dst,
+# first, and every other store aligned or byte-masked (docs/zero.md, "Mid
+# sizes": none straddles a line when dst is on one).
 # Prints the path of each size class.
 #   zero_layout.sh OBJDUMP LIBHOTLINE_A
 set -u
@@ -251,9 +254,76 @@ for fn in hl_zero hl__try_zero_body; do
 	}' "$tmp/$fn" || status=1
 done
 
+# 129-256 B, walked the same way from hl_zero's entry and hl_try_zero's
+# body, taking the longer way where the path asks whether end is on a line
+# (it is not: the masked store runs): one unaligned store, at dst, first;
+# every other store aligned (vmovdqa64) or byte-masked, so that none but
+# the first can straddle a line and, with dst on a line, none does (four
+# overlapping unaligned stores measured 0.92-0.97x glibc at 136-176 B cold
+# on an Intel Xeon, family 6 model 0xcf: docs/zero.md, "Mid sizes").
+for fn in hl_zero hl__try_zero_body; do
+	[ -s "$tmp/$fn" ] || continue
+	start=$(awk '$1 == "start" { print $2; exit }' "$tmp/$fn")
+	awk -v fn="$fn" -v start="$start" "$follow_awk"'
+	$1 == "start" { next }
+	{ addr[NR] = $1; mn[NR] = $2; op[NR] = $3; at[$1] = NR; last = NR }
+	END {
+		bad = 0
+		for (n = 129; n <= 256; n++) {
+			i = at[start]; taken = 0; a = -1; b = 0; steps = 0; path = ""; why = ""
+			stores = 0; kinds = ""
+			while (1) {
+				if (i == "" || i > last || ++steps > 64) { why = "runs off"; break }
+				m = mn[i]; o = op[i]; path = path " " m
+				if (m == "ret") break
+				if (m ~ /^v?mov/ && o ~ /,[^,]*\)(\{%k[0-7]\})?$/) {
+					stores++
+					kind = o ~ /\{%k/ ? "masked" : m
+					kinds = kinds " " kind
+					if (stores == 1 && (m != "vmovdqu64" || o !~ /,\(%rdi\)$/))
+						why = "the first store is " m " " o ", not an unaligned one at dst"
+					else if (stores > 1 && kind != "vmovdqa64" && kind != "masked")
+						why = "store " stores " is " m " " o ": neither aligned nor masked"
+					if (why != "") break
+				}
+				if (m ~ /^cmp/) {
+					if (o ~ /^\$[0-9]+,%[er]si$/) {
+						v = o; sub(/^\$/, "", v); sub(/,.*/, "", v)
+						a = n; b = v + 0
+					} else if (o ~ /\(%rip\),%rsi$/) {
+						a = n; b = 63
+					} else {
+						a = -1 # not n: no jump may follow it
+					}
+					i++; continue
+				}
+				if (m ~ /^test/) {
+					if (o ~ /%dl$/) { a = 1; b = 0 } # end not on a line
+					else { a = (o == "%esi,%esi" || o == "%rsi,%rsi") ? n : 0; b = 0 }
+					i++; continue
+				}
+				if (m ~ /^j/) {
+					if ((i = follow(i, m, o, a, b)) == "") break
+					continue
+				}
+				i++
+			}
+			if (why != "") { printf "FAIL: %s, n = %d: %s\n", fn, n, why; bad = 1; continue }
+			if (stores < 4 || stores > 5) { printf "FAIL: %s, n = %d: %d stores\n", fn, n, stores; bad = 1 }
+			key = stores " stores (" substr(kinds, 2) ")"
+			if (!(key in first)) { first[key] = n; order[++nk] = key }
+			lastn[key] = n
+		}
+		for (k = 1; k <= nk; k++)
+			printf "%s n = %d..%d: %s\n", fn, first[order[k]], lastn[order[k]], order[k]
+		exit bad
+	}' "$tmp/$fn" || status=1
+done
+
 [ $status -eq 0 ] && echo "ok: hl_zero, hl_try_zero and hl_try_copy on 64-byte boundaries," \
 	"their checks unpadded (hl_try_copy's: four branches to its first load;" \
 	"0-512 B without its redirect, below 64 B straddling no 64-byte boundary);" \
 	"n < 64 takes at most two stores and one taken branch" \
-	"(n = 1: none) in the entry's first 128 bytes (hl_try_zero: 192)"
+	"(n = 1: none) in the entry's first 128 bytes (hl_try_zero: 192);" \
+	"129-256 B one unaligned store, at dst, then aligned or masked ones"
 exit $status

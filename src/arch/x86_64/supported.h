@@ -24,7 +24,8 @@ static inline bool hl__x86_avx2(const struct hl_cpu *cpu)
 
 /*
  * The avx512 variants also use xmm16/ymm16 for small sizes (AVX512VL) and
- * a byte-masked store for the last partial line (AVX512BW). Every CPU with
+ * a byte-masked store for a last partial line, at 129-256 B and after the
+ * loop (AVX512BW). Every CPU with
  * VL so far has BW too.
  */
 static inline bool hl__x86_avx512(const struct hl_cpu *cpu)

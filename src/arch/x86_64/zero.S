@@ -238,13 +238,53 @@ ENDFUNC hl__zero_bytes_sfence
 .endm
 
 /*
+ * MID64: 128 < n <= 256 with zmm16 zero and rdx = end, returning: each
+ * line written once, in ascending order, none by a store that straddles
+ * two lines when dst is on a line. One unaligned store at dst; three
+ * aligned stores that cover every whole line from the first boundary
+ * after dst up to the last boundary before end, the middle one clamped so
+ * that where there are only one or two such lines it repeats the one
+ * before it rather than go back to the head's; then one byte-masked store
+ * (AVX512BW) for the part line after the last boundary, if any. Four
+ * overlapping stores, two from dst and two ending at end, cross a line
+ * twice and come back to a line already written (the second store from
+ * end starts in the line the first from dst wrote), and in a buffer not
+ * in the cache that costs: 0.92x-0.97x glibc at 136-176 B cold, against
+ * 1.05x-1.12x for eight 32-byte stores, on an Intel Xeon (family 6 model
+ * 0xcf). rdi and rax are untouched: the fixup contract holds.
+ */
+.macro MID64
+	vmovdqu64 %zmm16, (%rdi)
+	leaq	64(%rdi), %r9
+	andq	$-64, %r9		/* the first boundary after dst */
+	movq	%rdx, %r10
+	andq	$-64, %r10		/* the last at or before end */
+	leaq	-128(%r10), %r8
+	cmpq	%r9, %r8
+	cmovbq	%r9, %r8
+	vmovdqa64 %zmm16, (%r9)
+	vmovdqa64 %zmm16, (%r8)
+	vmovdqa64 %zmm16, -64(%r10)
+	testb	$63, %dl		/* end on a line: done */
+	jz	1f
+	movl	%edx, %ecx
+	movq	$-1, %r8
+	shlq	%cl, %r8		/* the count is taken mod 64: no and */
+	notq	%r8			/* the low (end mod 64) bits */
+	kmovq	%r8, %k1
+	vmovdqu8 %zmm16, (%r10){%k1}
+1:	ret
+.endm
+
+/*
  * VEC_ZERO: the vector variants, one body for both widths.
  *  avx2:   w = 32, ymm0 and VEX stores; vzeroupper after any ymm store.
  *  avx512: w = 64, zmm16 and EVEX stores (AVX512VL for the xmm16/ymm16
  *          forms). Registers 16-31 leave no dirty upper state behind, so
  *          no vzeroupper is needed, as in glibc's evex string functions.
  * n < 64: SMALL, straight after the entry; n <= 2w: two overlapping
- * stores of width w; n <= 4w: four; n <= 8w: eight; larger: four
+ * stores of width w; n <= 4w: four (avx512: MID64, each line once, in
+ * address order); n <= 8w: eight; larger: four
  * unaligned stores from dst, an aligned loop of four w-byte stores from the
  * first boundary after them, then four stores that end at end. The head's
  * stores depend on nothing but dst, so they issue while the loop's start
@@ -317,7 +357,11 @@ hl__try_zero_body:
 	HEAD_TAIL \evex, \w, 1
 21:	cmpq	$(4*\w), %rsi
 	ja	26f
+.if \evex && \w == 64
+	MID64
+.else
 	HEAD_TAIL \evex, \w, 2
+.endif
 26:	cmpq	$(8*\w), %rsi
 	ja	22f
 	HEAD_TAIL \evex, \w, 4
