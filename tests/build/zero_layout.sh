@@ -67,7 +67,7 @@ insns() {
 # compare of a with b (a < 0: none yet); it counts a taken jump in taken.
 # "" and why set when it cannot follow (the walker stops there). The
 # walkers keep their instructions' indices by address in at, and their
-# function's name in fn.
+# function's name in fn. class and classes: the summary each walker prints.
 follow_awk='
 function follow(i, m, o, a, b,   t) {
 	if (m == "jmp") t = 1
@@ -83,6 +83,16 @@ function follow(i, m, o, a, b,   t) {
 	taken++
 	if (!(o in at)) { why = m " leaves " fn; return "" }
 	return at[o]
+}
+# class(n, key): n walked the path described by key; classes(name) prints
+# each such path once, with the range of n that took it.
+function class(n, key) {
+	if (!(key in first)) { first[key] = n; order[++nk] = key }
+	lastn[key] = n
+}
+function classes(name,   k) {
+	for (k = 1; k <= nk; k++)
+		printf "%s n = %d..%d: %s\n", name, first[order[k]], lastn[order[k]], order[k]
 }'
 
 status=0
@@ -181,12 +191,9 @@ END {
 			printf "FAIL: hl_try_copy, n = %d: %d taken branches\n", n, taken
 			bad = 1
 		}
-		key = loads " loads, " taken " taken:" path
-		if (!(key in first)) { first[key] = n; order[++nk] = key }
-		lastn[key] = n
+		class(n, loads " loads, " taken " taken:" path)
 	}
-	for (k = 1; k <= nk; k++)
-		printf "hl_try_copy n = %d..%d: %s\n", first[order[k]], lastn[order[k]], order[k]
+	classes("hl_try_copy")
 	exit bad
 }' "$tmp/copy" || status=1
 
@@ -244,12 +251,9 @@ for fn in hl_zero hl__try_zero_body; do
 			if (taken > lim) { printf "FAIL: %s, n = %d: %d taken branches\n", fn, n, taken; bad = 1 }
 			if (stores > 2) { printf "FAIL: %s, n = %d: %d stores\n", fn, n, stores; bad = 1 }
 			if (maxend > limit + 0) { printf "FAIL: %s, n = %d: reaches byte %d\n", fn, n, maxend; bad = 1 }
-			key = stores " stores, " taken " taken, ends by byte " maxend ":" path
-			if (!(key in first)) { first[key] = n; order[++nk] = key }
-			lastn[key] = n
+			class(n, stores " stores, " taken " taken, ends by byte " maxend ":" path)
 		}
-		for (k = 1; k <= nk; k++)
-			printf "%s n = %d..%d: %s\n", fn, first[order[k]], lastn[order[k]], order[k]
+		classes(fn)
 		exit bad
 	}' "$tmp/$fn" || status=1
 done
@@ -310,12 +314,9 @@ for fn in hl_zero hl__try_zero_body; do
 			}
 			if (why != "") { printf "FAIL: %s, n = %d: %s\n", fn, n, why; bad = 1; continue }
 			if (stores < 4 || stores > 5) { printf "FAIL: %s, n = %d: %d stores\n", fn, n, stores; bad = 1 }
-			key = stores " stores (" substr(kinds, 2) ")"
-			if (!(key in first)) { first[key] = n; order[++nk] = key }
-			lastn[key] = n
+			class(n, stores " stores (" substr(kinds, 2) ")")
 		}
-		for (k = 1; k <= nk; k++)
-			printf "%s n = %d..%d: %s\n", fn, first[order[k]], lastn[order[k]], order[k]
+		classes(fn)
 		exit bad
 	}' "$tmp/$fn" || status=1
 done

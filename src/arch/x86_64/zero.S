@@ -202,6 +202,21 @@ ENDFUNC hl__zero_bytes_sfence
 .endm
 
 /*
+ * PARTLINE line: clear [line, end) with one byte-masked store (AVX512BW),
+ * line the last 64-byte boundary before end = rdx, which is not on one;
+ * zmm16 zero. Masked-off bytes are not written and do not fault. Clobbers
+ * rcx, r8 and k1.
+ */
+.macro PARTLINE line
+	movl	%edx, %ecx
+	movq	$-1, %r8
+	shlq	%cl, %r8		/* the count is taken mod 64: no and */
+	notq	%r8			/* the low (end mod 64) bits */
+	kmovq	%r8, %k1
+	vmovdqu8 %zmm16, (\line){%k1}
+.endm
+
+/*
  * TAIL64 aligned: the end of a 64-byte vector loop, for n > 512 (zmm16
  * zero, rdx = end, the loop done up to at least end - 256), returning; to
  * aligned when end is on a line. Four aligned stores end at
@@ -228,12 +243,7 @@ ENDFUNC hl__zero_bytes_sfence
 	vmovdqa64 %zmm16, -192(%r9)
 	vmovdqa64 %zmm16, -128(%r9)
 	vmovdqa64 %zmm16, -64(%r9)
-	movl	%edx, %ecx
-	movq	$-1, %r8
-	shlq	%cl, %r8		/* the count is taken mod 64: no and */
-	notq	%r8			/* the low (end mod 64) bits */
-	kmovq	%r8, %k1
-	vmovdqu8 %zmm16, (%r9){%k1}
+	PARTLINE %r9
 	ret
 .endm
 
@@ -267,12 +277,7 @@ ENDFUNC hl__zero_bytes_sfence
 	vmovdqa64 %zmm16, -64(%r10)
 	testb	$63, %dl		/* end on a line: done */
 	jz	1f
-	movl	%edx, %ecx
-	movq	$-1, %r8
-	shlq	%cl, %r8		/* the count is taken mod 64: no and */
-	notq	%r8			/* the low (end mod 64) bits */
-	kmovq	%r8, %k1
-	vmovdqu8 %zmm16, (%r10){%k1}
+	PARTLINE %r10
 1:	ret
 .endm
 
